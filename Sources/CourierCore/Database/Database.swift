@@ -1,0 +1,131 @@
+internal import CSQLite
+
+/// One SQLite connection: WAL, a busy timeout, cached prepared statements, transactions.
+///
+/// A connection belongs to one thread at a time; share it through `DatabasePool`, which hands it
+/// to `read`/`write` closures one caller at a time.
+public final class Database {
+    /// How a connection is opened.
+    public struct Options: Sendable {
+        /// `PRAGMA synchronous`: `FULL` makes every commit durable across power loss.
+        public var synchronous: String = "FULL"
+        /// How long a writer waits for a lock held by another connection.
+        public var busyTimeoutMilliseconds: Int32 = 5000
+        /// Open read-only (reader connections of a pool).
+        public var readOnly = false
+
+        /// Default options: WAL, `synchronous=FULL`, 5 s busy timeout.
+        public init() {}
+    }
+
+    let handle: OpaquePointer
+    /// The path the connection was opened with (`:memory:` for an in-memory database).
+    public let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the database at `path`; `:memory:` opens a private in-memory one.
+    /// - Throws: `DatabaseError` if the file cannot be opened or is not a database.
+    public init(path: String, options: Options = Options()) throws(DatabaseError) {
+        var db: OpaquePointer?
+        let flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            if let db { sqlite3_close_v2(db) }
+            throw DatabaseError(resultCode: rc, message: message, sql: nil)
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+        do {
+            if path != ":memory:" && !options.readOnly {
+                try execute("PRAGMA journal_mode=WAL")
+            }
+            try execute("PRAGMA synchronous=\(options.synchronous)")
+            try execute("PRAGMA foreign_keys=ON")
+        } catch {
+            statements.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that return no rows.
+    /// - Throws: `DatabaseError`.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, cached for the life of the connection and reset for reuse.
+    /// - Throws: `DatabaseError` if the SQL does not compile.
+    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a statement that returns no rows with `arguments`.
+    /// - Throws: `DatabaseError`.
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs a query and maps each row.
+    /// - Throws: `DatabaseError`, or rethrows what `row` throws.
+    public func query<T>(_ sql: String, _ arguments: [SQLValue] = [], row: (Row) throws -> T) throws -> [T] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() {
+            rows.append(try row(Row(statement: statement)))
+        }
+        return rows
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back if it throws.
+    /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The row id of the last insert.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func check(_ rc: Int32, sql: String? = nil) throws(DatabaseError) {
+        guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// An error from the embedded database: SQLite's result code, its message and the statement.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's extended result code (for example 19 for a constraint, 13 for a full disk).
+    public let resultCode: Int32
+    /// SQLite's message for the failure.
+    public let message: String
+    /// The SQL that failed, if any.
+    public let sql: String?
+
+    /// Creates an error.
+    public init(resultCode: Int32, message: String, sql: String? = nil) {
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of the extended one).
+    public var primaryCode: Int32 { resultCode & 0xFF }
+
+    /// Whether the disk or the database file is full (`SQLITE_FULL`).
+    public var isDiskFull: Bool { primaryCode == 13 }
+
+    /// Whether the file is not a database or is corrupt (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+    public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }
+
+    /// Whether a constraint (unique key, not null…) failed.
+    public var isConstraintViolation: Bool { primaryCode == 19 }
+
+    /// `SQLite error N: message (sql)`.
+    public var description: String {
+        var text = "SQLite error \(resultCode): \(message)"
+        if let sql { text += " (\(sql))" }
+        return text
+    }
+}

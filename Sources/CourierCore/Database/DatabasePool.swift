@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// A database shared across threads: one writer connection that callers take in turn, and
+/// reader connections that run concurrently with it (WAL lets readers see the last commit while a
+/// write is in progress).
+public final class DatabasePool: Sendable {
+    private let writer: LockedConnection
+    private let idleReaders: Mutex<[LockedConnection]>
+    private let path: String
+    private let options: Database.Options
+    private let maximumIdleReaders: Int
+
+    /// Opens the database at `path` (`:memory:` gives one private connection for both reads and writes)
+    /// and runs `migrator`.
+    /// - Throws: `DatabaseError`.
+    public init(path: String, options: Database.Options = .init(), migrator: Migrator? = nil,
+                maximumIdleReaders: Int = 8) throws {
+        let db = try Database(path: path, options: options)
+        try migrator?.migrate(db)
+        writer = LockedConnection(db)
+        idleReaders = Mutex([])
+        self.path = path
+        self.options = options
+        self.maximumIdleReaders = maximumIdleReaders
+    }
+
+    /// Whether this pool is a private in-memory database.
+    public var isInMemory: Bool { path == ":memory:" }
+
+    /// Runs `body` with the writer connection, one caller at a time.
+    /// - Throws: what `body` throws.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.withLock(body)
+    }
+
+    /// Runs `body` inside a write transaction.
+    /// - Throws: what `body` throws; the transaction rolls back.
+    public func transaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try write { db in try db.transaction { try body(db) } }
+    }
+
+    /// Runs `body` with a reader connection; readers do not wait for the writer.
+    /// - Throws: what `body` throws, or `DatabaseError` when a reader cannot be opened.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if isInMemory { return try write(body) }
+        let reader = try idleReaders.withLock { $0.popLast() } ?? openReader()
+        defer {
+            idleReaders.withLock { idle in
+                if idle.count < maximumIdleReaders { idle.append(reader) }
+            }
+        }
+        return try reader.withLock(body)
+    }
+
+    private func openReader() throws -> LockedConnection {
+        var readOptions = options
+        readOptions.readOnly = true
+        return LockedConnection(try Database(path: path, options: readOptions))
+    }
+}
+
+/// A connection and the lock that serialises every use of it.
+private final class LockedConnection: @unchecked Sendable {
+    // @unchecked: `database` is private and only reached inside `withLock`, so no two threads
+    // ever use the connection at once.
+    private let database: Database
+    private let lock = NSLock()
+
+    init(_ database: Database) { self.database = database }
+
+    func withLock<T>(_ body: (Database) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(database)
+    }
+}

@@ -1,0 +1,16 @@
+/// Why a JSON text could not be read.
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The byte offset where reading stopped.
+    public let offset: Int
+    /// What was wrong there.
+    public let reason: String
+
+    /// Creates an error at `offset`.
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// `reason at byte N`.
+    public var description: String { "\(reason) at byte \(offset)" }
+}

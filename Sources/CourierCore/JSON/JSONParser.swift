@@ -1,0 +1,280 @@
+/// A strict JSON reader (RFC 8259) over UTF-8 bytes.
+///
+/// It works on the raw buffer with no intermediate tokens, bounds nesting depth so hostile input
+/// cannot exhaust the stack, and can report the byte size of each element of arrays nested
+/// directly in the top-level object (the collector's per-event size limit needs the size of each
+/// event as it was sent).
+public struct JSONParser {
+    /// Nesting deeper than this is refused.
+    public static let defaultMaximumDepth = 64
+
+    /// Parses one JSON document.
+    /// - Throws: `JSONError` on any syntax error, trailing data or excessive depth.
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONError) -> JSONValue {
+        var sizes: [Int] = []
+        return try parse(bytes, maximumDepth: maximumDepth, recordingElementSizes: &sizes)
+    }
+
+    /// Parses one JSON document from a string.
+    /// - Throws: `JSONError`.
+    public static func parse(_ text: String) throws(JSONError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// Parses one document and appends to `sizes` the byte length of every element of arrays that
+    /// are members of the top-level object.
+    /// - Throws: `JSONError`.
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, recordingElementSizes sizes: inout [Int]
+    ) throws(JSONError) -> JSONValue {
+        let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+            do throws(JSONError) {
+                reader.skipWhitespace()
+                let value = try reader.value(depth: 0)
+                reader.skipWhitespace()
+                if reader.index != buffer.count { throw reader.error("unexpected data after the document") }
+                sizes.append(contentsOf: reader.elementSizes)
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let maximumDepth: Int
+        var index = 0
+        var elementSizes: [Int] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+            self.bytes = bytes
+            self.maximumDepth = maximumDepth
+        }
+
+        func error(_ reason: String) -> JSONError { JSONError(offset: index, reason: reason) }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw error("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws(JSONError) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { throw error("unexpected end of input") }
+            let start = word.utf8Start
+            for i in 0..<count where bytes[index + i] != start[i] {
+                throw error("invalid literal")
+            }
+            index += count
+        }
+
+        mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+            guard depth <= maximumDepth else { throw error("nesting too deep") }
+            index += 1
+            var members: [String: JSONValue] = [:]
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let key = try string()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                skipWhitespace()
+                let element: JSONValue
+                if depth == 1, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                    element = try array(depth: depth + 1, recordSizes: true)
+                } else {
+                    element = try value(depth: depth)
+                }
+                members[key] = element
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                } else {
+                    throw error("expected ',' or '}'")
+                }
+            }
+        }
+
+        mutating func array(depth: Int, recordSizes: Bool = false) throws(JSONError) -> JSONValue {
+            guard depth <= maximumDepth else { throw error("nesting too deep") }
+            index += 1
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                skipWhitespace()
+                let start = index
+                elements.append(try value(depth: depth))
+                if recordSizes { elementSizes.append(index - start) }
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                } else {
+                    throw error("expected ',' or ']'")
+                }
+            }
+        }
+
+        mutating func string() throws(JSONError) -> String {
+            index += 1
+            let start = index
+            // Fast path: no escapes, so the bytes are the string.
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == UInt8(ascii: "\"") {
+                    let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    index += 1
+                    return s
+                }
+                if c == UInt8(ascii: "\\") { break }
+                if c < 0x20 { throw error("control character in string") }
+                index += 1
+            }
+            var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == UInt8(ascii: "\"") {
+                    index += 1
+                    return String(decoding: out, as: UTF8.self)
+                }
+                if c < 0x20 { throw error("control character in string") }
+                if c != UInt8(ascii: "\\") {
+                    out.append(c)
+                    index += 1
+                    continue
+                }
+                index += 1
+                guard index < bytes.count else { break }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                              bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("lone surrogate")
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
+                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                default:
+                    throw error("invalid escape")
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func hex4() throws(JSONError) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw error("truncated unicode escape") }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let c = bytes[index]
+                let d: UInt32
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - 48)
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - 87)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - 55)
+                default: throw error("invalid unicode escape")
+                }
+                v = v << 4 | d
+                index += 1
+            }
+            return v
+        }
+
+        mutating func number() throws(JSONError) -> JSONValue {
+            let start = index
+            var negative = false
+            if bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { throw error("invalid number") }
+            var integer: UInt64 = 0
+            var overflow = false
+            if bytes[index] == 48 {
+                index += 1
+            } else {
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                    let (m, o1) = integer.multipliedReportingOverflow(by: 10)
+                    let (a, o2) = m.addingReportingOverflow(UInt64(bytes[index] - 48))
+                    integer = a
+                    overflow = overflow || o1 || o2
+                    index += 1
+                }
+            }
+            var isInteger = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                isInteger = false
+                index += 1
+                guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { throw error("invalid number") }
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                isInteger = false
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { throw error("invalid number") }
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            }
+            if isInteger, !overflow {
+                if !negative, integer <= UInt64(Int64.max) { return .int(Int64(integer)) }
+                if negative, integer <= UInt64(Int64.max) + 1 { return .int(integer == UInt64(Int64.max) + 1 ? Int64.min : -Int64(integer)) }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            guard let d = Double(text), d.isFinite else { throw JSONError(offset: start, reason: "number out of range") }
+            return .double(d)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+internal import CCivetWeb
+import CourierCore
+import Foundation
+
+/// Owns one civetweb context. civetweb calls `civetWebRequestHandler` on its worker threads with
+/// a pointer to the `ResponderBox` retained here.
+final class CivetWebEngine: @unchecked Sendable {
+    // @unchecked: `context` is written once in init and read once in `stop()`, which
+    // `HTTPServer` calls at most once under its mutex.
+    private let context: OpaquePointer
+    private let box: Unmanaged<ResponderBox>
+    let port: Int
+
+    private static let libraryInitialised: Bool = {
+        mg_init_library(0)
+        return true
+    }()
+
+    init(configuration: HTTPServerConfiguration, responder: Responder) throws {
+        _ = Self.libraryInitialised
+        let options: [(String, String)] = [
+            ("listening_ports", "\(configuration.host):\(configuration.port)"),
+            ("num_threads", String(max(1, configuration.workerThreads))),
+            ("request_timeout_ms", String(configuration.requestTimeoutMilliseconds)),
+            ("keep_alive_timeout_ms", String(configuration.keepAliveTimeoutMilliseconds)),
+            ("enable_keep_alive", "yes"),
+            ("tcp_nodelay", "1"),
+            ("linger_timeout_ms", "1000"),
+        ]
+        var cStrings: [UnsafeMutablePointer<CChar>?] = []
+        for (k, v) in options {
+            cStrings.append(strdup(k))
+            cStrings.append(strdup(v))
+        }
+        cStrings.append(nil)
+        defer { cStrings.forEach { free($0) } }
+
+        var callbacks = mg_callbacks()
+        callbacks.log_message = civetWebLogMessage
+        let box = Unmanaged.passRetained(ResponderBox(responder))
+        var optionPointers: [UnsafePointer<CChar>?] = cStrings.map { $0.map { UnsafePointer($0) } }
+        let started: OpaquePointer? = optionPointers.withUnsafeMutableBufferPointer { buffer in
+            mg_start(&callbacks, nil, buffer.baseAddress)
+        }
+        guard let started else {
+            box.release()
+            throw HTTPServerError("cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+        }
+        mg_set_request_handler(started, "/", civetWebRequestHandler, box.toOpaque())
+        var ports = [mg_server_port](repeating: mg_server_port(), count: 4)
+        let n = mg_get_server_ports(started, Int32(ports.count), &ports)
+        context = started
+        self.box = box
+        port = n > 0 ? Int(ports[0].port) : configuration.port
+    }
+
+    func stop() {
+        mg_stop(context)
+        box.release()
+    }
+}
+
+/// Holds the responder for C callbacks.
+final class ResponderBox: Sendable {
+    let responder: Responder
+    init(_ responder: Responder) { self.responder = responder }
+}
+
+private func civetWebLogMessage(_ connection: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
+    // Returning 1 keeps civetweb from printing its own errors (a closed socket, a timeout) to
+    // stderr; the access log already records each request.
+    1
+}
+
+private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> Int32 {
+    guard let connection, let data, let infoPointer = mg_get_request_info(connection) else { return 0 }
+    let started = DispatchTime.now().uptimeNanoseconds
+    let responder = Unmanaged<ResponderBox>.fromOpaque(data).takeUnretainedValue().responder
+    let info = infoPointer.pointee
+    let method = info.request_method.map { String(cString: $0) } ?? "GET"
+    let path = info.local_uri.map { String(cString: $0) } ?? "/"
+    let query = info.query_string.map { String(cString: $0) } ?? ""
+    var headers: [String: String] = [:]
+    withUnsafeBytes(of: info.http_headers) { raw in
+        let all = raw.bindMemory(to: mg_header.self)
+        for i in 0..<min(Int(info.num_headers), all.count) {
+            guard let name = all[i].name, let value = all[i].value else { continue }
+            let key = String(cString: name).lowercased()
+            let text = String(cString: value)
+            if let existing = headers[key] { headers[key] = existing + ", " + text } else { headers[key] = text }
+        }
+    }
+    let remote = withUnsafeBytes(of: info.remote_addr) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let limit = responder.configuration.maximumBodyBytes
+    var tooLarge = false
+    var body: [UInt8] = []
+    if info.content_length > Int64(limit) {
+        tooLarge = true
+    } else {
+        body = readBody(connection, expected: info.content_length, limit: limit, tooLarge: &tooLarge)
+    }
+    let request = HTTPRequest(method: method, path: path, queryString: query, headers: headers, body: body,
+                              remoteAddress: remote)
+    let response = responder.respond(to: request, bodyTooLarge: tooLarge, startedAt: started)
+    write(response, to: connection, headOnly: method == "HEAD", closeAfter: tooLarge)
+    return Int32(response.status)
+}
+
+private func readBody(_ connection: OpaquePointer, expected: Int64, limit: Int, tooLarge: inout Bool) -> [UInt8] {
+    var body: [UInt8] = []
+    if expected > 0 { body.reserveCapacity(Int(expected)) }
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { mg_read(connection, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        if body.count + Int(n) > limit {
+            tooLarge = true
+            return []
+        }
+        body.append(contentsOf: chunk[0..<Int(n)])
+    }
+    return body
+}
+
+private func write(_ response: HTTPResponse, to connection: OpaquePointer, headOnly: Bool, closeAfter: Bool) {
+    mg_response_header_start(connection, Int32(response.status))
+    for (name, value) in response.headers {
+        mg_response_header_add(connection, name, value, -1)
+    }
+    mg_response_header_add(connection, "Content-Length", String(response.body.count), -1)
+    if closeAfter {
+        // The unread body is still on the socket; the connection cannot be reused.
+        mg_response_header_add(connection, "Connection", "close", -1)
+    }
+    mg_response_header_send(connection)
+    if !headOnly, !response.body.isEmpty {
+        response.body.withUnsafeBytes { _ = mg_write(connection, $0.baseAddress, $0.count) }
+    }
+}

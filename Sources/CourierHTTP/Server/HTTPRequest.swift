@@ -1,0 +1,92 @@
+import CourierCore
+
+/// An HTTP request as a handler sees it: the body already read (and gunzipped when it came with
+/// `Content-Encoding: gzip`), headers with lowercase names, the route's path parameters filled in.
+public struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …
+    public let method: String
+    /// The decoded path, without the query string.
+    public let path: String
+    /// The raw query string (without `?`), empty if none.
+    public let queryString: String
+    /// Header names in lowercase; a repeated header keeps its values joined with `, `.
+    public let headers: [String: String]
+    /// The body bytes.
+    public let body: [UInt8]
+    /// The peer's address.
+    public let remoteAddress: String
+    /// Values of `{name}` segments of the route that matched.
+    public internal(set) var pathParameters: [String: String] = [:]
+
+    /// Creates a request (the server builds these; tests may too).
+    public init(method: String, path: String, queryString: String = "", headers: [String: String] = [:],
+                body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+        self.method = method
+        self.path = path
+        self.queryString = queryString
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The header `name` (any case).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The query parameters, percent-decoded; the last of a repeated name wins.
+    public var query: [String: String] {
+        var result: [String: String] = [:]
+        for pair in queryString.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.percentDecode(String(parts[0]))
+            result[name] = parts.count > 1 ? Self.percentDecode(String(parts[1])) : ""
+        }
+        return result
+    }
+
+    /// The credentials of an `Authorization: Basic …` header, if present and well formed.
+    public var basicCredentials: (user: String, password: String)? {
+        guard let value = header("authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic",
+              let decoded = Base64.decode(String(parts[1]).trimmingCharactersInWhitespace())
+        else { return nil }
+        let text = String(decoding: decoded, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return (text, "") }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    /// The token of an `Authorization: Bearer …` header.
+    public var bearerToken: String? {
+        guard let value = header("authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharactersInWhitespace()
+    }
+
+    static func percentDecode(_ text: String) -> String {
+        guard text.contains("%") || text.contains("+") else { return text }
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let b = bytes.popFirst() {
+            if b == UInt8(ascii: "+") {
+                out.append(0x20)
+            } else if b == UInt8(ascii: "%"), bytes.count >= 2,
+                      let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v)
+                bytes = bytes.dropFirst(2)
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension String {
+    func trimmingCharactersInWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

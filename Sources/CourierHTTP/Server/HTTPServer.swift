@@ -1,0 +1,57 @@
+import CourierCore
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server over civetweb: routes, JSON errors, body limits, gzip request bodies,
+/// keep-alive, timeouts, an access log, `GET /healthz`, `GET /metrics` and a graceful stop.
+///
+/// civetweb runs handlers on its own worker threads; each handler gets a fully-read request and
+/// returns a response.
+public final class HTTPServer: Sendable {
+    /// The configuration it was started with.
+    public let configuration: HTTPServerConfiguration
+    /// Per-route counters and latency histograms (also served at `/metrics`).
+    public let metrics = HTTPMetrics()
+    let responder: Responder
+    private let engine: Mutex<CivetWebEngine?> = Mutex(nil)
+    private let boundPort = Atomic<Int>(0)
+
+    /// Creates a server; nothing listens until `start()`.
+    public init(configuration: HTTPServerConfiguration, router: Router) {
+        self.configuration = configuration
+        var router = router
+        router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
+        let metrics = self.metrics
+        router.add("GET", "/metrics") { _ in
+            .text(metrics.prometheusText(), contentType: "text/plain; version=0.0.4")
+        }
+        responder = Responder(router: router, configuration: configuration, metrics: metrics)
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0).
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    /// `http://host:port`.
+    public var baseURL: String { "http://\(configuration.host):\(port)" }
+
+    /// Binds and starts serving.
+    /// - Throws: `HTTPServerError` if the address cannot be bound.
+    public func start() throws {
+        try engine.withLock { engine in
+            guard engine == nil else { return }
+            let started = try CivetWebEngine(configuration: configuration, responder: responder)
+            boundPort.store(started.port, ordering: .releasing)
+            engine = started
+        }
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, then returns.
+    public func stop() {
+        let running = engine.withLock { engine -> CivetWebEngine? in
+            let e = engine
+            engine = nil
+            return e
+        }
+        running?.stop()
+    }
+}

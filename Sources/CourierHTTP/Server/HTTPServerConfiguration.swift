@@ -1,0 +1,22 @@
+/// How an `HTTPServer` listens and what it accepts.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address to bind (`127.0.0.1` by default; `0.0.0.0` for every interface).
+    public var host: String = "127.0.0.1"
+    /// The port; 0 picks a free one (read it back from `HTTPServer.port`).
+    public var port: Int = 8080
+    /// Worker threads, each serving one connection at a time.
+    public var workerThreads: Int = 32
+    /// Largest request body accepted on the wire; larger gets 413 without being read.
+    public var maximumBodyBytes: Int = 1 << 20
+    /// Largest body after gzip decompression; larger gets 413.
+    public var maximumDecompressedBodyBytes: Int = 1 << 20
+    /// How long a client may take to send its headers and body (slow clients are cut off).
+    public var requestTimeoutMilliseconds: Int = 10_000
+    /// How long an idle keep-alive connection is kept open.
+    public var keepAliveTimeoutMilliseconds: Int = 5_000
+    /// Receives one access-log line per request; `nil` logs nothing.
+    public var accessLog: (@Sendable (String) -> Void)?
+
+    /// The defaults: 127.0.0.1:8080, 32 threads, 1 MiB bodies.
+    public init() {}
+}

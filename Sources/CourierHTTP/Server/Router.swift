@@ -1,0 +1,68 @@
+/// A handler: called on one of the server's worker threads, it must be thread-safe.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// Routes by method and path pattern; `{name}` segments capture a path parameter.
+///
+/// Built (mutably) before the server starts; the server then works from an immutable copy.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        let method: String
+        let pattern: String
+        let segments: [Segment]
+        let handler: HTTPHandler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    /// The result of matching a request.
+    enum Match {
+        case found(Route, [String: String])
+        case methodNotAllowed([String])
+        case notFound
+    }
+
+    private(set) var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route.
+    /// - Parameters:
+    ///   - method: the HTTP method, such as `POST`.
+    ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
+    ///   - handler: what answers it.
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        let segments = pattern.split(separator: "/").map { part -> Segment in
+            if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
+            return .literal(String(part))
+        }
+        routes.append(Route(method: method.uppercased(), pattern: pattern, segments: segments, handler: handler))
+    }
+
+    func match(method: String, path: String) -> Match {
+        let parts = path.split(separator: "/")
+        var allowed: [String] = []
+        for route in routes where route.segments.count == parts.count {
+            var parameters: [String: String] = [:]
+            var matches = true
+            for (segment, part) in zip(route.segments, parts) {
+                switch segment {
+                case .literal(let literal):
+                    if literal != part { matches = false }
+                case .parameter(let name):
+                    parameters[name] = String(part)
+                }
+                if !matches { break }
+            }
+            guard matches else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .found(route, parameters)
+            }
+            allowed.append(route.method)
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
+    }
+}
