@@ -1,9 +1,9 @@
 /// A strict JSON reader (RFC 8259) over UTF-8 bytes.
 ///
 /// It works on the raw buffer with no intermediate tokens, bounds nesting depth so hostile input
-/// cannot exhaust the stack, and can report the byte size of each element of arrays nested
-/// directly in the top-level object (the collector's per-event size limit needs the size of each
-/// event as it was sent).
+/// cannot exhaust the stack, and can report the byte size of each element of one array member of
+/// the top-level object (the collector's per-event size limit needs the size of each event as it
+/// was sent).
 public struct JSONParser {
     /// Nesting deeper than this is refused.
     public static let defaultMaximumDepth = 64
@@ -12,7 +12,7 @@ public struct JSONParser {
     /// - Throws: `JSONError` on any syntax error, trailing data or excessive depth.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONError) -> JSONValue {
         var sizes: [Int] = []
-        return try parse(bytes, maximumDepth: maximumDepth, recordingElementSizes: &sizes)
+        return try parse(bytes, maximumDepth: maximumDepth, elementSizesOf: "", into: &sizes)
     }
 
     /// Parses one JSON document from a string.
@@ -21,14 +21,15 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    /// Parses one document and appends to `sizes` the byte length of every element of arrays that
-    /// are members of the top-level object.
+    /// Parses one document and appends to `sizes` the byte length of every element of the array
+    /// that is the top-level object's member `member`.
     /// - Throws: `JSONError`.
     public static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, recordingElementSizes sizes: inout [Int]
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
+        into sizes: inout [Int]
     ) throws(JSONError) -> JSONValue {
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: member)
             do throws(JSONError) {
                 reader.skipWhitespace()
                 let value = try reader.value(depth: 0)
@@ -46,12 +47,14 @@ public struct JSONParser {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         let maximumDepth: Int
+        let sizedMember: String
         var index = 0
         var elementSizes: [Int] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, sizedMember: String) {
             self.bytes = bytes
             self.maximumDepth = maximumDepth
+            self.sizedMember = sizedMember
         }
 
         func error(_ reason: String) -> JSONError { JSONError(offset: index, reason: reason) }
@@ -107,7 +110,7 @@ public struct JSONParser {
                 index += 1
                 skipWhitespace()
                 let element: JSONValue
-                if depth == 1, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                if depth == 1, key == sizedMember, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
                     element = try array(depth: depth + 1, recordSizes: true)
                 } else {
                     element = try value(depth: depth)

@@ -17,13 +17,19 @@ public final class HTTPServer: Sendable {
     private let boundPort = Atomic<Int>(0)
 
     /// Creates a server; nothing listens until `start()`.
-    public init(configuration: HTTPServerConfiguration, router: Router) {
+    /// - Parameters:
+    ///   - configuration: address, threads, limits, access log.
+    ///   - router: the application's routes.
+    ///   - metricsProviders: more Prometheus text appended to `GET /metrics`.
+    public init(configuration: HTTPServerConfiguration, router: Router,
+                metricsProviders: [@Sendable () -> String] = []) {
         self.configuration = configuration
         var router = router
         router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
         let metrics = self.metrics
         router.add("GET", "/metrics") { _ in
-            .text(metrics.prometheusText(), contentType: "text/plain; version=0.0.4")
+            .text(metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
+                  contentType: "text/plain; version=0.0.4")
         }
         responder = Responder(router: router, configuration: configuration, metrics: metrics)
     }

@@ -1,0 +1,88 @@
+import CourierCore
+import CourierHTTP
+import Synchronization
+
+/// The analytics collector: Segment's tracking API (`POST /v1/batch` and the single-event
+/// endpoints), project settings for SDKs, and a read API for events.
+///
+/// Mount it on an `HTTPServer`'s router; call `shutdown()` after the server has stopped so the
+/// last commit finishes.
+public final class Collector: Sendable {
+    /// The limits and policies in force.
+    public let configuration: CollectorConfiguration
+    let store: any EventStore
+    let clock: any Clock
+    let committer: GroupCommitter
+    let settingsCache: SettingsCache
+    let counters = CollectorCounters()
+
+    /// Creates a collector.
+    /// - Parameters:
+    ///   - configuration: limits, dedupe window, admin token.
+    ///   - store: where projects and events live.
+    ///   - clock: the source of `receivedAt` and of the dedupe window's time.
+    public init(configuration: CollectorConfiguration = .init(), store: any EventStore, clock: any Clock = SystemClock()) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
+        settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
+    }
+
+    /// Registers write keys (projects with default settings unless they exist).
+    /// - Throws: `CollectorError` when the store fails.
+    public func register(writeKeys: [String]) throws(CollectorError) {
+        for key in writeKeys {
+            try store.registerProject(writeKey: key)
+            settingsCache.invalidate(writeKey: key)
+        }
+    }
+
+    /// Adds the collector's routes to `router`.
+    public func mount(on router: inout Router) {
+        router.add("POST", "/v1/batch") { [self] in ingest($0, singleType: nil) }
+        router.add("POST", "/v1/b") { [self] in ingest($0, singleType: nil) }
+        router.add("POST", "/v1/import") { [self] in ingest($0, singleType: nil) }
+        for type in MessageType.allCases {
+            router.add("POST", "/v1/\(type.rawValue)") { [self] in ingest($0, singleType: type) }
+        }
+        router.add("GET", "/v1/projects/{writeKey}/settings") { [self] in getSettings($0) }
+        router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in putSettings($0) }
+        router.add("GET", "/v1/events") { [self] in listEvents($0) }
+    }
+
+    /// Collector counters in Prometheus text format, for `/metrics`.
+    public func metricsText() -> String {
+        counters.prometheusText(pendingEvents: committer.pendingEvents)
+    }
+
+    /// Commits everything queued and stops the commit thread. Call after the HTTP server stopped.
+    public func shutdown() {
+        committer.stop()
+    }
+}
+
+/// Counts of what the collector did.
+final class CollectorCounters: Sendable {
+    let stored = Atomic<Int>(0)
+    let duplicates = Atomic<Int>(0)
+    let rejected = Atomic<Int>(0)
+
+    func prometheusText(pendingEvents: Int) -> String {
+        """
+        # HELP courier_collector_events_stored_total Events committed to the store.
+        # TYPE courier_collector_events_stored_total counter
+        courier_collector_events_stored_total \(stored.load(ordering: .relaxed))
+        # HELP courier_collector_events_duplicate_total Events skipped as duplicates of a seen messageId.
+        # TYPE courier_collector_events_duplicate_total counter
+        courier_collector_events_duplicate_total \(duplicates.load(ordering: .relaxed))
+        # HELP courier_collector_requests_rejected_total Ingest requests answered with an error.
+        # TYPE courier_collector_requests_rejected_total counter
+        courier_collector_requests_rejected_total \(rejected.load(ordering: .relaxed))
+        # HELP courier_collector_pending_events Events waiting for the next commit.
+        # TYPE courier_collector_pending_events gauge
+        courier_collector_pending_events \(pendingEvents)
+
+        """
+    }
+}

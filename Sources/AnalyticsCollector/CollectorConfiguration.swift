@@ -1,0 +1,24 @@
+/// Limits and policies of the collector. The defaults are Segment's tracking-API limits.
+public struct CollectorConfiguration: Sendable {
+    /// Largest single event, as sent (Segment: 32 KB).
+    public var maximumEventBytes = 32 * 1024
+    /// Largest batch body after decompression (Segment: 500 KB).
+    public var maximumBatchBytes = 500 * 1024
+    /// Most events in one batch.
+    public var maximumBatchEvents = 2_500
+    /// How long a `messageId` is remembered for dedupe.
+    public var dedupeWindow: Duration = .seconds(24 * 3600)
+    /// How often remembered `messageId`s older than the window are deleted.
+    public var dedupePruneInterval: Duration = .seconds(3600)
+    /// Events waiting for a commit beyond which new batches get 429.
+    public var maximumPendingEvents = 100_000
+    /// The `Retry-After` sent with 429, in seconds.
+    public var retryAfterSeconds = 2
+    /// How long project settings are cached before being read again from the store.
+    public var settingsCacheTTL: Duration = .seconds(5)
+    /// The bearer token of the admin API (`PUT …/settings`, `GET /v1/events`); `nil` disables it.
+    public var adminToken: String?
+
+    /// Segment's limits, a 24-hour dedupe window, no admin token.
+    public init() {}
+}

@@ -1,0 +1,140 @@
+import CourierCore
+import Foundation
+import Synchronization
+
+/// Commits batches from many request threads in shared transactions.
+///
+/// A request thread submits its batch and waits; one writer thread takes everything that has
+/// queued up since its last commit and stores it in one transaction, then wakes each waiter with
+/// its own outcome. Under load many batches share one `fsync`; alone, a batch commits at once.
+final class GroupCommitter: Sendable {
+    private final class Ticket: Sendable {
+        let messages: [PreparedMessage]
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<CommitOutcome, CollectorError>?>(nil)
+        init(_ messages: [PreparedMessage]) { self.messages = messages }
+    }
+
+    private struct State {
+        var queue: [Ticket] = []
+        var pendingEvents = 0
+        var stopping = false
+    }
+
+    private let store: any EventStore
+    private let clock: any Clock
+    private let configuration: CollectorConfiguration
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let lastPrune = Atomic<UInt64>(0)
+
+    init(store: any EventStore, clock: any Clock, configuration: CollectorConfiguration) {
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+        lastPrune.store(clock.uptimeNanoseconds, ordering: .relaxed)
+        let thread = Thread { [self] in run() }
+        thread.name = "courier.collector.commit"
+        thread.start()
+    }
+
+    /// Events queued and not yet committed.
+    var pendingEvents: Int { state.withLock { $0.pendingEvents } }
+
+    /// Queues `messages` and blocks the calling thread until they are committed.
+    /// - Throws: `CollectorError` — `overloaded` when too much is queued (nothing is queued then),
+    ///   `storageUnavailable` when the commit fails.
+    func submit(_ messages: [PreparedMessage]) throws(CollectorError) -> CommitOutcome {
+        let ticket = Ticket(messages)
+        let accepted: Bool = state.withLock { state in
+            guard !state.stopping else { return false }
+            if state.pendingEvents > 0 && state.pendingEvents + messages.count > configuration.maximumPendingEvents {
+                return false
+            }
+            state.queue.append(ticket)
+            state.pendingEvents += messages.count
+            return true
+        }
+        guard accepted else {
+            throw CollectorError(.overloaded, "the collector is busy; retry later", status: 429)
+        }
+        wake.signal()
+        ticket.done.wait()
+        let result = ticket.result.withLock { $0 } ?? .failure(
+            CollectorError(.storageUnavailable, "the commit did not finish", status: 503))
+        return try result.get()
+    }
+
+    /// Commits what is queued, then stops the writer thread. Later submissions are refused.
+    func stop() {
+        let wasRunning = state.withLock { state -> Bool in
+            let running = !state.stopping
+            state.stopping = true
+            return running
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            let (tickets, stopping) = state.withLock { state -> ([Ticket], Bool) in
+                let taken = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                return (taken, state.stopping)
+            }
+            if !tickets.isEmpty { commit(tickets) }
+            if stopping {
+                // Anything queued between the take and the stop flag is committed too.
+                let rest = state.withLock { state -> [Ticket] in
+                    let taken = state.queue
+                    state.queue.removeAll()
+                    return taken
+                }
+                if !rest.isEmpty { commit(rest) }
+                finished.signal()
+                return
+            }
+            pruneIfDue()
+        }
+    }
+
+    private func commit(_ tickets: [Ticket]) {
+        let cutoff = clock.nowMilliseconds - Self.milliseconds(configuration.dedupeWindow)
+        var results: [Result<CommitOutcome, CollectorError>]
+        do {
+            results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
+        } catch {
+            // One shared transaction failed: commit each batch alone so one bad batch (or a
+            // transient failure) costs only the batches it really affects.
+            results = tickets.map { ticket in
+                do throws(CollectorError) {
+                    return .success(try store.commit([ticket.messages], dedupeCutoff: cutoff)[0])
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        let count = tickets.reduce(0) { $0 + $1.messages.count }
+        state.withLock { $0.pendingEvents -= count }
+        for (ticket, result) in zip(tickets, results) {
+            ticket.result.withLock { $0 = result }
+            ticket.done.signal()
+        }
+    }
+
+    private func pruneIfDue() {
+        let now = clock.uptimeNanoseconds
+        let interval = UInt64(Self.milliseconds(configuration.dedupePruneInterval)) * 1_000_000
+        guard now &- lastPrune.load(ordering: .relaxed) >= interval else { return }
+        lastPrune.store(now, ordering: .relaxed)
+        _ = try? store.pruneSeenMessages(before: clock.nowMilliseconds - Self.milliseconds(configuration.dedupeWindow))
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}

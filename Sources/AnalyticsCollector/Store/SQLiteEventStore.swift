@@ -1,0 +1,149 @@
+import CourierCore
+
+/// The embedded event store: one SQLite file (or an in-memory database) in WAL mode.
+public final class SQLiteEventStore: EventStore {
+    private let pool: DatabasePool
+
+    static let migrator = Migrator([
+        .init("create projects, events and seen messages", sql: """
+            CREATE TABLE projects(
+                write_key TEXT PRIMARY KEY,
+                settings TEXT NOT NULL,
+                created_at INTEGER NOT NULL DEFAULT (unixepoch())
+            );
+            CREATE TABLE events(
+                id INTEGER PRIMARY KEY,
+                write_key TEXT NOT NULL,
+                message_id TEXT NOT NULL,
+                type TEXT NOT NULL,
+                received_at INTEGER NOT NULL,
+                payload TEXT NOT NULL
+            );
+            CREATE INDEX events_by_project ON events(write_key, id);
+            CREATE TABLE seen_messages(
+                write_key TEXT NOT NULL,
+                message_id TEXT NOT NULL,
+                seen_at INTEGER NOT NULL,
+                PRIMARY KEY(write_key, message_id)
+            ) WITHOUT ROWID;
+            """),
+    ])
+
+    /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
+    /// - Throws: `DatabaseError`.
+    public init(path: String, options: Database.Options = .init()) throws {
+        pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
+    }
+
+    /// Stores batches in one transaction; see `EventStore.commit`.
+    public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(CollectorError) -> [CommitOutcome] {
+        try storage {
+            try pool.transaction { db in
+                let remember = try db.cachedStatement("""
+                    INSERT INTO seen_messages(write_key, message_id, seen_at) VALUES (?1, ?2, ?3)
+                    ON CONFLICT(write_key, message_id) DO UPDATE SET seen_at = excluded.seen_at
+                    WHERE seen_messages.seen_at < ?4
+                    """)
+                let insert = try db.cachedStatement(
+                    "INSERT INTO events(write_key, message_id, type, received_at, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+                var outcomes: [CommitOutcome] = []
+                outcomes.reserveCapacity(batches.count)
+                for batch in batches {
+                    var outcome = CommitOutcome(stored: 0, duplicates: 0)
+                    for message in batch {
+                        remember.reset()
+                        try remember.bind(message.writeKey, at: 1)
+                        try remember.bind(message.messageId, at: 2)
+                        try remember.bind(message.receivedAt, at: 3)
+                        try remember.bind(dedupeCutoff, at: 4)
+                        try remember.step()
+                        guard db.changes == 1 else {
+                            outcome.duplicates += 1
+                            continue
+                        }
+                        insert.reset()
+                        try insert.bind(message.writeKey, at: 1)
+                        try insert.bind(message.messageId, at: 2)
+                        try insert.bind(message.type, at: 3)
+                        try insert.bind(message.receivedAt, at: 4)
+                        try insert.bind(utf8Text: message.payload, at: 5)
+                        try insert.step()
+                        outcome.stored += 1
+                    }
+                    outcomes.append(outcome)
+                }
+                return outcomes
+            }
+        }
+    }
+
+    /// Reads a page of a project's events.
+    public func events(writeKey: String, after: Int64, limit: Int) throws(CollectorError) -> EventPage {
+        let rows: [StoredEvent] = try storage {
+            try pool.read { db in
+                try db.query(
+                    "SELECT id, payload FROM events WHERE write_key = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+                    [.text(writeKey), .integer(after), .integer(Int64(limit))]
+                ) { row in
+                    StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null)
+                }
+            }
+        }
+        return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
+    }
+
+    /// Deletes dedupe entries older than `cutoff`.
+    public func pruneSeenMessages(before cutoff: Int64) throws(CollectorError) -> Int {
+        try storage {
+            try pool.write { db in
+                try db.run("DELETE FROM seen_messages WHERE seen_at < ?1", [.integer(cutoff)])
+                return db.changes
+            }
+        }
+    }
+
+    /// Reads a project's settings.
+    public func settings(writeKey: String) throws(CollectorError) -> ProjectSettings? {
+        try storage {
+            try pool.read { db in
+                try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
+                    ProjectSettings.decode(row.text(0) ?? "{}")
+                }.first
+            }
+        }
+    }
+
+    /// Writes a project's settings, creating the project if needed.
+    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(CollectorError) {
+        try storage {
+            try pool.write { db in
+                try db.run("""
+                    INSERT INTO projects(write_key, settings) VALUES (?1, ?2)
+                    ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings
+                    """, [.text(writeKey), .text(JSONWriter.string(settings.json))])
+            }
+        }
+    }
+
+    /// Creates a project with default settings unless it exists.
+    public func registerProject(writeKey: String) throws(CollectorError) {
+        try storage {
+            try pool.write { db in
+                try db.run("INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
+                           [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
+            }
+        }
+    }
+
+    /// Runs a database operation and translates its failure into the collector's error.
+    private func storage<T>(_ body: () throws -> T) throws(CollectorError) -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            let reason = error.isDiskFull ? "the disk is full" : error.message
+            throw CollectorError(.storageUnavailable, "event store failed: \(reason)", status: 503)
+        } catch {
+            throw CollectorError(.storageUnavailable, "event store failed: \(error)", status: 503)
+        }
+    }
+}

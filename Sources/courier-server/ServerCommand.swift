@@ -1,0 +1,76 @@
+import AnalyticsCollector
+import CourierCore
+import CourierHTTP
+import Foundation
+
+/// Wires the server libraries onto one `HTTPServer` with one data directory and runs until
+/// SIGINT or SIGTERM.
+enum ServerCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: ServerOptions
+        switch ServerOptions.parse(arguments) {
+        case .help:
+            print(ServerOptions.usage)
+            return 0
+        case .failure(let message):
+            FileHandle.standardError.write(Data("courier-server: \(message)\n\n\(ServerOptions.usage)\n".utf8))
+            return 64
+        case .run(let parsed):
+            options = parsed
+        }
+        do {
+            try serve(options)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func serve(_ options: ServerOptions) throws {
+        try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
+        let lock = try FileLock(path: options.dataDirectory + "/courier.lock")
+        let store = try SQLiteEventStore(path: options.dataDirectory + "/collector.sqlite")
+        var configuration = CollectorConfiguration()
+        configuration.adminToken = try options.resolvedAdminToken()
+        configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
+        let collector = Collector(configuration: configuration, store: store)
+        try collector.register(writeKeys: try options.allWriteKeys())
+
+        var router = Router()
+        collector.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.host = options.host
+        http.port = options.port
+        http.workerThreads = options.workerThreads
+        http.maximumBodyBytes = configuration.maximumBatchBytes * 2
+        http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
+        if options.accessLog {
+            http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        let server = HTTPServer(configuration: http, router: router, metricsProviders: [{ collector.metricsText() }])
+        try server.start()
+        FileHandle.standardOutput.write(Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))
+
+        waitForTerminationSignal()
+        print("courier-server stopping: finishing requests in flight")
+        server.stop()
+        collector.shutdown()
+        withExtendedLifetime(lock) {}
+        print("courier-server stopped")
+    }
+
+    private static func waitForTerminationSignal() {
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
