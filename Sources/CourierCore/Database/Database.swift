@@ -13,6 +13,9 @@ public final class Database {
         public var busyTimeoutMilliseconds: Int32 = 5000
         /// Open read-only (reader connections of a pool).
         public var readOnly = false
+        /// `PRAGMA max_page_count`: caps the file's size, so a "disk full" can be tested (and a
+        /// store bounded) without filling a real disk. `nil` leaves SQLite's default.
+        public var maximumPageCount: Int?
 
         /// Default options: WAL, `synchronous=FULL`, 5 s busy timeout.
         public init() {}
@@ -45,6 +48,7 @@ public final class Database {
             }
             try execute("PRAGMA synchronous=\(options.synchronous)")
             try execute("PRAGMA foreign_keys=ON")
+            if let pages = options.maximumPageCount { try execute("PRAGMA max_page_count=\(pages)") }
         } catch {
             statements.removeAll()
             sqlite3_close_v2(db)

@@ -1,0 +1,39 @@
+# Courier: `make run` serves the collector on 127.0.0.1:8080; `make test` runs every test.
+SWIFT ?= swift
+HOST ?= 127.0.0.1
+PORT ?= 8080
+DATA ?= .courier
+WRITE_KEY ?= dev-write-key
+ADMIN_TOKEN ?= dev-admin-token
+
+.PHONY: bootstrap build run test bench lint clean
+
+bootstrap:
+	@scripts/bootstrap
+
+build: bootstrap
+	$(SWIFT) build -c release --product courier-server
+	$(SWIFT) build -c release --product courier
+
+run: build
+	@echo ""
+	@echo "Send a batch:"
+	@echo "  curl -s -u $(WRITE_KEY): -H 'Content-Type: application/json' -d '{\"batch\":[{\"type\":\"track\",\"event\":\"Signed Up\",\"userId\":\"user-1\",\"properties\":{\"plan\":\"pro\",\"price\":19.99}}]}' http://$(HOST):$(PORT)/v1/batch"
+	@echo "Read it back:"
+	@echo "  curl -s -H 'Authorization: Bearer $(ADMIN_TOKEN)' 'http://$(HOST):$(PORT)/v1/events?writeKey=$(WRITE_KEY)'"
+	@echo ""
+	$(SWIFT) run -c release --skip-build courier-server --host $(HOST) --port $(PORT) --data-dir $(DATA) \
+		--write-key $(WRITE_KEY) --admin-token $(ADMIN_TOKEN)
+
+test: bootstrap
+	COURIER_PYTHON=$(CURDIR)/.venv/bin/python $(SWIFT) test
+
+bench: bootstrap
+	$(SWIFT) build -c release --product courier-bench
+	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
+
+lint:
+	$(SWIFT) format lint --recursive --strict Sources Tests Benchmarks
+
+clean:
+	rm -rf .build

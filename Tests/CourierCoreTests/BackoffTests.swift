@@ -1,0 +1,47 @@
+import CourierCore
+import Testing
+
+/// A deterministic generator (SplitMix64) so jitter can be asserted.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct BackoffTests {
+    let backoff = Backoff(base: .milliseconds(100), cap: .seconds(10))
+
+    @Test(arguments: [(0, Duration.milliseconds(100)), (1, .milliseconds(200)), (3, .milliseconds(800)),
+                      (6, .milliseconds(6400)), (7, .seconds(10)), (70, .seconds(10)), (-1, .milliseconds(100))])
+    func windowDoublesUpToTheCap(attempt: Int, window: Duration) {
+        #expect(backoff.window(attempt: attempt) == window)
+    }
+
+    @Test func delayIsFullJitterWithinTheWindow() {
+        var generator = SeededGenerator(state: 42)
+        var lowest = Duration.seconds(100)
+        var highest = Duration.zero
+        for _ in 0..<2000 {
+            let d = backoff.delay(attempt: 4, using: &generator)
+            #expect(d >= .zero && d <= .milliseconds(1600))
+            lowest = min(lowest, d)
+            highest = max(highest, d)
+        }
+        // Full jitter uses the whole window, not just its upper half.
+        #expect(lowest < .milliseconds(100))
+        #expect(highest > .milliseconds(1500))
+    }
+
+    @Test func sameSeedSameDelays() {
+        var a = SeededGenerator(state: 7)
+        var b = SeededGenerator(state: 7)
+        let first = (0..<10).map { backoff.delay(attempt: $0, using: &a) }
+        let second = (0..<10).map { backoff.delay(attempt: $0, using: &b) }
+        #expect(first == second)
+    }
+}

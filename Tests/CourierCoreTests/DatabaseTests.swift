@@ -1,0 +1,133 @@
+import CourierCore
+import Foundation
+import Testing
+
+/// Where a test database lives: every test body runs against both.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case file
+
+    var testDescription: String { rawValue }
+
+    func path() -> String {
+        switch self {
+        case .memory: return ":memory:"
+        case .file:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-db-\(Identifier.uuid())")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            return dir.appendingPathComponent("test.sqlite").path
+        }
+    }
+}
+
+struct DatabaseTests {
+    let migrator = Migrator([
+        .init("items", sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)"),
+        .init("items.size", sql: "ALTER TABLE items ADD COLUMN size REAL"),
+    ])
+
+    @Test(arguments: Backend.allCases)
+    func migratesAndBindsEveryType(backend: Backend) throws {
+        let pool = try DatabasePool(path: backend.path(), migrator: migrator)
+        try pool.write { db in
+            try db.run("INSERT INTO items(name, data, size) VALUES (?1, ?2, ?3)", [.text("ä"), .blob([0, 1, 255]), .real(1.5)])
+            try db.run("INSERT INTO items(name, data, size) VALUES (?1, ?2, ?3)", ["b", nil, nil])
+        }
+        let rows = try pool.read { db in
+            try db.query("SELECT name, data, size, size IS NULL FROM items ORDER BY id") { row in
+                (row.text(0) ?? "", row.bytes(1), row.double(2), row.int(3))
+            }
+        }
+        #expect(rows.map(\.0) == ["ä", "b"])
+        #expect(rows[0].1 == [0, 1, 255])
+        #expect(rows[0].2 == 1.5)
+        #expect(rows[1].3 == 1)
+        let version = try pool.read { db in try db.query("PRAGMA user_version") { $0.int(0) } }
+        #expect(version == [2])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func failedTransactionRollsBackAndReportsSQLiteCode(backend: Backend) throws {
+        let pool = try DatabasePool(path: backend.path(), migrator: migrator)
+        do {
+            try pool.transaction { db in
+                try db.run("INSERT INTO items(name) VALUES ('x')")
+                try db.run("INSERT INTO items(name) VALUES ('x')")
+            }
+            Issue.record("the unique constraint should fail")
+        } catch let error as DatabaseError {
+            #expect(error.isConstraintViolation)
+            #expect(error.message.contains("UNIQUE"))
+        }
+        let count = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
+        #expect(count == [0])
+    }
+
+    @Test func migratingTwiceIsANoOpAndNewerSchemasAreRefused() throws {
+        let path = Backend.file.path()
+        _ = try DatabasePool(path: path, migrator: migrator)
+        _ = try DatabasePool(path: path, migrator: migrator)
+        let older = Migrator([migrator.migrations[0]])
+        #expect(throws: DatabaseError.self) { try DatabasePool(path: path, migrator: older) }
+    }
+
+    @Test func readersSeeCommittedDataWhileAWriteIsOpen() throws {
+        let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
+        try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('committed')") }
+        let seen = try pool.write { db in
+            try db.execute("BEGIN IMMEDIATE")
+            try db.run("INSERT INTO items(name) VALUES ('pending')")
+            // A reader on another connection is not blocked by the open write and sees only
+            // the committed row.
+            let names = try pool.read { reader in try reader.query("SELECT name FROM items") { $0.text(0) ?? "" } }
+            try db.execute("COMMIT")
+            return names
+        }
+        #expect(seen == ["committed"])
+    }
+
+    @Test func corruptFileIsAnErrorNotACrash() throws {
+        let path = Backend.file.path()
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try DatabasePool(path: path, migrator: migrator)
+            Issue.record("a corrupt file should not open")
+        } catch let error as DatabaseError {
+            #expect(error.isCorrupt)
+        }
+    }
+
+    @Test func fullDatabaseReportsDiskFull() throws {
+        var options = Database.Options()
+        options.maximumPageCount = 16
+        let pool = try DatabasePool(path: Backend.file.path(), options: options, migrator: migrator)
+        do {
+            try pool.write { db in
+                for i in 0..<10_000 {
+                    try db.run("INSERT INTO items(name, data) VALUES (?1, ?2)",
+                               [.text("item-\(i)"), .blob([UInt8](repeating: 7, count: 512))])
+                }
+            }
+            Issue.record("the page limit should be hit")
+        } catch let error as DatabaseError {
+            #expect(error.isDiskFull)
+        }
+    }
+
+    @Test func concurrentWritersAndReadersLoseNothing() async throws {
+        let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for i in 0..<50 {
+                        try pool.write { db in try db.run("INSERT INTO items(name) VALUES (?1)", [.text("\(worker)-\(i)")]) }
+                        _ = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
+        #expect(count == [400])
+    }
+}
