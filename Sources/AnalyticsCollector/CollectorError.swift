@@ -55,7 +55,6 @@ public struct CollectorError: Error, Sendable, Equatable, CustomStringConvertibl
     func response(retryAfterSeconds: Int? = nil) -> HTTPResponse {
         var headers: [(String, String)] = []
         if let retryAfterSeconds { headers.append(("Retry-After", String(retryAfterSeconds))) }
-        if status == 401 { headers.append(("WWW-Authenticate", "Basic realm=\"courier\"")) }
         return .error(status: status, code: code.rawValue, message: message,
                       extra: ["code": .string(code.rawValue), "message": .string(message)], headers: headers)
     }

@@ -34,6 +34,12 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     /// Whether the request timed out.
     public let isTimeout: Bool
 
+    /// Creates an error.
+    public init(message: String, isTimeout: Bool) {
+        self.message = message
+        self.isTimeout = isTimeout
+    }
+
     /// The message.
     public var description: String { message }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Waits for a `DispatchSemaphore` on a thread of its own, so an async test never blocks one of
+/// the few threads of Swift's cooperative pool (on a 2-core machine, two blocked waits would
+/// stall every task).
+public func waitOffPool(_ semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            semaphore.wait()
+            continuation.resume()
+        }
+    }
+}
+
+/// Runs blocking work (stopping a server, joining a thread) on a thread of its own.
+public func runOffPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
+
+/// Polls `condition` until it holds, yielding between polls; gives up (returning `false`) after
+/// `limit` polls or when the task is cancelled, so a broken expectation fails instead of hanging.
+public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async -> Bool {
+    for _ in 0..<limit {
+        if condition() { return true }
+        if Task.isCancelled { return false }
+        await Task.yield()
+    }
+    return condition()
+}

@@ -1,0 +1,282 @@
+import AnalyticsCollector
+import CourierCore
+import CourierHTTP
+import Foundation
+import CourierTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(3)))
+struct CollectorIntegrationTests {
+    @Test(arguments: StoreBackend.allCases)
+    func plainAndGzipBatchesAreStored(backend: StoreBackend) async throws {
+        let harness = try CollectorHarness(backend: backend)
+        defer { harness.stop() }
+        let plain = try await harness.post(json: CollectorHarness.batch(3, prefix: "plain"))
+        #expect(plain.status == 200)
+        #expect(plain.json == ["success": true])
+        let gzipped = try Gzip.compress(JSONWriter.encode(CollectorHarness.batch(2, prefix: "gz")))
+        let gzip = try await harness.post(body: gzipped, headers: ["Content-Encoding": "gzip"])
+        #expect(gzip.status == 200)
+        let events = try await harness.storedEvents()
+        #expect(events.compactMap { $0["messageId"]?.stringValue } == ["plain-0", "plain-1", "plain-2", "gz-0", "gz-1"])
+        let first = try #require(events.first)
+        #expect(first["properties"] == ["plan": "pro", "price": 19.99])
+        #expect(first["receivedAt"] == "2026-11-29T08:00:00.000Z")
+    }
+
+    @Test func everySingleMessageEndpointWorks() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let bodies: [(String, JSONValue)] = [
+            ("/v1/track", ["event": "Clicked", "userId": "u", "messageId": "t"]),
+            ("/v1/identify", ["traits": ["email": "a@b.c"], "userId": "u", "messageId": "i"]),
+            ("/v1/screen", ["name": "Home", "anonymousId": "a", "messageId": "s"]),
+            ("/v1/page", ["name": "Pricing", "anonymousId": "a", "messageId": "p"]),
+            ("/v1/group", ["groupId": "g", "userId": "u", "messageId": "g"]),
+            ("/v1/alias", ["previousId": "a", "userId": "u", "messageId": "a"]),
+        ]
+        for (path, body) in bodies {
+            let response = try await harness.post(path, json: body)
+            #expect(response.status == 200, "\(path)")
+        }
+        let types = try await harness.storedEvents().compactMap { $0["type"]?.stringValue }
+        #expect(types == ["track", "identify", "screen", "page", "group", "alias"])
+        let viaB = try await harness.post("/v1/b", json: CollectorHarness.batch(1, prefix: "b"))
+        #expect(viaB.status == 200)
+    }
+
+    @Test func writeKeyInTheBodyIsAccepted() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let body: JSONValue = ["batch": [CollectorHarness.track("body-key")], "writeKey": .string(CollectorHarness.writeKey)]
+        let response = try await harness.post(json: body, auth: "")
+        #expect(response.status == 200)
+        #expect(try await harness.storedEvents().count == 1)
+    }
+
+    @Test func wrongOrMissingWriteKeyIs401WithSegmentsErrorShape() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let wrong = try await harness.post(json: CollectorHarness.batch(1),
+                                           auth: "Basic " + Base64.encode(Array("nope:".utf8)))
+        #expect(wrong.status == 401)
+        #expect(wrong.json?["code"] == "unauthorized")
+        #expect(wrong.json?["message"] == "unknown write key")
+        #expect(wrong.json?["error"]?["code"] == "unauthorized")
+        let missing = try await harness.post(json: CollectorHarness.batch(1), auth: "")
+        #expect(missing.status == 401)
+        #expect(try await harness.storedEvents().isEmpty)
+    }
+
+    @Test func badJSONAndBadFieldsAre400AndStoreNothing() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let bad = try await harness.post(body: Array("{\"batch\": [".utf8))
+        #expect(bad.status == 400)
+        #expect(bad.json?["code"] == "invalid_json")
+        let partlyBad: JSONValue = ["batch": [CollectorHarness.track("ok"), ["type": "track", "userId": "u"]]]
+        let fields = try await harness.post(json: partlyBad)
+        #expect(fields.status == 400)
+        #expect(fields.json?["code"] == "invalid_request")
+        #expect(fields.json?["message"]?.stringValue?.contains("message 1") == true)
+        #expect(try await harness.storedEvents().isEmpty)
+    }
+
+    @Test func eachLimitIsEnforced() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let tooMany = try await harness.post(json: CollectorHarness.batch(2_501))
+        #expect(tooMany.status == 413)
+        #expect(tooMany.json?["code"] == "batch_too_large")
+        let bigEvent = CollectorHarness.track("big", extra: ["properties": ["blob": .string(String(repeating: "x", count: 33 * 1024))]])
+        let eventResponse = try await harness.post(json: ["batch": [bigEvent]])
+        #expect(eventResponse.status == 413)
+        #expect(eventResponse.json?["code"] == "event_too_large")
+        let manyBig: JSONValue = ["batch": .array((0..<20).map { i in
+            CollectorHarness.track("b\(i)", extra: ["properties": ["blob": .string(String(repeating: "y", count: 30 * 1024))]])
+        })]
+        let batchResponse = try await harness.post(json: manyBig)
+        #expect(batchResponse.status == 413)
+        #expect(batchResponse.json?["code"] == "batch_too_large")
+        // Exactly at the limits is fine.
+        let atLimit = try await harness.post(json: CollectorHarness.batch(2_500, prefix: "limit"))
+        #expect(atLimit.status == 200)
+        #expect(try await harness.storedEvents().count == 2_500)
+    }
+
+    @Test func zipBombIs413() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        var bomb = Array("{\"batch\":[],\"pad\":\"".utf8)
+        bomb += [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 20)
+        let compressed = try Gzip.compress(bomb)
+        let response = try await harness.post(body: compressed, headers: ["Content-Encoding": "gzip"])
+        #expect(response.status == 413)
+        #expect(response.json?["code"] == "payload_too_large")
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aRetriedBatchIsStoredOnceAndStillGets200(backend: StoreBackend) async throws {
+        let harness = try CollectorHarness(backend: backend)
+        defer { harness.stop() }
+        let batch = CollectorHarness.batch(50, prefix: "retry")
+        for _ in 0..<3 {
+            let response = try await harness.post(json: batch)
+            #expect(response.status == 200)
+        }
+        #expect(try await harness.storedEvents().count == 50)
+        let metrics = try await harness.client.send("GET", harness.server.baseURL + "/metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(text.contains("courier_collector_events_stored_total 50"))
+        #expect(text.contains("courier_collector_events_duplicate_total 100"))
+    }
+
+    @Test func dedupeWindowExpiresWithTheClock() async throws {
+        let harness = try CollectorHarness { $0.dedupeWindow = .seconds(3600) }
+        defer { harness.stop() }
+        _ = try await harness.post(json: CollectorHarness.batch(1, prefix: "w"))
+        harness.clock.advance(by: .seconds(1800))
+        _ = try await harness.post(json: CollectorHarness.batch(1, prefix: "w"))
+        #expect(try await harness.storedEvents().count == 1)
+        harness.clock.advance(by: .seconds(1801))
+        _ = try await harness.post(json: CollectorHarness.batch(1, prefix: "w"))
+        #expect(try await harness.storedEvents().count == 2)
+    }
+
+    @Test func clockSkewIsCorrectedWithTheServersClock() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        // The device's clock is 3 h behind; the event happened 10 s before the upload.
+        let body: JSONValue = [
+            "batch": [CollectorHarness.track("skew", extra: ["timestamp": "2026-11-29T04:59:50.000Z"])],
+            "sentAt": "2026-11-29T05:00:00.000Z",
+        ]
+        harness.clock.advance(by: .seconds(90))
+        _ = try await harness.post(json: body)
+        let event = try #require(try await harness.storedEvents().first)
+        #expect(event["receivedAt"] == "2026-11-29T08:01:30.000Z")
+        #expect(event["timestamp"] == "2026-11-29T08:01:20.000Z")
+        #expect(event["originalTimestamp"] == "2026-11-29T04:59:50.000Z")
+        #expect(event["sentAt"] == "2026-11-29T05:00:00.000Z")
+    }
+
+    @Test func killSwitchRefusesBatchesAndIsServedToSDKs() async throws {
+        let harness = try CollectorHarness { $0.settingsCacheTTL = .seconds(0) }
+        defer { harness.stop() }
+        let settingsURL = harness.server.baseURL + "/v1/projects/\(CollectorHarness.writeKey)/settings"
+        let initial = try await harness.client.send("GET", settingsURL)
+        #expect(initial.json?["enabled"] == true)
+        #expect(initial.json?["flushAt"] == 20)
+
+        let unauthorized = try await harness.client.sendJSON("PUT", settingsURL, ["enabled": false])
+        #expect(unauthorized.status == 403)
+        let admin = ["Authorization": "Bearer \(CollectorHarness.adminToken)"]
+        let bad = try await harness.client.sendJSON("PUT", settingsURL, ["sampleRate": 150], headers: admin)
+        #expect(bad.status == 400)
+        let off = try await harness.client.sendJSON("PUT", settingsURL, ["enabled": false, "sampleRate": 25], headers: admin)
+        #expect(off.status == 200)
+        let served = try await harness.client.send("GET", settingsURL)
+        #expect(served.json?["enabled"] == false)
+        #expect(served.json?["sampleRate"] == 25)
+
+        let refused = try await harness.post(json: CollectorHarness.batch(2))
+        #expect(refused.status == 403)
+        #expect(refused.json?["code"] == "project_disabled")
+        #expect(try await harness.storedEvents().isEmpty)
+
+        _ = try await harness.client.sendJSON("PUT", settingsURL, ["enabled": true], headers: admin)
+        let accepted = try await harness.post(json: CollectorHarness.batch(2))
+        #expect(accepted.status == 200)
+        let unknown = try await harness.client.send("GET", harness.server.baseURL + "/v1/projects/nope/settings")
+        #expect(unknown.status == 404)
+    }
+
+    @Test func eventsAPINeedsTheAdminToken() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let url = harness.server.baseURL + "/v1/events?writeKey=\(CollectorHarness.writeKey)"
+        #expect(try await harness.client.send("GET", url).status == 403)
+        #expect(try await harness.client.send("GET", url, headers: ["Authorization": "Bearer wrong"]).status == 403)
+        let badLimit = try await harness.client.send("GET", url + "&limit=0",
+                                                     headers: ["Authorization": "Bearer \(CollectorHarness.adminToken)"])
+        #expect(badLimit.status == 400)
+    }
+
+    @Test func overloadIs429WithRetryAfter() async throws {
+        let store = FaultInjectingStore(try StoreBackend.memory.makeStore())
+        let harness = try CollectorHarness(store: store) {
+            $0.maximumPendingEvents = 20
+            $0.retryAfterSeconds = 7
+        }
+        defer { harness.stop() }
+        store.holdCommits.store(true, ordering: .releasing)
+        let first = Task { try await harness.rawPost(CollectorHarness.batch(8, prefix: "a")) }
+        await waitOffPool(store.commitEntered)
+        // The first batch (8) is committing and the second (8) queues; a third would pass 20.
+        let second = Task { try await harness.rawPost(CollectorHarness.batch(8, prefix: "b")) }
+        #expect(await eventually { harness.collector.metricsText().contains("courier_collector_pending_events 16") })
+        let third = try await harness.rawPost(CollectorHarness.batch(8, prefix: "c"))
+        #expect(third.status == 429)
+        #expect(third.head.lowercased().contains("retry-after: 7"))
+        #expect((try? JSONParser.parse(third.body))?["code"] == "rate_limited")
+        store.holdCommits.store(false, ordering: .releasing)
+        store.releaseCommit.signal()
+        #expect(try await first.value.status == 200)
+        #expect(try await second.value.status == 200)
+        #expect(try await harness.storedEvents().count == 16)
+    }
+
+    @Test func storeFailureIs503AndTheRetrySucceeds() async throws {
+        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
+        let harness = try CollectorHarness(store: store)
+        defer { harness.stop() }
+        store.failuresLeft.store(2, ordering: .releasing)
+        let failed = try await harness.post(json: CollectorHarness.batch(5, prefix: "f"))
+        #expect(failed.status == 503)
+        #expect(failed.json?["code"] == "storage_unavailable")
+        #expect(try await harness.storedEvents().isEmpty)
+        let retried = try await harness.post(json: CollectorHarness.batch(5, prefix: "f"))
+        #expect(retried.status == 200)
+        #expect(try await harness.storedEvents().count == 5)
+    }
+
+    @Test func concurrentBatchesShareCommitsAndLoseNothing() async throws {
+        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
+        let harness = try CollectorHarness(store: store)
+        defer { harness.stop() }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<16 {
+                group.addTask {
+                    var ok = 0
+                    for round in 0..<10 {
+                        let response = try await harness.rawPost(CollectorHarness.batch(20, prefix: "w\(worker)-r\(round)"))
+                        if response.status == 200 { ok += 1 }
+                    }
+                    return ok
+                }
+            }
+            var total = 0
+            for try await ok in group { total += ok }
+            #expect(total == 160)
+        }
+        #expect(try await harness.storedEvents().count == 3_200)
+        #expect(store.commits.load(ordering: .relaxed) <= 160)
+    }
+
+    @Test func gracefulStopCommitsTheRequestInFlight() async throws {
+        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
+        let harness = try CollectorHarness(store: store)
+        store.holdCommits.store(true, ordering: .releasing)
+        let inFlight = Task { try await harness.rawPost(CollectorHarness.batch(10, prefix: "flight")) }
+        await waitOffPool(store.commitEntered)
+        let server = harness.server
+        let stopping = Task { await runOffPool { server.stop() } }
+        store.holdCommits.store(false, ordering: .releasing)
+        store.releaseCommit.signal()
+        let response = try await inFlight.value
+        await stopping.value
+        harness.collector.shutdown()
+        #expect(response.status == 200)
+        #expect(try store.events(writeKey: CollectorHarness.writeKey, after: 0, limit: 100).events.count == 10)
+    }
+}

@@ -1,0 +1,166 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Lines handed to the access log, collected for assertions.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A gate a handler waits on, so a test can hold a request in flight.
+final class Gate: Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+}
+
+@Suite(.timeLimit(.minutes(2)))
+struct HTTPServerTests {
+    let server: HTTPServer
+    let log = LogLines()
+    let gate = Gate()
+    let client = HTTPClient(timeout: .seconds(20))
+
+    init() throws {
+        var router = Router()
+        router.add("GET", "/hello/{name}") { request in
+            .json(["hello": .string(request.pathParameters["name"] ?? ""), "q": .string(request.query["q"] ?? "")])
+        }
+        router.add("POST", "/echo") { request in
+            HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+        }
+        let gate = self.gate
+        router.add("POST", "/slow") { request in
+            gate.entered.signal()
+            gate.release.wait()
+            return .json(["received": .int(Int64(request.body.count))])
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.workerThreads = 4
+        configuration.maximumBodyBytes = 64 * 1024
+        configuration.maximumDecompressedBodyBytes = 256 * 1024
+        configuration.requestTimeoutMilliseconds = 500
+        let log = self.log
+        configuration.accessLog = { log.append($0) }
+        server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+    }
+
+    @Test func routesWithPathAndQueryParameters() async throws {
+        defer { server.stop() }
+        let response = try await client.send("GET", server.baseURL + "/hello/w%C3%B6rld?q=a%20b&x=1")
+        #expect(response.status == 200)
+        #expect(response.json == ["hello": "wörld", "q": "a b"])
+        #expect(server.port > 0)
+    }
+
+    @Test func unknownRouteAndWrongMethodGetJSONErrors() async throws {
+        defer { server.stop() }
+        let missing = try await client.send("GET", server.baseURL + "/nope")
+        #expect(missing.status == 404)
+        #expect(missing.json?["error"]?["code"] == "not_found")
+        let wrongMethod = try await client.send("DELETE", server.baseURL + "/echo")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("allow") == "POST")
+        #expect(wrongMethod.json?["error"]?["code"] == "method_not_allowed")
+    }
+
+    @Test func bodyOverTheLimitIs413() async throws {
+        defer { server.stop() }
+        let big = [UInt8](repeating: 65, count: 64 * 1024 + 1)
+        let response = try await client.send("POST", server.baseURL + "/echo", body: big)
+        #expect(response.status == 413)
+        #expect(response.json?["error"]?["code"] == "payload_too_large")
+        let fits = try await client.send("POST", server.baseURL + "/echo", body: Array(big.dropLast()))
+        #expect(fits.status == 200)
+        #expect(fits.body.count == 64 * 1024)
+    }
+
+    @Test func chunkedBodyOverTheLimitIs413() throws {
+        defer { server.stop() }
+        let socket = try RawSocket(port: server.port)
+        var request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        for _ in 0..<20 { request += "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n" }
+        request += "0\r\n\r\n"
+        try socket.send(request)
+        let response = socket.readResponse()
+        #expect(response?.status == 413)
+    }
+
+    @Test func gzipBodiesAreDecompressed() async throws {
+        defer { server.stop() }
+        let text = Array(String(repeating: "courier ", count: 10_000).utf8)
+        let response = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
+                                             body: try Gzip.compress(text))
+        #expect(response.status == 200)
+        #expect(response.body == text)
+    }
+
+    @Test func zipBombIs413AndBadGzipIs400() async throws {
+        defer { server.stop() }
+        let bomb = try Gzip.compress([UInt8](repeating: 0, count: 20 << 20))
+        let refused = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"], body: bomb)
+        #expect(refused.status == 413)
+        let garbage = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
+                                            body: Array("not gzip at all".utf8))
+        #expect(garbage.status == 400)
+        #expect(garbage.json?["error"]?["code"] == "invalid_encoding")
+        let brotli = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "br"], body: [1])
+        #expect(brotli.status == 415)
+    }
+
+    @Test func healthMetricsAndAccessLog() async throws {
+        defer { server.stop() }
+        let health = try await client.send("GET", server.baseURL + "/healthz")
+        #expect(health.json == ["status": "ok"])
+        _ = try await client.send("GET", server.baseURL + "/hello/a")
+        _ = try await client.send("GET", server.baseURL + "/hello/b")
+        let metrics = try await client.send("GET", server.baseURL + "/metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(text.contains("courier_http_requests_total{method=\"GET\",route=\"/hello/{name}\",status=\"200\"} 2"))
+        #expect(text.contains("courier_http_request_duration_seconds_count{method=\"GET\",route=\"/hello/{name}\"} 2"))
+        #expect(server.metrics.count(method: "GET", route: "/healthz") == 1)
+        #expect(log.all.contains { $0.contains("\"GET /hello/a\" 200") })
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        defer { server.stop() }
+        let socket = try RawSocket(port: server.port)
+        for name in ["one", "two", "three"] {
+            try socket.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = socket.readResponse()
+            #expect(response?.status == 200)
+            #expect(response.map { String(decoding: $0.body, as: UTF8.self) }?.contains(name) == true)
+        }
+    }
+
+    @Test func slowClientIsCutOff() throws {
+        defer { server.stop() }
+        let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
+        try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it")
+        // The server's request timeout (500 ms) closes the connection; the read returns on the
+        // close, well before the socket's own 10 s timeout.
+        let result = socket.readUntilClosed()
+        #expect(result.timedOut == false)
+    }
+
+    @Test func gracefulStopFinishesTheRequestInFlight() async throws {
+        let server = self.server
+        let port = server.port
+        let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2, 3]) }
+        await waitOffPool(gate.entered)
+        let stopped = Task { await runOffPool { server.stop() } }
+        // The stop is waiting for the handler; let the handler finish.
+        gate.release.signal()
+        let response = try await inFlight.value
+        await stopped.value
+        #expect(response.status == 200)
+        #expect(response.json == ["received": 3])
+        #expect(throws: RawSocket.Failure.self) { try RawSocket(port: port) }
+    }
+}
