@@ -3,12 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "Courier",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -23,17 +24,33 @@ let package = Package(
         .systemLibrary(
             name: "CCivetWeb",
             providers: [.apt(["libcivetweb-dev"]), .brew(["civetweb"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+        .systemLibrary(name: "CXEdDSA", providers: [.apt(["libxeddsa-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
+        .target(name: "SignalProtocol", dependencies: ["CSodium", "CXEdDSA", "COpenSSL"]),
+        // Test and benchmark only: libsignal-protocol-c behind a small C harness of our own, the
+        // independent implementation SignalProtocol is checked against.
+        .target(
+            name: "CSignalPeer",
+            linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
+        .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
         .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb"]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         .target(name: "CourierTesting", dependencies: ["CourierCore"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP"]),
         .executableTarget(
-            name: "courier-bench", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"],
+            name: "courier-bench",
+            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "SignalInteropPeer"],
             path: "Benchmarks/courier-bench"),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer"]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),

@@ -1,0 +1,144 @@
+internal import CSignalPeer
+import SignalProtocol
+
+/// A libsignal-protocol-c call failed.
+public struct PeerError: Error, CustomStringConvertible {
+    /// The libsignal error code (`SG_ERR_*`).
+    public let code: Int32
+    /// The operation.
+    public let what: String
+    /// `what failed with libsignal error code`.
+    public var description: String { "\(what) failed with libsignal error \(code)" }
+}
+
+/// A libsignal-protocol-c device in this process, driven through our C harness. Test and
+/// benchmark support only; not thread-safe, use from one task.
+public final class LibSignalPeer {
+    private let pointer: OpaquePointer
+    /// The name others use for this device.
+    public let name: String
+    /// The device id.
+    public let deviceId: UInt32
+    /// `name.deviceId`.
+    public var address: ProtocolAddress { ProtocolAddress(name: name, deviceId: deviceId) }
+
+    /// Creates a device with a fresh identity and empty stores.
+    public init(name: String, deviceId: UInt32 = 1) throws {
+        guard let pointer = signal_peer_create() else { throw PeerError(code: -1, what: "signal_peer_create") }
+        self.pointer = pointer
+        self.name = name
+        self.deviceId = deviceId
+    }
+
+    deinit { signal_peer_free(pointer) }
+
+    private func check(_ rc: Int32, _ what: String) throws -> Int {
+        guard rc >= 0 else { throw PeerError(code: rc, what: what) }
+        return Int(rc)
+    }
+
+    /// The device's registration id.
+    public var registrationId: UInt32 { signal_peer_registration_id(pointer) }
+
+    /// The identity key.
+    public func identity() throws -> IdentityKey {
+        var bytes = [UInt8](repeating: 0, count: 33)
+        _ = try check(signal_peer_identity(pointer, &bytes), "identity")
+        return try PublicKey(serialized: bytes)
+    }
+
+    /// Publishes a signed prekey and, unless `preKeyId` is 0, a one-time prekey.
+    public func bundle(preKeyId: UInt32 = 77, signedPreKeyId: UInt32 = 3) throws -> PreKeyBundle {
+        var preKey = [UInt8](repeating: 0, count: 33)
+        var signedPreKey = [UInt8](repeating: 0, count: 33)
+        var signature = [UInt8](repeating: 0, count: 64)
+        _ = try check(
+            signal_peer_make_bundle(pointer, preKeyId, signedPreKeyId, &preKey, &signedPreKey, &signature), "bundle")
+        return PreKeyBundle(
+            registrationId: registrationId, deviceId: deviceId, preKeyId: preKeyId == 0 ? nil : preKeyId,
+            preKey: preKeyId == 0 ? nil : try PublicKey(serialized: preKey), signedPreKeyId: signedPreKeyId,
+            signedPreKey: try PublicKey(serialized: signedPreKey), signedPreKeySignature: signature,
+            identityKey: try identity())
+    }
+
+    /// Starts a session from another device's bundle.
+    public func process(_ bundle: PreKeyBundle, from address: ProtocolAddress) throws {
+        let preKey = bundle.preKey?.serialized ?? [UInt8](repeating: 0, count: 33)
+        _ = try check(
+            signal_peer_process_bundle(
+                pointer, address.name, Int32(address.deviceId), bundle.registrationId, bundle.preKeyId ?? 0, preKey,
+                bundle.signedPreKeyId, bundle.signedPreKey.serialized, bundle.signedPreKeySignature,
+                bundle.signedPreKeySignature.count, bundle.identityKey.serialized), "process bundle")
+    }
+
+    /// Encrypts to `address`.
+    public func encrypt(_ plaintext: [UInt8], to address: ProtocolAddress) throws -> CiphertextMessage {
+        var out = [UInt8](repeating: 0, count: plaintext.count + 512)
+        var type: Int32 = 0
+        let length = try check(
+            signal_peer_encrypt(
+                pointer, address.name, Int32(address.deviceId), plaintext, plaintext.count, &out, out.count, &type),
+            "encrypt")
+        return try CiphertextMessage(type: UInt8(type), serialized: Array(out.prefix(length)))
+    }
+
+    /// Decrypts from `address`.
+    public func decrypt(_ message: CiphertextMessage, from address: ProtocolAddress) throws -> [UInt8] {
+        let bytes = message.serialized
+        var out = [UInt8](repeating: 0, count: bytes.count + 16)
+        let length = try check(
+            signal_peer_decrypt(
+                pointer, address.name, Int32(address.deviceId), Int32(message.type), bytes, bytes.count, &out,
+                out.count), "decrypt")
+        return Array(out.prefix(length))
+    }
+
+    /// libsignal's 60-digit displayable fingerprint.
+    public func safetyNumber(
+        local: String, localKey: IdentityKey, remote: String, remoteKey: IdentityKey, iterations: Int
+    )
+        throws -> String
+    {
+        var out = [CChar](repeating: 0, count: 61)
+        _ = try check(
+            signal_peer_fingerprint(
+                pointer, Int32(iterations), local, localKey.serialized, remote, remoteKey.serialized, &out),
+            "fingerprint")
+        return String(decoding: out.prefix(60).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Creates our sender key for `group`; returns the distribution message.
+    public func groupCreate(group: String) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 1024)
+        let length = try check(
+            signal_peer_group_create(pointer, group, name, Int32(deviceId), &out, out.count), "group create")
+        return Array(out.prefix(length))
+    }
+
+    /// Stores a member's distribution message.
+    public func groupProcess(group: String, sender: ProtocolAddress, distribution: [UInt8]) throws {
+        _ = try check(
+            signal_peer_group_process(
+                pointer, group, sender.name, Int32(sender.deviceId), distribution, distribution.count), "group process")
+    }
+
+    /// Encrypts a group message with our sender key.
+    public func groupEncrypt(group: String, _ plaintext: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: plaintext.count + 256)
+        let length = try check(
+            signal_peer_group_encrypt(
+                pointer, group, name, Int32(deviceId), plaintext, plaintext.count, &out, out.count),
+            "group encrypt")
+        return Array(out.prefix(length))
+    }
+
+    /// Decrypts a member's group message.
+    public func groupDecrypt(group: String, sender: ProtocolAddress, _ ciphertext: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: ciphertext.count + 16)
+        let length = try check(
+            signal_peer_group_decrypt(
+                pointer, group, sender.name, Int32(sender.deviceId), ciphertext, ciphertext.count, &out, out.count),
+            "group decrypt")
+        return Array(out.prefix(length))
+    }
+}

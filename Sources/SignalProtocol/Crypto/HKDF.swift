@@ -1,0 +1,57 @@
+/// HKDF (RFC 5869) with HMAC-SHA256, as libsignal uses for protocol version 3.
+public enum HKDF {
+    /// Derives `length` bytes of output keying material.
+    /// - Parameters:
+    ///   - inputKeyMaterial: the secret input (IKM).
+    ///   - salt: optional salt; empty means 32 zero bytes, which HMAC treats identically.
+    ///   - info: context string.
+    ///   - length: at most 255 × 32 bytes.
+    /// - Throws: `.invalidArgument` when `length` is out of range.
+    public static func deriveSecrets(
+        inputKeyMaterial: SecretBytes, salt: [UInt8] = [], info: [UInt8], length: Int
+    ) throws -> SecretBytes {
+        try deriveSecrets(inputKeyMaterial: inputKeyMaterial, salt: SecretBytes(salt), info: info, length: length)
+    }
+
+    /// Derives `length` bytes with a secret salt (the Double Ratchet's root key).
+    public static func deriveSecrets(
+        inputKeyMaterial: SecretBytes, salt: SecretBytes, info: [UInt8], length: Int
+    ) throws -> SecretBytes {
+        guard length >= 0, length <= 255 * 32 else {
+            throw SignalProtocolError(.invalidArgument, "HKDF output length out of range")
+        }
+        let prk = salt.withUnsafeBytes { s in
+            inputKeyMaterial.withUnsafeBytes { ikm in
+                SecretBytes(count: 32) { Sodium.hmacSHA256(key: s, [ikm], into: $0) }
+            }
+        }
+        return SecretBytes(count: length) { out in
+            var previous = [UInt8]()
+            var offset = 0
+            var counter: UInt8 = 1
+            prk.withUnsafeBytes { key in
+                while offset < length {
+                    let block = previous.withUnsafeBytes { p in
+                        info.withUnsafeBytes { i in
+                            withUnsafeBytes(of: counter) { c in Sodium.hmacSHA256(key: key, [p, i, c]) }
+                        }
+                    }
+                    let take = min(32, length - offset)
+                    for index in 0..<take { out[offset + index] = block[index] }
+                    offset += take
+                    previous = block
+                    counter &+= 1
+                }
+            }
+            previous.withUnsafeMutableBytes { Sodium.zero($0) }
+        }
+    }
+
+    /// Convenience over plain byte arrays, for tests and non-secret inputs.
+    public static func deriveSecrets(inputKeyMaterial: [UInt8], salt: [UInt8] = [], info: [UInt8], length: Int) throws
+        -> [UInt8]
+    {
+        try deriveSecrets(inputKeyMaterial: SecretBytes(inputKeyMaterial), salt: salt, info: info, length: length)
+            .unsafeCopiedBytes
+    }
+}

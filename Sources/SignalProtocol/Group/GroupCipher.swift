@@ -1,0 +1,127 @@
+/// Sender-key group messaging compatible with libsignal-protocol-c: one encryption per group
+/// message, with each member holding every sender's chain.
+public struct GroupCipher: Sendable {
+    /// Where sender keys live.
+    public let store: any SenderKeyStore
+    /// Limits (`maxForwardJump`, `maxSkippedKeysPerChain` apply to sender chains too).
+    public let configuration: SessionConfiguration
+
+    /// Creates a group cipher.
+    public init(store: any SenderKeyStore, configuration: SessionConfiguration = .default) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// Our distribution message for `name` (our own address in a group), creating our sender key
+    /// on first use; send it to every member over pairwise sessions.
+    public func distributionMessage(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
+        var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
+        if record.isEmpty {
+            try record.add(Self.newOwnState())
+            try store.storeSenderKey(record, for: name)
+        }
+        guard let state = record.states.first else {
+            throw SignalProtocolError(.noSenderKeyState, "no sender key for group \(name.groupId)")
+        }
+        return Self.distribution(of: state)
+    }
+
+    /// Starts a new generation of our sender key (when a member leaves, so it cannot read on) and
+    /// returns its distribution message for the remaining members.
+    public func rotate(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
+        var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
+        let state = try Self.newOwnState()
+        record.add(state)
+        try store.storeSenderKey(record, for: name)
+        return Self.distribution(of: state)
+    }
+
+    private static func newOwnState() throws -> SenderKeyState {
+        let signing = try KeyPair.generate()
+        return SenderKeyState(
+            keyId: try Sodium.randomUniform(UInt32(Int32.max)),
+            chainKey: SenderChainKey(iteration: 0, seed: try Sodium.randomSecret(32)),
+            signingKey: signing.publicKey, signingPrivateKey: signing.privateKey)
+    }
+
+    private static func distribution(of state: SenderKeyState) -> SenderKeyDistributionMessage {
+        SenderKeyDistributionMessage(
+            keyId: state.keyId, iteration: state.chainKey.iteration, chainKey: state.chainKey.seed,
+            signingKey: state.signingKey)
+    }
+
+    /// Stores a member's sender key received in a distribution message.
+    public func process(_ message: SenderKeyDistributionMessage, from name: SenderKeyName) throws {
+        var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
+        record.add(
+            SenderKeyState(
+                keyId: message.keyId, chainKey: SenderChainKey(iteration: message.iteration, seed: message.chainKey),
+                signingKey: message.signingKey, signingPrivateKey: nil))
+        try store.storeSenderKey(record, for: name)
+    }
+
+    /// Encrypts one group message with our sender key for `name`.
+    /// - Throws: `.noSenderKeyState` when `distributionMessage(for:)` was never called.
+    public func encrypt(_ plaintext: [UInt8], for name: SenderKeyName) throws -> SenderKeyMessage {
+        guard var record = try store.loadSenderKey(for: name), var state = record.states.first,
+            let signing = state.signingPrivateKey
+        else {
+            throw SignalProtocolError(.noSenderKeyState, "no own sender key for group \(name.groupId)")
+        }
+        let key = try state.chainKey.messageKey()
+        let ciphertext = try AESCBC.encrypt(key: key.cipherKey, iv: key.iv, plaintext: plaintext)
+        let message = try SenderKeyMessage(
+            keyId: state.keyId, iteration: key.iteration, ciphertext: ciphertext, signingKey: signing)
+        state.chainKey = state.chainKey.next()
+        record.states[0] = state
+        try store.storeSenderKey(record, for: name)
+        return message
+    }
+
+    /// Decrypts a member's group message; state is committed only if `accept` returns.
+    public func decrypt<R>(_ message: SenderKeyMessage, from name: SenderKeyName, accept: ([UInt8]) throws -> R)
+        throws -> R
+    {
+        guard var record = try store.loadSenderKey(for: name), let index = record.state(keyId: message.keyId) else {
+            throw SignalProtocolError(.noSenderKeyState, "no sender key \(message.keyId) for \(name.sender)")
+        }
+        var state = record.states[index]
+        guard message.verifySignature(state.signingKey) else {
+            throw SignalProtocolError(.invalidSignature, "group message signature does not verify")
+        }
+        let key = try messageKey(iteration: message.iteration, state: &state)
+        let plaintext = try AESCBC.decrypt(key: key.cipherKey, iv: key.iv, ciphertext: message.ciphertext)
+        let result = try accept(plaintext)
+        record.states[index] = state
+        try store.storeSenderKey(record, for: name)
+        return result
+    }
+
+    /// Decrypts and commits at once.
+    public func decrypt(_ message: SenderKeyMessage, from name: SenderKeyName) throws -> [UInt8] {
+        try decrypt(message, from: name) { $0 }
+    }
+
+    private func messageKey(iteration: UInt32, state: inout SenderKeyState) throws -> SenderMessageKey {
+        var chain = state.chainKey
+        if chain.iteration > iteration {
+            guard let found = state.skippedKeys.firstIndex(where: { $0.iteration == iteration }) else {
+                throw SignalProtocolError(.duplicateMessage, "group message \(iteration) was already received")
+            }
+            return state.skippedKeys.remove(at: found)
+        }
+        guard iteration - chain.iteration <= configuration.maxForwardJump else {
+            throw SignalProtocolError(
+                .counterTooFarAhead, "group message is more than \(configuration.maxForwardJump) ahead")
+        }
+        while chain.iteration < iteration {
+            state.skippedKeys.append(try chain.messageKey())
+            chain = chain.next()
+        }
+        let excess = state.skippedKeys.count - max(configuration.maxSkippedKeysPerChain, 0)
+        if excess > 0 { state.skippedKeys.removeFirst(excess) }
+        let key = try chain.messageKey()
+        state.chainKey = chain.next()
+        return key
+    }
+}
