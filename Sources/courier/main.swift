@@ -1,1 +1,3 @@
-print("todo")
+import Foundation
+
+exit(await CourierCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -81,6 +81,7 @@ public struct IncomingBatch: Sendable {
     ///   - receivedAt: the collector's clock, in milliseconds since 1970.
     public func prepare(writeKey: String, receivedAt: Int64) -> [PreparedMessage] {
         let receivedText = JSONValue.string(Timestamp.format(milliseconds: receivedAt))
+        let batchSentText = sentAt.map { JSONValue.string(Timestamp.format(milliseconds: $0)) }
         return messages.map { original in
             var message = original
             let messageId = message["messageId"]?.stringValue ?? Identifier.uuid()
@@ -89,8 +90,13 @@ public struct IncomingBatch: Sendable {
             // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
             let clientText = Self.nonNull(message["timestamp"]) ?? Self.nonNull(message["originalTimestamp"])
             let clientTime = clientText.flatMap { $0.stringValue.flatMap(Timestamp.parseMilliseconds) }
-            let sent = (try? Self.timestamp(message["sentAt"], field: "sentAt")) ?? sentAt
-            if let sent { message["sentAt"] = .string(Timestamp.format(milliseconds: sent)) }
+            let ownSent = try? Self.timestamp(message["sentAt"], field: "sentAt")
+            let sent = ownSent ?? sentAt
+            if let ownSent {
+                message["sentAt"] = .string(Timestamp.format(milliseconds: ownSent))
+            } else if let batchSentText {
+                message["sentAt"] = batchSentText
+            }
             let corrected: Int64
             if let clientTime {
                 message["originalTimestamp"] = clientText
@@ -121,6 +127,10 @@ public struct IncomingBatch: Sendable {
         return ms
     }
 
+    private static let identifierFields = ["userId", "anonymousId", "previousId", "groupId"]
+    private static let objectFields = ["properties", "traits", "context", "integrations"]
+    private static let timestampFields = ["timestamp", "originalTimestamp", "sentAt"]
+
     private static func validate(_ element: JSONValue, index: Int, shared: [String: JSONValue],
                                  singleType: MessageType?) throws(CollectorError) -> [String: JSONValue] {
         func invalid(_ message: String) -> CollectorError {
@@ -129,7 +139,7 @@ public struct IncomingBatch: Sendable {
         guard case .object(var message) = element else { throw invalid("must be a JSON object") }
         guard let typeText = message["type"]?.stringValue else { throw invalid("type is required") }
         guard let type = MessageType(rawValue: typeText) else { throw invalid("unknown type \(typeText)") }
-        for key in ["userId", "anonymousId", "previousId", "groupId"] {
+        for key in Self.identifierFields {
             switch message[key] {
             case nil, .null?: message[key] = nil
             case .string?: break
@@ -159,12 +169,12 @@ public struct IncomingBatch: Sendable {
         case .identify, .screen, .page:
             break
         }
-        for key in ["properties", "traits", "context", "integrations"] {
+        for key in Self.objectFields {
             if let value = message[key], !value.isNull, value.objectValue == nil {
                 throw invalid("\(key) must be an object")
             }
         }
-        for key in ["timestamp", "originalTimestamp", "sentAt"] {
+        for key in Self.timestampFields {
             _ = try timestamp(message[key], field: singleType == nil ? "message \(index): \(key)" : key)
         }
         for (key, value) in shared {

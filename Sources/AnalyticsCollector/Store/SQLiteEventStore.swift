@@ -35,6 +35,13 @@ public final class SQLiteEventStore: EventStore {
         pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
     }
 
+    /// Creates the events table (and its index) exactly as the store does, in a bare database, so a
+    /// benchmark can measure SQLite inserting the same rows without the collector around it.
+    /// - Throws: `DatabaseError`.
+    public static func createBenchmarkTable(_ db: Database) throws {
+        try migrator.migrate(db)
+    }
+
     /// Stores batches in one transaction; see `EventStore.commit`.
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(CollectorError) -> [CommitOutcome] {
         try storage {

@@ -13,6 +13,11 @@ public final class Database {
         public var busyTimeoutMilliseconds: Int32 = 5000
         /// Open read-only (reader connections of a pool).
         public var readOnly = false
+        /// `PRAGMA cache_size` in KiB: pages kept in memory per connection (SQLite's default is
+        /// 2 MiB, small for an index that takes random inserts).
+        public var cacheSizeKiB = 65_536
+        /// `PRAGMA wal_autocheckpoint` in pages: how much WAL grows before a writer copies it back.
+        public var walAutocheckpointPages = 4_000
         /// `PRAGMA max_page_count`: caps the file's size, so a "disk full" can be tested (and a
         /// store bounded) without filling a real disk. `nil` leaves SQLite's default.
         public var maximumPageCount: Int?
@@ -48,6 +53,8 @@ public final class Database {
             }
             try execute("PRAGMA synchronous=\(options.synchronous)")
             try execute("PRAGMA foreign_keys=ON")
+            try execute("PRAGMA cache_size=-\(options.cacheSizeKiB)")
+            if !options.readOnly { try execute("PRAGMA wal_autocheckpoint=\(options.walAutocheckpointPages)") }
             if let pages = options.maximumPageCount { try execute("PRAGMA max_page_count=\(pages)") }
         } catch {
             statements.removeAll()

@@ -25,7 +25,7 @@ public struct JSONWriter {
         switch value {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
-        case .int(let i): append(String(i))
+        case .int(let i): write(integer: i)
         case .double(let d):
             if d.isFinite {
                 // Swift prints the shortest text that reads back as the same Double.
@@ -53,6 +53,21 @@ public struct JSONWriter {
             }
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    private mutating func write(integer: Int64) {
+        if integer == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        let start = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        bytes[start...].reverse()
     }
 
     /// Appends a quoted, escaped string.

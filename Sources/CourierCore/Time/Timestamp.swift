@@ -9,34 +9,31 @@ public enum Timestamp {
         return text.withUTF8 { parse(Span(bytes: $0)) }
     }
 
-    /// Formats milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.sssZ`.
+    /// Formats milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.sssZ` (years outside 0…9999 are
+    /// clamped to the first or last instant that format can hold).
     public static func format(milliseconds: Int64) -> String {
-        let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
+        let clamped = min(max(milliseconds, -62_167_219_200_000), 253_402_300_799_999)
+        let (days, msOfDay) = floorDivide(clamped, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        let hour = msOfDay / 3_600_000
-        let minute = msOfDay / 60_000 % 60
-        let second = msOfDay / 1000 % 60
-        let millis = msOfDay % 1000
-        var out = [UInt8]()
-        out.reserveCapacity(24)
-        func put(_ value: Int64, width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var v = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+        let fields: [(Int64, Int)] = [
+            (year, 4), (month, 2), (day, 2), (msOfDay / 3_600_000, 2), (msOfDay / 60_000 % 60, 2),
+            (msOfDay / 1000 % 60, 2), (msOfDay % 1000, 3),
+        ]
+        let separators: [UInt8] = Array("--T::.Z".utf8)
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var index = 0
+            for (field, (value, width)) in fields.enumerated() {
+                var v = value
+                for i in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[index + i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
+                index += width
+                buffer[index] = separators[field]
+                index += 1
             }
-            out.append(contentsOf: digits)
+            return index
         }
-        if year < 0 || year > 9999 { return year < 0 ? "0000-01-01T00:00:00.000Z" : "9999-12-31T23:59:59.999Z" }
-        put(year, width: 4); out.append(UInt8(ascii: "-"))
-        put(month, width: 2); out.append(UInt8(ascii: "-"))
-        put(day, width: 2); out.append(UInt8(ascii: "T"))
-        put(hour, width: 2); out.append(UInt8(ascii: ":"))
-        put(minute, width: 2); out.append(UInt8(ascii: ":"))
-        put(second, width: 2); out.append(UInt8(ascii: "."))
-        put(millis, width: 3); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     private struct Span {

@@ -1,0 +1,87 @@
+import Foundation
+import SignalInteropPeer
+
+/// `courier-bench <benchmark> [--runs N] [--seconds S]`.
+enum BenchCommand {
+    static let usage = """
+        USAGE: courier-bench <benchmark> [options]
+
+        BENCHMARKS:
+          collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
+                      beside civetweb answering the same request and SQLite inserting the same rows
+          json        parsing Segment batches: Courier's parser beside Foundation's
+          signal      sessions and messages per second beside libsignal-protocol-c
+          all         every benchmark
+
+        OPTIONS:
+          --runs N        repetitions; the median is reported (default 3)
+          --seconds S     length of each load run (default 8)
+          --messages N    messages per signal run (default 4000)
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var runs = 3
+        var seconds = 8
+        var messages = 4000
+        var names: [String] = []
+        var rest = arguments[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--runs": runs = rest.popFirst().flatMap(Int.init) ?? runs
+            case "--seconds": seconds = rest.popFirst().flatMap(Int.init) ?? seconds
+            case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default: names.append(word)
+            }
+        }
+        if names.isEmpty || names == ["all"] { names = ["json", "collector", "signal"] }
+        do {
+            for name in names {
+                switch name {
+                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds).run()
+                case "json": try JSONBenchmark(runs: runs).run()
+                case "signal":
+                    var reports: [SignalBenchmark.Report] = []
+                    for _ in 0..<runs { reports.append(try SignalBenchmark.run(messages: messages)) }
+                    printSignal(reports)
+                default:
+                    print(usage)
+                    return 64
+                }
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func printSignal(_ reports: [SignalBenchmark.Report]) {
+        print("== signal: 100-byte messages, median of \(reports.count) runs ==")
+        guard let first = reports.first else { return }
+        for (i, row) in first.rows.enumerated() {
+            let ours = median(reports.map { $0.rows[i].ours })
+            let peer = median(reports.map { $0.rows[i].libsignal })
+            print(line(row.name, ours, "/s", peer, "libsignal-protocol-c"))
+        }
+    }
+}
+
+/// The median of a non-empty list (0 for an empty one).
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// One result line: `name  value unit   vs peer value   ratio ×`.
+func line(_ name: String, _ value: Double, _ unit: String, _ peer: Double, _ peerName: String) -> String {
+    let ratio = peer > 0 ? value / peer : 0
+    func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    let figure = String(format: "%12.0f", value)
+    let peerFigure = String(format: "%12.0f", peer)
+    return pad(name, 30) + figure + " " + unit + "   vs " + pad(peerName, 32) + peerFigure + " " + unit
+        + String(format: "   = %.2f×", ratio)
+}

@@ -1,0 +1,36 @@
+import CourierCore
+import CourierHTTP
+
+/// The collector's settings and events endpoints, for the CLI.
+struct AdminClient {
+    let server: String
+    let token: String?
+    let http = HTTPClient(timeout: .seconds(30))
+
+    func settings(writeKey: String) async throws -> JSONValue {
+        try check(try await http.send("GET", "\(server)/v1/projects/\(writeKey)/settings"))
+    }
+
+    func updateSettings(writeKey: String, patch: JSONValue) async throws -> JSONValue {
+        try check(try await http.sendJSON("PUT", "\(server)/v1/projects/\(writeKey)/settings", patch, headers: adminHeaders()))
+    }
+
+    func events(writeKey: String, after: String, limit: Int) async throws -> JSONValue {
+        let url = "\(server)/v1/events?writeKey=\(writeKey)&after=\(after)&limit=\(limit)"
+        return try check(try await http.send("GET", url, headers: adminHeaders()))
+    }
+
+    private func adminHeaders() throws -> [String: String] {
+        guard let token else { throw CommandError("an admin token is needed: --admin-token or COURIER_ADMIN_TOKEN") }
+        return ["Authorization": "Bearer \(token)"]
+    }
+
+    private func check(_ response: HTTPClientResponse) throws -> JSONValue {
+        let json = response.json ?? .null
+        guard (200..<300).contains(response.status) else {
+            let message = json["error"]?["message"]?.stringValue ?? String(decoding: response.body, as: UTF8.self)
+            throw CommandError("server answered \(response.status): \(message)")
+        }
+        return json
+    }
+}

@@ -1,0 +1,66 @@
+import CourierCore
+import CourierHTTP
+import Foundation
+
+/// The `courier` command line: talks to a running `courier-server` over HTTP.
+enum CourierCommand {
+    static let usage = """
+        USAGE: courier <command> [options]
+
+        COMMANDS:
+          settings get WRITE_KEY                 print a project's settings
+          settings set WRITE_KEY [changes]       change them (creates the project if new):
+              --enabled true|false                 the kill switch
+              --sample-rate PERCENT                0–100
+              --flush-at N                         events per upload
+              --flush-interval SECONDS             seconds between uploads
+              --allow-list KEY,KEY… | --allow-all  property allow-list
+          events tail --write-key KEY            print stored events, one JSON line each
+              --follow                             keep printing new events
+              --after CURSOR                       start after this cursor (default: the start)
+              --interval SECONDS                   poll interval with --follow (default 1)
+
+        COMMON OPTIONS:
+          --server URL          the server (default $COURIER_SERVER or http://127.0.0.1:8080)
+          --admin-token TOKEN   admin API token (default $COURIER_ADMIN_TOKEN)
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        var parsed = ParsedArguments(arguments)
+        let environment = ProcessInfo.processInfo.environment
+        let server = parsed.option("--server") ?? environment["COURIER_SERVER"] ?? "http://127.0.0.1:8080"
+        let token = parsed.option("--admin-token") ?? environment["COURIER_ADMIN_TOKEN"]
+        let client = AdminClient(server: server, token: token)
+        do {
+            switch (parsed.positional.first, parsed.positional.dropFirst().first) {
+            case ("settings", "get"):
+                guard let key = parsed.positional.dropFirst(2).first else { throw CommandError("settings get needs a write key") }
+                print(JSONWriter.string(try await client.settings(writeKey: key)))
+            case ("settings", "set"):
+                guard let key = parsed.positional.dropFirst(2).first else { throw CommandError("settings set needs a write key") }
+                let patch = try SettingsPatch.from(&parsed)
+                print(JSONWriter.string(try await client.updateSettings(writeKey: key, patch: patch)))
+            case ("events", "tail"):
+                guard let key = parsed.option("--write-key") else { throw CommandError("events tail needs --write-key") }
+                let interval = Double(parsed.option("--interval") ?? "1") ?? 1
+                try await EventsTail(client: client, writeKey: key, after: parsed.option("--after") ?? "0",
+                                     follow: parsed.flag("--follow"), interval: interval).run()
+            case ("help", _), ("--help", _), ("-h", _), (nil, _):
+                print(usage)
+            default:
+                throw CommandError("unknown command \(parsed.positional.joined(separator: " "))\n\n\(usage)")
+            }
+            if let unknown = parsed.leftoverOptions.first { throw CommandError("unknown option \(unknown)") }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("courier: \(error)\n".utf8))
+            return 1
+        }
+    }
+}
+
+/// A usage or server error, printed as one line.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
