@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
@@ -40,16 +41,20 @@ let package = Package(
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
         .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
         .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb"]),
+        .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         .target(name: "CourierTesting", dependencies: ["CourierCore"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
-        .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP"]),
+        .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         .executableTarget(
             name: "courier-bench",
-            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "SignalInteropPeer"],
+            dependencies: ["AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer"],
             path: "Benchmarks/courier-bench"),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer"]),
         .testTarget(
             name: "AnalyticsCollectorTests",

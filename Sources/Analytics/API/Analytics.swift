@@ -1,0 +1,136 @@
+import CourierCore
+import Foundation
+import Synchronization
+
+/// The analytics SDK: a persisted, batched, consent-gated queue that uploads to a Segment-style
+/// collector and never harms its host app.
+///
+/// Every public method copies its arguments, hands them to one actor and returns: no disk, no
+/// network and no lock the caller waits on. Safe from any thread; instances with different write
+/// keys are independent.
+public final class Analytics: Sendable {
+    private let continuation: AsyncStream<Command>.Continuation
+    private let recorder = StatsRecorder()
+    private let clock: any Clock
+    /// The configuration it was created with.
+    public let configuration: AnalyticsConfiguration
+
+    private static let sharedInstance = Mutex<Analytics?>(nil)
+
+    /// Creates an instance. Storage is opened and remote settings are fetched afterwards, off the
+    /// caller's path.
+    public init(configuration: AnalyticsConfiguration) {
+        self.configuration = configuration
+        clock = configuration.clock
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Command.self, bufferingPolicy: .bufferingOldest(max(1, configuration.maximumPendingCalls)))
+        self.continuation = continuation
+        let pipeline = AnalyticsPipeline(configuration: configuration, stats: recorder)
+        Task.detached(priority: .utility) { await pipeline.run(stream) }
+    }
+
+    deinit { continuation.finish() }
+
+    /// Configures the shared instance (replacing any previous one) and returns it.
+    /// - Parameters:
+    ///   - writeKey: the project's write key.
+    ///   - host: the collector's base URL.
+    ///   - options: changes to the default configuration.
+    @discardableResult
+    public static func configure(writeKey: String, host: String,
+                                 options: (inout AnalyticsConfiguration) -> Void = { _ in }) -> Analytics {
+        var configuration = AnalyticsConfiguration(writeKey: writeKey, host: host)
+        options(&configuration)
+        let analytics = Analytics(configuration: configuration)
+        sharedInstance.withLock { $0 = analytics }
+        return analytics
+    }
+
+    /// The instance set by `configure(writeKey:host:options:)`, if any.
+    public static var shared: Analytics? { sharedInstance.withLock { $0 } }
+
+    /// Records an action the user took.
+    public func track(_ name: String, properties: [String: JSONValue] = [:]) {
+        submit(.track, name: name, properties: properties)
+    }
+
+    /// Records a screen view.
+    public func screen(_ name: String, properties: [String: JSONValue] = [:]) {
+        submit(.screen, name: name, properties: properties)
+    }
+
+    /// Says who the user is; later events carry `userId` (and traits are kept across launches).
+    public func identify(userId: String, traits: [String: JSONValue] = [:]) {
+        submit(.identify, name: nil, properties: traits, extra: EventExtra(userId: userId))
+    }
+
+    /// Associates the user with a group (company, team…).
+    public func group(_ groupId: String, traits: [String: JSONValue] = [:]) {
+        submit(.group, name: nil, properties: traits, extra: EventExtra(groupId: groupId))
+    }
+
+    /// Links the current id to `userId` (for example after sign-up).
+    public func alias(_ userId: String) {
+        submit(.alias, name: nil, properties: [:], extra: EventExtra(userId: userId, previousId: nil))
+    }
+
+    /// Grants or revokes consent. Revoking purges everything not yet sent. Persists across launches.
+    public func setConsent(_ consent: Consent) { send(.setConsent(consent)) }
+
+    /// Asks for an upload now (fire-and-forget).
+    public func flush() { send(.flush) }
+
+    /// Logout: a new `anonymousId`; `userId` and traits are cleared.
+    public func reset() { send(.reset) }
+
+    /// Waits until everything tracked before this call was uploaded, or an upload failed.
+    public func flushed() async -> FlushResult {
+        await withCheckedContinuation { continuation in
+            if case .terminated = self.continuation.yield(.flushed(continuation)) {
+                continuation.resume(returning: FlushResult(remaining: 0, blocked: true))
+            }
+        }
+    }
+
+    /// For command-line tools at exit: blocks the calling thread until the queue is uploaded or
+    /// `timeout` passes. Never call it on an app's main thread.
+    /// - Returns: the queue's state, or `nil` when the deadline passed first.
+    public func drain(timeout: Duration) -> FlushResult? {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<FlushResult?>(nil)
+        Task.detached {
+            let r = await self.flushed()
+            result.withLock { $0 = r }
+            done.signal()
+        }
+        let nanos = Int(min(timeout.components.seconds, 86_400) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        guard done.wait(timeout: .now() + .nanoseconds(nanos)) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+
+    /// The app moved to the background: write and upload now.
+    public func applicationDidEnterBackground() { send(.lifecycle(.background)) }
+
+    /// The app came back; after 5 minutes away a new session starts.
+    public func applicationWillEnterForeground() { send(.lifecycle(.foreground)) }
+
+    /// The app is terminating: write the in-memory buffer.
+    public func applicationWillTerminate() { send(.lifecycle(.terminate)) }
+
+    /// Counters: tracked, stored, sent, dropped by reason, retries, queue size.
+    public var stats: AnalyticsStats { recorder.snapshot }
+
+    private func submit(_ kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue],
+                        extra: EventExtra = EventExtra()) {
+        recorder.update { $0.tracked += 1 }
+        send(.event(kind: kind, name: name, properties: properties, timestamp: clock.nowMilliseconds, extra: extra))
+    }
+
+    private func send(_ command: Command) {
+        switch continuation.yield(command) {
+        case .enqueued: break
+        case .dropped, .terminated: recorder.drop(.overflow)
+        @unknown default: recorder.drop(.overflow)
+        }
+    }
+}

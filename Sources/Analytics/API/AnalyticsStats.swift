@@ -1,0 +1,62 @@
+import Synchronization
+
+/// Why an event was dropped.
+public enum DropReason: String, Sendable, CaseIterable {
+    /// Consent was denied.
+    case consent
+    /// The user or session is outside the sample.
+    case sampled
+    /// The kill switch (remote `enabled: false`) is on.
+    case disabled
+    /// A plugin returned `nil`.
+    case plugin
+    /// Over `maximumEventBytes`.
+    case tooLarge
+    /// The queue's byte cap pushed it out (oldest first).
+    case queueFull
+    /// Older than `maximumEventAge`.
+    case expired
+    /// In a batch the collector refused as invalid (400).
+    case poison
+    /// The pipeline was too far behind; the call was not accepted.
+    case overflow
+    /// The queue could not be written (for example a full disk).
+    case storage
+}
+
+/// Counters the host can read at any time.
+public struct AnalyticsStats: Sendable, Equatable {
+    /// Calls to `track`/`screen`/`identify`/`group`/`alias`.
+    public var tracked = 0
+    /// Events written to the queue.
+    public var stored = 0
+    /// Events the collector acknowledged.
+    public var sent = 0
+    /// Dropped events by reason.
+    public var dropped: [DropReason: Int] = [:]
+    /// Upload attempts that will be retried.
+    public var retries = 0
+    /// Bytes in the queue.
+    public var queueBytes = 0
+    /// Events in the queue.
+    public var queuedEvents = 0
+
+    /// Drops of one reason.
+    public func dropped(_ reason: DropReason) -> Int { dropped[reason] ?? 0 }
+}
+
+/// The shared, lock-protected counters behind `Analytics.stats`.
+final class StatsRecorder: Sendable {
+    private let state = Mutex(AnalyticsStats())
+
+    var snapshot: AnalyticsStats { state.withLock { $0 } }
+
+    func update(_ body: (inout AnalyticsStats) -> Void) {
+        state.withLock { body(&$0) }
+    }
+
+    func drop(_ reason: DropReason, count: Int = 1) {
+        guard count > 0 else { return }
+        state.withLock { $0.dropped[reason, default: 0] += count }
+    }
+}

@@ -1,0 +1,74 @@
+import CourierCore
+
+extension AnalyticsPipeline {
+    /// Enrich → consent gate → plugins → scrub → sample → size check → write buffer.
+    func record(kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
+                extra: EventExtra) {
+        guard remote.enabled else { return stats.drop(.disabled) }
+        guard consent == .granted else { return stats.drop(.consent) }
+        let scrubber = PIIScrubber(allowList: allowList.map(Set.init), redacts: configuration.redactsPII)
+        switch kind {
+        case .identify:
+            if let userId = extra.userId { identity.userId = userId }
+            identity.traits.merge(scrubber.scrub(properties)) { _, new in new }
+            if let queue { try? identity.save(to: queue) }
+        case .alias:
+            if let userId = extra.userId { identity.userId = userId }
+            if let queue { try? identity.save(to: queue) }
+        default:
+            break
+        }
+        var eventContext = context
+        eventContext["sessionId"] = .int(sessionId)
+        let rate = remote.sampleRate ?? configuration.sampleRate
+        eventContext["sampling"] = ["rate": .double(rate), "unit": .string(configuration.samplingUnit.rawValue)]
+        var event = AnalyticsEvent(
+            messageId: Identifier.uuid(), kind: kind, name: name,
+            properties: kind == .identify ? identity.traits : properties, timestamp: timestamp,
+            userId: identity.userId, anonymousId: identity.anonymousId, groupId: extra.groupId,
+            previousId: extra.previousId, context: eventContext)
+        for plugin in configuration.plugins {
+            guard let changed = plugin.transform(event) else { return stats.drop(.plugin) }
+            event = changed
+        }
+        event.properties = scrubber.scrub(event.properties)
+        let samplingId = configuration.samplingUnit == .user ? (event.userId ?? event.anonymousId) : String(sessionId)
+        guard Sampler.isSampled(samplingId, rate: rate) else { return stats.drop(.sampled) }
+        let payload = JSONWriter.encode(event.json)
+        guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
+        buffer.append(payload)
+        if buffer.count >= configuration.writeBufferCount {
+            writeBuffer()
+        } else if bufferTimer == nil {
+            bufferTimer = Task { [clock, interval = configuration.writeBufferInterval] in
+                do { try await clock.sleep(for: interval) } catch { return }
+                self.writeBuffer()
+            }
+        }
+    }
+
+    private var allowList: [String]? {
+        remote.allowListSet ? remote.propertyAllowList : configuration.propertyAllowList
+    }
+
+    /// Appends the in-memory buffer to the queue in one transaction.
+    func writeBuffer() {
+        bufferTimer?.cancel()
+        bufferTimer = nil
+        guard !buffer.isEmpty else { return }
+        let payloads = buffer
+        buffer.removeAll(keepingCapacity: true)
+        guard let queue else { return stats.drop(.storage, count: payloads.count) }
+        do {
+            let pushedOut = try queue.append(payloads, createdAt: clock.nowMilliseconds,
+                                             maximumBytes: configuration.maximumQueueBytes)
+            stats.update { $0.stored += payloads.count }
+            stats.drop(.queueFull, count: pushedOut)
+        } catch {
+            stats.drop(.storage, count: payloads.count)
+            log("events could not be written to the queue: \(error)", once: "write")
+        }
+        updateQueueStats()
+        perform(policy.eventsStored(queued: queue.count))
+    }
+}

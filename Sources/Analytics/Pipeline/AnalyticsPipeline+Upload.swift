@@ -1,0 +1,108 @@
+import CourierCore
+import Foundation
+
+extension AnalyticsPipeline {
+    /// Starts the upload loop unless one is in flight, a retry is scheduled, or sending is stopped.
+    func startUpload() {
+        guard !uploading, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted,
+              (queue?.count ?? 0) > 0 else {
+            if !uploading { resumeWaiters() }
+            return
+        }
+        uploading = true
+        Task { await self.uploadLoop() }
+    }
+
+    /// Sends batches one at a time until the queue is empty or an answer says to stop.
+    private func uploadLoop() async {
+        defer {
+            uploading = false
+            if (queue?.count ?? 0) == 0 { perform(policy.queueEmptied()) }
+            updateQueueStats()
+            resumeWaiters()
+        }
+        while let queue, remote.enabled, consent == .granted, !unauthorized {
+            writeBuffer()
+            guard let batch = try? queue.peek(maximumCount: batchLimit, maximumBytes: configuration.maximumBatchBytes),
+                  !batch.isEmpty else { return }
+            let request: TransportRequest
+            do {
+                request = try makeRequest(batch)
+            } catch {
+                log("a batch could not be compressed: \(error)", once: "gzip")
+                return
+            }
+            let result = await transport.send(request)
+            let ids = batch.map(\.id)
+            switch UploadDecision.decide(result, batchCount: batch.count) {
+            case .delivered:
+                try? queue.delete(ids: ids)
+                stats.update { $0.sent += batch.count }
+                attempt = 0
+                lastAttemptFailed = false
+                batchLimit = configuration.maximumBatchCount
+            case .poison(let status):
+                try? queue.delete(ids: ids)
+                stats.drop(.poison, count: batch.count)
+                log("the collector refused a batch as invalid (\(status)); it was dropped")
+                lastAttemptFailed = false
+            case .split:
+                batchLimit = max(1, batch.count / 2)
+            case .dropOversized:
+                try? queue.delete(ids: ids)
+                stats.drop(.tooLarge, count: batch.count)
+            case .unauthorized:
+                unauthorized = true
+                lastAttemptFailed = true
+                log("the collector does not know this write key (401); sending stopped until the SDK is configured again",
+                    once: "401")
+                return
+            case .disabled:
+                var settings = remote
+                settings.enabled = false
+                apply(settings)
+                try? queue.setValue(JSONWriter.string(settings.json), for: "settings")
+                lastAttemptFailed = true
+                return
+            case .retry(let after):
+                lastAttemptFailed = true
+                stats.update { $0.retries += 1 }
+                let delay = after ?? configuration.backoff.delay(attempt: attempt)
+                attempt += 1
+                scheduleRetry(after: delay)
+                return
+            }
+            updateQueueStats()
+        }
+    }
+
+    private func scheduleRetry(after delay: Duration) {
+        retryTimer?.cancel()
+        retryTimer = Task { [clock] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            self.retryFired()
+        }
+    }
+
+    private func retryFired() {
+        retryTimer = nil
+        startUpload()
+    }
+
+    /// `{"batch":[…],"sentAt":…}` from the stored payloads as they are, gzipped.
+    private func makeRequest(_ batch: [QueuedEvent]) throws -> TransportRequest {
+        var body: [UInt8] = Array("{\"batch\":[".utf8)
+        body.reserveCapacity(batch.reduce(64) { $0 + $1.payload.count + 1 })
+        for (i, event) in batch.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: event.payload)
+        }
+        body.append(contentsOf: "],\"sentAt\":\"\(Timestamp.format(milliseconds: clock.nowMilliseconds))\"}".utf8)
+        let credentials = Array("\(configuration.writeKey):".utf8)
+        return TransportRequest(
+            method: "POST", url: configuration.host + "/v1/batch",
+            headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
+                      "Authorization": "Basic " + Data(credentials).base64EncodedString()],
+            body: try Gzip.compress(body))
+    }
+}

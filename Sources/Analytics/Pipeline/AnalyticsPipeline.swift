@@ -1,0 +1,229 @@
+import CourierCore
+import Foundation
+
+/// The one actor behind an `Analytics` instance. It receives commands in call order through an
+/// `AsyncStream`, and alone touches the queue, the identity, consent and settings.
+actor AnalyticsPipeline {
+    let configuration: AnalyticsConfiguration
+    let stats: StatsRecorder
+    let clock: any Clock
+    let transport: any AnalyticsTransport
+    let directory: URL
+
+    var queue: EventQueue?
+    var identity = Identity(anonymousId: Identifier.uuid())
+    var consent: Consent
+    var remote = RemoteSettings()
+    var sessionId: Int64 = 0
+    var policy: FlushPolicy
+    var buffer: [[UInt8]] = []
+    var bufferTimer: Task<Void, Never>?
+    var flushTimer: Task<Void, Never>?
+    var retryTimer: Task<Void, Never>?
+    var uploading = false
+    var unauthorized = false
+    var lastAttemptFailed = false
+    var attempt = 0
+    var batchLimit: Int
+    var waiters: [CheckedContinuation<FlushResult, Never>] = []
+    var backgroundedAt: UInt64?
+    var context: [String: JSONValue] = [:]
+
+    init(configuration: AnalyticsConfiguration, stats: StatsRecorder) {
+        self.configuration = configuration
+        self.stats = stats
+        clock = configuration.clock
+        transport = configuration.transport ?? URLSessionTransport()
+        consent = configuration.defaultConsent
+        policy = FlushPolicy(flushAt: configuration.flushAt, interval: configuration.flushInterval)
+        batchLimit = configuration.maximumBatchCount
+        directory = (configuration.storageDirectory ?? Self.defaultDirectory)
+            .appendingPathComponent(Self.folderName(for: configuration.writeKey))
+    }
+
+    /// Opens storage (off the caller's path), then handles commands until the stream ends.
+    func run(_ commands: AsyncStream<Command>) async {
+        start()
+        for await command in commands {
+            handle(command)
+        }
+        writeBuffer()
+    }
+
+    private func start() {
+        let now = clock.nowMilliseconds
+        do {
+            let (opened, recovered) = try EventQueue.open(directory: directory, now: now)
+            queue = opened
+            if recovered { log("the queue file was damaged; it was moved aside and a new queue started") }
+        } catch {
+            log("the queue cannot be opened (\(error)); events are not persisted")
+        }
+        if let queue {
+            identity = Identity.load(from: queue)
+            try? identity.save(to: queue)
+            if let saved = queue.value("consent").flatMap(Consent.init(rawValue:)) { consent = saved }
+            if let text = queue.value("settings"), let json = try? JSONParser.parse(text) {
+                apply(RemoteSettings(json: json))
+            }
+            let expired = (try? queue.dropExpired(before: now - Self.milliseconds(configuration.maximumEventAge))) ?? 0
+            stats.drop(.expired, count: expired)
+        }
+        sessionId = now
+        context = ContextBuilder.base(configuration: configuration)
+        updateQueueStats()
+        // Whatever the last process left behind goes out now, without waiting for a new event.
+        perform(policy.trigger(.launch, queued: queue?.count ?? 0))
+        if configuration.fetchesRemoteSettings {
+            Task { await self.fetchSettings() }
+        }
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .event(let kind, let name, let properties, let timestamp, let extra):
+            record(kind: kind, name: name, properties: properties, timestamp: timestamp, extra: extra)
+        case .setConsent(let value):
+            setConsent(value)
+        case .flush:
+            writeBuffer()
+            perform(policy.trigger(.explicit, queued: queue?.count ?? 0))
+        case .flushed(let continuation):
+            writeBuffer()
+            waiters.append(continuation)
+            if (queue?.count ?? 0) == 0 || unauthorized || !remote.enabled {
+                resumeWaiters()
+            } else if !uploading && retryTimer == nil {
+                perform(policy.trigger(.explicit, queued: queue?.count ?? 0))
+            }
+        case .reset:
+            identity = Identity(anonymousId: Identifier.uuid())
+            if let queue { try? identity.save(to: queue) }
+            sessionId = clock.nowMilliseconds
+        case .lifecycle(let event):
+            lifecycle(event)
+        }
+    }
+
+    private func setConsent(_ value: Consent) {
+        consent = value
+        try? queue?.setValue(value.rawValue, for: "consent")
+        if value == .denied {
+            // Revoking consent purges everything not yet sent.
+            stats.drop(.consent, count: buffer.count + (queue?.count ?? 0))
+            buffer.removeAll()
+            try? queue?.deleteAll()
+            perform(policy.queueEmptied())
+            updateQueueStats()
+            resumeWaiters()
+        }
+    }
+
+    private func lifecycle(_ event: LifecycleEvent) {
+        switch event {
+        case .background:
+            backgroundedAt = clock.uptimeNanoseconds
+            writeBuffer()
+            perform(policy.trigger(.background, queued: queue?.count ?? 0))
+        case .foreground:
+            if let since = backgroundedAt, clock.uptimeNanoseconds &- since > 300_000_000_000 {
+                sessionId = clock.nowMilliseconds
+            }
+            backgroundedAt = nil
+        case .terminate:
+            writeBuffer()
+        }
+    }
+
+    /// Runs the flush policy's actions.
+    func perform(_ actions: [FlushPolicy.Action]) {
+        for action in actions {
+            switch action {
+            case .upload:
+                startUpload()
+            case .scheduleTimer(let after):
+                flushTimer?.cancel()
+                flushTimer = Task { [clock] in
+                    do { try await clock.sleep(for: after) } catch { return }
+                    self.flushTimerFired()
+                }
+            case .cancelTimer:
+                flushTimer?.cancel()
+                flushTimer = nil
+            }
+        }
+    }
+
+    private func flushTimerFired() {
+        flushTimer = nil
+        writeBuffer()
+        perform(policy.timerFired(queued: queue?.count ?? 0))
+    }
+
+    func apply(_ settings: RemoteSettings) {
+        remote = settings
+        policy.flushAt = settings.flushAt ?? configuration.flushAt
+        if let seconds = settings.flushIntervalSeconds {
+            policy.interval = .milliseconds(Int64(seconds * 1000))
+        } else {
+            policy.interval = configuration.flushInterval
+        }
+    }
+
+    private func fetchSettings() async {
+        let url = configuration.host + "/v1/projects/\(configuration.writeKey)/settings"
+        let result = await transport.send(TransportRequest(method: "GET", url: url))
+        guard case .response(200, _, let body) = result, let json = try? JSONParser.parse(body) else { return }
+        let settings = RemoteSettings(json: json)
+        apply(settings)
+        try? queue?.setValue(JSONWriter.string(settings.json), for: "settings")
+        if settings.enabled { startUpload() }
+    }
+
+    func updateQueueStats() {
+        let count = queue?.count ?? 0
+        let bytes = queue?.bytes ?? 0
+        stats.update {
+            $0.queuedEvents = count
+            $0.queueBytes = bytes
+        }
+    }
+
+    func resumeWaiters() {
+        guard !waiters.isEmpty else { return }
+        let result = FlushResult(remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized)
+        let all = waiters
+        waiters.removeAll()
+        all.forEach { $0.resume(returning: result) }
+    }
+
+    private var loggedOnce: Set<String> = []
+
+    func log(_ message: String, once key: String? = nil) {
+        if let key {
+            guard !loggedOnce.contains(key) else { return }
+            loggedOnce.insert(key)
+        }
+        configuration.logger?("courier-analytics: \(message)")
+    }
+
+    static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    static var defaultDirectory: URL {
+        #if canImport(Darwin)
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("courier-analytics")
+        #else
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".courier-analytics")
+        #endif
+    }
+
+    /// A folder name safe on every file system, unique per write key.
+    static func folderName(for writeKey: String) -> String {
+        let safe = writeKey.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }
+        return String(safe.prefix(40)) + "-" + String(Sampler.stableHash(writeKey), radix: 16)
+    }
+}

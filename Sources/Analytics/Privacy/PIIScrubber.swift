@@ -1,0 +1,122 @@
+import CourierCore
+
+/// Removes personal data before anything is stored: keeps only allow-listed property keys, and
+/// replaces e-mail addresses and phone numbers inside string values.
+struct PIIScrubber: Sendable {
+    /// Keys kept at the top level of `properties`/`traits`; `nil` keeps all.
+    var allowList: Set<String>?
+    /// Whether string values are scanned for e-mail addresses and phone numbers.
+    var redacts: Bool
+
+    static let emailMarker = "[email]"
+    static let phoneMarker = "[phone]"
+
+    func scrub(_ properties: [String: JSONValue]) -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for (key, value) in properties where allowList?.contains(key) ?? true {
+            result[key] = redacts ? redact(value) : value
+        }
+        return result
+    }
+
+    func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let s): return .string(Self.redact(s))
+        case .array(let a): return .array(a.map(redact))
+        case .object(let o): return .object(o.mapValues(redact))
+        default: return value
+        }
+    }
+
+    /// Replaces e-mail addresses and phone numbers in `text`.
+    static func redact(_ text: String) -> String {
+        // Fast path: nothing that could be either.
+        let bytes = Array(text.utf8)
+        var digits = 0
+        var at = false
+        for b in bytes {
+            if b == UInt8(ascii: "@") { at = true }
+            if b >= 48 && b <= 57 { digits += 1 }
+        }
+        guard at || digits >= 7 else { return text }
+        var out = at ? redactEmails(bytes) : bytes
+        if digits >= 7 { out = redactPhones(out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isEmailLocal(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
+            || ".!#$%&'*+/=?^_`{|}~-".utf8.contains(b)
+    }
+
+    private static func isDomain(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: ".")
+    }
+
+    /// `local@domain.tld` with a non-empty local part and a dot inside the domain.
+    private static func redactEmails(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        var copiedUpTo = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "@") else { i += 1; continue }
+            var start = i
+            while start > copiedUpTo, isEmailLocal(bytes[start - 1]) { start -= 1 }
+            var end = i + 1
+            while end < bytes.count, isDomain(bytes[end]) { end += 1 }
+            while end > i + 1, bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: "-") { end -= 1 }
+            let domain = bytes[(i + 1)..<end]
+            if start < i, let dot = domain.lastIndex(of: UInt8(ascii: ".")), dot > i + 1, dot < end - 1 {
+                out.append(contentsOf: bytes[copiedUpTo..<start])
+                out.append(contentsOf: emailMarker.utf8)
+                copiedUpTo = end
+                i = end
+            } else {
+                i += 1
+            }
+        }
+        out.append(contentsOf: bytes[copiedUpTo...])
+        return out
+    }
+
+    /// A run of 7 to 15 digits, optionally led by `+`, with spaces, dots, dashes or parentheses
+    /// between them (E.164 allows at most 15 digits).
+    private static func redactPhones(_ bytes: [UInt8]) -> [UInt8] {
+        func isSeparator(_ b: UInt8) -> Bool {
+            b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
+        }
+        func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let startsRun = isDigit(bytes[i]) || (bytes[i] == UInt8(ascii: "+") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
+                || (bytes[i] == UInt8(ascii: "(") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
+            let afterWord = i > 0 && (isDigit(bytes[i - 1]) || (bytes[i - 1] >= 65 && bytes[i - 1] <= 122))
+            guard startsRun, !afterWord else { out.append(bytes[i]); i += 1; continue }
+            var end = i
+            var digits = 0
+            var lastDigitEnd = i
+            while end < bytes.count {
+                let b = bytes[end]
+                if isDigit(b) {
+                    digits += 1
+                    lastDigitEnd = end + 1
+                } else if !(isSeparator(b) || (end == i && b == UInt8(ascii: "+"))) {
+                    break
+                }
+                end += 1
+            }
+            let followedByWord = lastDigitEnd < bytes.count
+                && ((bytes[lastDigitEnd] >= 65 && bytes[lastDigitEnd] <= 122) || isDigit(bytes[lastDigitEnd]))
+            if digits >= 7, digits <= 15, !followedByWord {
+                out.append(contentsOf: phoneMarker.utf8)
+                i = lastDigitEnd
+            } else {
+                out.append(contentsOf: bytes[i..<max(lastDigitEnd, i + 1)])
+                i = max(lastDigitEnd, i + 1)
+            }
+        }
+        return out
+    }
+}
