@@ -69,7 +69,7 @@ actor AnalyticsPipeline {
             let expired = (try? queue.dropExpired(before: now - Self.milliseconds(configuration.maximumEventAge))) ?? 0
             stats.drop(.expired, count: expired)
         }
-        sessionId = now
+        startSession()
         context = ContextBuilder.base(configuration: configuration)
         updateQueueStats()
         // Whatever the last process left behind goes out now, without waiting for a new event.
@@ -99,7 +99,7 @@ actor AnalyticsPipeline {
         case .reset:
             identity = Identity(anonymousId: Identifier.uuid())
             if let queue { try? identity.save(to: queue) }
-            sessionId = clock.nowMilliseconds
+            startSession()
         case .lifecycle(let event):
             lifecycle(event)
         }
@@ -127,12 +127,18 @@ actor AnalyticsPipeline {
             perform(policy.trigger(.background, queued: queue?.count ?? 0))
         case .foreground:
             if let since = backgroundedAt, clock.uptimeNanoseconds &- since > 300_000_000_000 {
-                sessionId = clock.nowMilliseconds
+                startSession()
             }
             backgroundedAt = nil
         case .terminate:
             writeBuffer()
         }
+    }
+
+    /// A new session id: the start time in milliseconds, kept strictly increasing so two sessions
+    /// started in the same millisecond still differ.
+    private func startSession() {
+        sessionId = max(clock.nowMilliseconds, sessionId + 1)
     }
 
     /// Runs the flush policy's actions.

@@ -1,0 +1,61 @@
+import Analytics
+import CourierCore
+import Foundation
+import Synchronization
+
+/// A scripted network: answers uploads from a list (or a rule), records every request, and can
+/// be switched offline.
+final class FakeTransport: AnalyticsTransport {
+    struct Recorded: Sendable {
+        let request: TransportRequest
+        /// The upload's messages (gunzipped), empty for settings requests.
+        let messages: [JSONValue]
+        let body: JSONValue?
+        var delivered = false
+    }
+
+    private let state = Mutex<(recorded: [Recorded], script: [TransportResult], offline: Bool)>(([], [], false))
+    let settings = Mutex<JSONValue?>(nil)
+    let rule = Mutex<(@Sendable (Int) -> TransportResult)?>(nil)
+
+    static let ok = TransportResult.response(status: 200, headers: [:], body: Array("{\"success\":true}".utf8))
+    static func status(_ code: Int, headers: [String: String] = [:]) -> TransportResult {
+        .response(status: code, headers: headers, body: Array("{\"code\":\"x\",\"message\":\"x\"}".utf8))
+    }
+
+    /// Answers for the next uploads, in order; after the script, uploads get the rule or 200.
+    func script(_ results: [TransportResult]) { state.withLock { $0.script += results } }
+    func setOffline(_ offline: Bool) { state.withLock { $0.offline = offline } }
+
+    var uploads: [Recorded] { state.withLock { $0.recorded.filter { $0.request.method == "POST" } } }
+    /// Messages of uploads that were answered 2xx.
+    var uploadedMessages: [JSONValue] { uploads.filter(\.delivered).flatMap(\.messages) }
+    var requestCount: Int { state.withLock { $0.recorded.count } }
+
+    func send(_ request: TransportRequest) async -> TransportResult {
+        if request.method == "GET" {
+            state.withLock { $0.recorded.append(Recorded(request: request, messages: [], body: nil)) }
+            if let json = settings.withLock({ $0 }) {
+                return .response(status: 200, headers: [:], body: JSONWriter.encode(json))
+            }
+            return state.withLock { $0.offline } ? .failure("offline") : Self.status(404)
+        }
+        let body = request.body.flatMap { try? Gzip.decompress($0, limit: 1 << 24) }.flatMap { try? JSONParser.parse($0) }
+        let messages = body?["batch"]?.arrayValue ?? []
+        let rule = self.rule.withLock { $0 }
+        return state.withLock { state in
+            var record = Recorded(request: request, messages: messages, body: body)
+            let result: TransportResult
+            if state.offline {
+                result = .failure("offline")
+            } else if !state.script.isEmpty {
+                result = state.script.removeFirst()
+            } else {
+                result = rule?(messages.count) ?? Self.ok
+            }
+            if case .response(let status, _, _) = result, (200..<300).contains(status) { record.delivered = true }
+            state.recorded.append(record)
+            return result
+        }
+    }
+}

@@ -1,0 +1,358 @@
+import Analytics
+import CourierCore
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(2)))
+struct PipelineTests {
+    let harness: SDKHarness
+
+    init() throws { harness = try SDKHarness() }
+
+    @Test func timeBasedFlushIsDrivenByTheClock() async throws {
+        let analytics = harness.make()
+        for i in 0..<3 { analytics.track("Viewed", properties: ["i": .int(Int64(i))]) }
+        // The write buffer's timer is the only sleeper; once it fires, the flush timer takes over.
+        #expect(await eventually { harness.clock.sleeperCount == 1 })
+        await harness.advance(.seconds(1))
+        #expect(await eventually { analytics.stats.stored == 3 && harness.clock.sleeperCount == 1 })
+        #expect(harness.transport.uploads.isEmpty)
+        await harness.advance(.seconds(28))
+        #expect(harness.transport.uploads.isEmpty)
+        await harness.advance(.seconds(2))
+        #expect(await eventually { harness.transport.uploadedMessages.count == 3 })
+        #expect(await eventually { analytics.stats.sent == 3 && analytics.stats.queuedEvents == 0 })
+    }
+
+    @Test func countTriggerUploadsWithoutWaitingForTheTimer() async throws {
+        let analytics = harness.make { $0.flushAt = 5 }
+        for _ in 0..<5 { analytics.track("Tapped") }
+        #expect(await eventually { harness.clock.sleeperCount == 1 })
+        await harness.advance(.seconds(1))
+        #expect(await eventually { harness.transport.uploadedMessages.count == 5 })
+        let upload = try #require(harness.transport.uploads.first)
+        #expect(upload.request.headers["Content-Encoding"] == "gzip")
+        #expect(upload.request.headers["Authorization"] == "Basic " + Data("sdk-test-key:".utf8).base64EncodedString())
+        #expect(upload.body?["sentAt"]?.stringValue.flatMap(Timestamp.parseMilliseconds) != nil)
+    }
+
+    @Test func consentDeniedMeansNothingOnDiskOrOnTheWire() async throws {
+        let analytics = harness.make { $0.defaultConsent = .denied }
+        for _ in 0..<10 { analytics.track("Secret") }
+        analytics.identify(userId: "u-1", traits: ["email": "a@b.co"])
+        let result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        #expect(analytics.stats.dropped(.consent) == 11)
+        #expect(analytics.stats.stored == 0)
+        #expect(harness.transport.requestCount == 0)
+        analytics.setConsent(.granted)
+        analytics.track("Allowed")
+        _ = await analytics.flushed()
+        #expect(harness.transport.uploadedMessages.count == 1)
+        #expect(harness.transport.uploadedMessages.first?["userId"] == nil)
+    }
+
+    @Test func revokingConsentPurgesTheQueueAndPersists() async throws {
+        harness.transport.setOffline(true)
+        do {
+            let analytics = harness.make()
+            for _ in 0..<7 { analytics.track("Queued") }
+            _ = await analytics.flushed()
+            #expect(analytics.stats.queuedEvents == 7)
+            analytics.setConsent(.denied)
+            _ = await analytics.flushed()
+            #expect(analytics.stats.queuedEvents == 0)
+        }
+        harness.transport.setOffline(false)
+        let relaunched = harness.make()
+        relaunched.track("After relaunch")
+        _ = await relaunched.flushed()
+        #expect(relaunched.stats.dropped(.consent) == 1)
+        #expect(harness.transport.uploadedMessages.isEmpty)
+    }
+
+    @Test func poisonBatchIsDroppedAndTheQueueMovesOn() async throws {
+        harness.transport.script([FakeTransport.status(400)])
+        let analytics = harness.make { $0.maximumBatchCount = 3 }
+        for i in 0..<6 { analytics.track("E\(i)") }
+        _ = await analytics.flushed()
+        #expect(analytics.stats.dropped(.poison) == 3)
+        #expect(analytics.stats.sent == 3)
+        #expect(harness.transport.uploads.count == 2)
+        #expect(harness.transport.uploads[1].messages.compactMap { $0["event"]?.stringValue } == ["E3", "E4", "E5"])
+    }
+
+    @Test func serverErrorKeepsTheBatchAndRetriesWithBackoff() async throws {
+        harness.transport.script([FakeTransport.status(503), FakeTransport.status(500)])
+        let analytics = harness.make()
+        analytics.track("Important")
+        let first = await analytics.flushed()
+        #expect(first.blocked)
+        #expect(first.remaining == 1)
+        #expect(analytics.stats.retries == 1)
+        await harness.advance(.seconds(1))   // attempt 0 waits at most base (1 s)
+        #expect(await eventually { analytics.stats.retries == 2 })
+        await harness.advance(.seconds(2))   // attempt 1 waits at most 2 s
+        #expect(await eventually { analytics.stats.sent == 1 })
+        let ids = Set(harness.transport.uploads.flatMap(\.messages).compactMap { $0["messageId"]?.stringValue })
+        #expect(ids.count == 1, "a retried batch reuses its messageIds")
+    }
+
+    @Test func rateLimitHonoursRetryAfter() async throws {
+        harness.transport.script([FakeTransport.status(429, headers: ["retry-after": "30"])])
+        let analytics = harness.make()
+        analytics.track("Busy")
+        _ = await analytics.flushed()
+        await harness.advance(.seconds(29))
+        #expect(harness.transport.uploads.count == 1)
+        await harness.advance(.seconds(2))
+        #expect(await eventually { analytics.stats.sent == 1 })
+        #expect(harness.transport.uploads.count == 2)
+    }
+
+    @Test func tooLargeBatchIsSplitAndAnOversizedEventDropped() async throws {
+        // The "collector" takes at most 2 events per batch, and never the event named "Huge".
+        harness.transport.rule.withLock { $0 = { count in count > 2 ? FakeTransport.status(413) : FakeTransport.ok } }
+        let analytics = harness.make()
+        for i in 0..<8 { analytics.track("E\(i)") }
+        _ = await analytics.flushed()
+        #expect(analytics.stats.sent == 8)
+        let delivered = harness.transport.uploads.filter { $0.messages.count <= 2 }.flatMap(\.messages)
+        #expect(delivered.compactMap { $0["event"]?.stringValue } == (0..<8).map { "E\($0)" })
+        harness.transport.rule.withLock { $0 = { _ in FakeTransport.status(413) } }
+        analytics.track("Huge")
+        _ = await analytics.flushed()
+        #expect(analytics.stats.dropped(.tooLarge) == 1)
+        #expect(analytics.stats.queuedEvents == 0)
+    }
+
+    @Test func unauthorizedStopsSendingAndLogsOnce() async throws {
+        harness.transport.rule.withLock { $0 = { _ in FakeTransport.status(401) } }
+        let analytics = harness.make()
+        analytics.track("One")
+        _ = await analytics.flushed()
+        analytics.track("Two")
+        analytics.flush()
+        let result = await analytics.flushed()
+        #expect(result.blocked)
+        #expect(result.remaining == 2)
+        #expect(harness.transport.uploads.count == 1)
+        #expect(harness.logs.all.filter { $0.contains("401") }.count == 1)
+    }
+
+    @Test func offlineThenOnlineDeliversEverythingOnce() async throws {
+        harness.transport.setOffline(true)
+        let analytics = harness.make()
+        for i in 0..<25 { analytics.track("Offline \(i)") }
+        _ = await analytics.flushed()
+        #expect(analytics.stats.queuedEvents == 25)
+        harness.transport.setOffline(false)
+        await harness.advance(.seconds(2))
+        #expect(await eventually { analytics.stats.sent == 25 })
+        let delivered = harness.transport.uploads.filter { !$0.messages.isEmpty }.suffix(2).flatMap(\.messages)
+        #expect(Set(delivered.compactMap { $0["messageId"]?.stringValue }).count == 25)
+    }
+
+    @Test func byteCapDropsTheOldest() async throws {
+        harness.transport.setOffline(true)
+        let analytics = harness.make {
+            $0.maximumQueueBytes = 8_000
+            $0.writeBufferCount = 1
+        }
+        for i in 0..<100 { analytics.track("E\(i)", properties: ["pad": .string(String(repeating: "x", count: 100))]) }
+        _ = await analytics.flushed()
+        let stats = analytics.stats
+        #expect(stats.queueBytes <= 8_000)
+        #expect(stats.dropped(.queueFull) > 0)
+        #expect(stats.dropped(.queueFull) + stats.queuedEvents == 100)
+        harness.transport.setOffline(false)
+        await harness.advance(.seconds(2))
+        #expect(await eventually { analytics.stats.queuedEvents == 0 })
+        let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
+        #expect(names.last == "E99")
+        #expect(names.contains("E0") == false)
+    }
+
+    @Test func thousandConcurrentTracksLoseNothing() async throws {
+        let analytics = harness.make { $0.flushAt = 100 }
+        DispatchQueue.concurrentPerform(iterations: 10) { thread in
+            for i in 0..<100 { analytics.track("Concurrent", properties: ["thread": .int(Int64(thread)), "i": .int(Int64(i))]) }
+        }
+        let result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        let messages = harness.transport.uploadedMessages
+        #expect(messages.count == 1000)
+        #expect(Set(messages.compactMap { $0["messageId"]?.stringValue }).count == 1000)
+        for thread in 0..<10 {
+            let order = messages.filter { $0["properties"]?["thread"] == .int(Int64(thread)) }.compactMap { $0["properties"]?["i"]?.intValue }
+            #expect(order == (0..<100).map(Int64.init), "one thread's events keep their order")
+        }
+    }
+
+    @Test func propertiesRoundTripExactly() async throws {
+        let analytics = harness.make()
+        analytics.track("Purchase", properties: ["price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
+                                                 "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true])
+        _ = await analytics.flushed()
+        let upload = try #require(harness.transport.uploads.first)
+        let raw = String(decoding: try Gzip.decompress(try #require(upload.request.body), limit: 1 << 20), as: UTF8.self)
+        #expect(raw.contains("\"price\":19.99"))
+        #expect(raw.contains("\"big\":9007199254740993"))
+        let message = try #require(upload.messages.first)
+        #expect(message["properties"] == ["price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
+                                          "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true])
+        #expect(message["context"]?["library"]?["name"] == "courier-analytics-swift")
+        #expect(message["schemaVersion"] == 1)
+        #expect(message["timestamp"] == "2026-11-29T08:00:00.000Z")
+    }
+
+    @Test func oversizedEventIsDroppedOnTheClient() async throws {
+        let analytics = harness.make()
+        analytics.track("Big", properties: ["blob": .string(String(repeating: "x", count: 40_000))])
+        analytics.track("Small")
+        _ = await analytics.flushed()
+        #expect(analytics.stats.dropped(.tooLarge) == 1)
+        #expect(harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue } == ["Small"])
+    }
+
+    @Test func identifyPersistsAndResetStartsOver() async throws {
+        do {
+            let analytics = harness.make()
+            analytics.track("Before")
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.track("After")
+            _ = await analytics.flushed()
+        }
+        let relaunched = harness.make()
+        relaunched.track("Relaunched")
+        relaunched.reset()
+        relaunched.track("Logged out")
+        _ = await relaunched.flushed()
+        let messages = harness.transport.uploadedMessages
+        let byName = Dictionary(messages.compactMap { m in m["event"]?.stringValue.map { ($0, m) } }) { a, _ in a }
+        #expect(byName["Before"]?["userId"] == nil)
+        #expect(byName["After"]?["userId"] == "user-42")
+        #expect(byName["Relaunched"]?["userId"] == "user-42")
+        #expect(byName["Relaunched"]?["anonymousId"] == byName["Before"]?["anonymousId"])
+        #expect(byName["Logged out"]?["userId"] == nil)
+        #expect(byName["Logged out"]?["anonymousId"] != byName["Before"]?["anonymousId"])
+        #expect(messages.first { $0["type"] == "identify" }?["traits"] == ["plan": "pro"])
+    }
+
+    @Test func pluginsEnrichAndDropInOrder() async throws {
+        let analytics = harness.make {
+            $0.plugins = [
+                AnalyticsPlugin(name: "tag") { event in
+                    var e = event
+                    e.properties["build"] = "beta"
+                    return e
+                },
+                AnalyticsPlugin(name: "filter") { $0.name == "Noise" ? nil : $0 },
+            ]
+        }
+        analytics.track("Signal")
+        analytics.track("Noise")
+        _ = await analytics.flushed()
+        #expect(analytics.stats.dropped(.plugin) == 1)
+        #expect(harness.transport.uploadedMessages.map { $0["properties"]?["build"] } == ["beta"])
+    }
+
+    @Test func piiIsScrubbedBeforeStorage() async throws {
+        let analytics = harness.make { $0.propertyAllowList = ["plan", "note"] }
+        analytics.track("Signed Up", properties: ["plan": "pro", "email": "a@b.co", "note": "reach me at a@b.co"])
+        _ = await analytics.flushed()
+        #expect(harness.transport.uploadedMessages.first?["properties"] == ["plan": "pro", "note": "reach me at [email]"])
+    }
+
+    @Test func samplingKeepsWholeSessions() async throws {
+        let analytics = harness.make {
+            $0.sampleRate = 50
+            $0.samplingUnit = .session
+        }
+        for session in 0..<40 {
+            for step in 0..<5 { analytics.track("Funnel \(step)", properties: ["session": .int(Int64(session))]) }
+            analytics.reset()
+            await harness.advance(.milliseconds(10), steps: 1)
+        }
+        _ = await analytics.flushed()
+        let messages = harness.transport.uploadedMessages
+        var perSession: [Int64: Int] = [:]
+        for m in messages { perSession[m["properties"]?["session"]?.intValue ?? -1, default: 0] += 1 }
+        #expect(perSession.values.allSatisfy { $0 == 5 }, "a session is kept whole or not at all")
+        #expect(perSession.count > 5 && perSession.count < 35, "\(perSession) \(analytics.stats)")
+        #expect(analytics.stats.dropped(.sampled) == (40 - perSession.count) * 5)
+        #expect(messages.first?["context"]?["sampling"]?["rate"] == 50.0)
+    }
+
+    @Test func killSwitchSurvivesARestartWhileOffline() async throws {
+        harness.transport.settings.withLock { $0 = ["enabled": false] }
+        do {
+            let analytics = harness.make { $0.fetchesRemoteSettings = true }
+            #expect(await eventually { harness.transport.requestCount >= 1 })
+            _ = await analytics.flushed()
+            analytics.track("Dropped")
+            _ = await analytics.flushed()
+            #expect(analytics.stats.dropped(.disabled) == 1)
+        }
+        harness.transport.settings.withLock { $0 = nil }
+        harness.transport.setOffline(true)
+        let relaunched = harness.make { $0.fetchesRemoteSettings = true }
+        relaunched.track("Still dropped")
+        _ = await relaunched.flushed()
+        #expect(relaunched.stats.dropped(.disabled) == 1)
+        #expect(harness.transport.uploads.isEmpty)
+    }
+
+    @Test func remoteSettingsChangeFlushAtAndTheAllowList() async throws {
+        harness.transport.settings.withLock { $0 = ["enabled": true, "flushAt": 2, "propertyAllowList": ["keep"]] }
+        let analytics = harness.make { $0.fetchesRemoteSettings = true }
+        #expect(await eventually { harness.transport.requestCount >= 1 })
+        _ = await analytics.flushed()
+        analytics.track("A", properties: ["keep": 1, "drop": 2])
+        analytics.track("B")
+        #expect(await eventually { harness.clock.sleeperCount == 1 })
+        await harness.advance(.seconds(1))
+        #expect(await eventually { harness.transport.uploadedMessages.count == 2 })
+        #expect(harness.transport.uploadedMessages.first?["properties"] == ["keep": 1])
+    }
+
+    @Test func nextLaunchSendsWhatTheLastProcessLeft() async throws {
+        harness.transport.setOffline(true)
+        do {
+            let analytics = harness.make()
+            for _ in 0..<30 { analytics.track("Left behind") }
+            _ = await analytics.flushed()
+            #expect(analytics.stats.queuedEvents == 30)
+        }
+        harness.transport.setOffline(false)
+        let relaunched = harness.make()
+        #expect(await eventually { relaunched.stats.sent == 30 })
+        #expect(relaunched.stats.tracked == 0)
+    }
+
+    @Test func corruptQueueIsMovedAsideNotACrash() async throws {
+        do {
+            let analytics = harness.make()
+            analytics.track("Seed")
+            _ = await analytics.flushed()
+        }
+        let file = try #require(harness.queueFiles.first { $0.lastPathComponent == "queue.sqlite" })
+        try Data(repeating: 0xAB, count: 8192).write(to: file)
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: file.path + "-wal"))
+        let analytics = harness.make()
+        analytics.track("After corruption")
+        _ = await analytics.flushed()
+        #expect(harness.transport.uploadedMessages.last?["event"] == "After corruption")
+        #expect(harness.queueFiles.contains { $0.lastPathComponent.hasPrefix("queue.sqlite.corrupt-") })
+        #expect(harness.logs.all.contains { $0.contains("damaged") })
+    }
+
+    @Test func drainBlocksUntilUploadedForCommandLineTools() async throws {
+        let analytics = harness.make()
+        analytics.track("CLI")
+        let result = await runOffPool { analytics.drain(timeout: .seconds(30)) }
+        #expect(result?.remaining == 0)
+        #expect(harness.transport.uploadedMessages.count == 1)
+    }
+}

@@ -1,0 +1,103 @@
+@testable import Analytics
+import Testing
+
+struct FlushPolicyTests {
+    @Test func countTriggerUploadsAndCancelsTheTimer() {
+        var policy = FlushPolicy(flushAt: 3, interval: .seconds(30))
+        #expect(policy.eventsStored(queued: 1) == [.scheduleTimer(after: .seconds(30))])
+        #expect(policy.eventsStored(queued: 2) == [])
+        #expect(policy.eventsStored(queued: 3) == [.cancelTimer, .upload(.count)])
+    }
+
+    @Test func noTimerWhileTheQueueIsEmpty() {
+        var policy = FlushPolicy(flushAt: 20, interval: .seconds(30))
+        #expect(policy.eventsStored(queued: 0) == [])
+        #expect(policy.timerFired(queued: 0) == [])
+        #expect(policy.trigger(.background, queued: 0) == [])
+        #expect(policy.trigger(.launch, queued: 0) == [])
+        #expect(policy.timerScheduled == false)
+    }
+
+    @Test func timerBackgroundExplicitAndLaunchUpload() {
+        var policy = FlushPolicy(flushAt: 20, interval: .seconds(30))
+        _ = policy.eventsStored(queued: 1)
+        #expect(policy.timerFired(queued: 1) == [.upload(.timer)])
+        _ = policy.eventsStored(queued: 2)
+        #expect(policy.trigger(.background, queued: 2) == [.cancelTimer, .upload(.background)])
+        #expect(policy.trigger(.explicit, queued: 2) == [.upload(.explicit)])
+        #expect(policy.trigger(.launch, queued: 5) == [.upload(.launch)])
+        _ = policy.eventsStored(queued: 1)
+        #expect(policy.queueEmptied() == [.cancelTimer])
+    }
+}
+
+struct UploadDecisionTests {
+    static let cases: [(TransportResult, Int, UploadDecision)] = [
+        (.response(status: 200, headers: [:], body: []), 5, .delivered),
+        (.response(status: 202, headers: [:], body: []), 5, .delivered),
+        (.response(status: 400, headers: [:], body: []), 5, .poison(status: 400)),
+        (.response(status: 422, headers: [:], body: []), 5, .poison(status: 422)),
+        (.response(status: 413, headers: [:], body: []), 5, .split),
+        (.response(status: 413, headers: [:], body: []), 1, .dropOversized),
+        (.response(status: 401, headers: [:], body: []), 5, .unauthorized),
+        (.response(status: 403, headers: [:], body: []), 5, .disabled),
+        (.response(status: 429, headers: ["retry-after": "7"], body: []), 5, .retry(after: .seconds(7))),
+        (.response(status: 429, headers: [:], body: []), 5, .retry(after: nil)),
+        (.response(status: 503, headers: ["retry-after": "soon"], body: []), 5, .retry(after: nil)),
+        (.response(status: 500, headers: [:], body: []), 5, .retry(after: nil)),
+        (.response(status: 408, headers: [:], body: []), 5, .retry(after: nil)),
+        (.failure("offline"), 5, .retry(after: nil)),
+    ]
+
+    @Test(arguments: cases)
+    func decisions(result: TransportResult, count: Int, expected: UploadDecision) {
+        #expect(UploadDecision.decide(result, batchCount: count) == expected)
+    }
+}
+
+struct SamplerTests {
+    @Test func stableHashIsFNV1aWithAFinalMix() {
+        #expect(Sampler.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+        #expect(Sampler.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(Sampler.stableHash("a") == Sampler.stableHash("a"))
+        #expect(Sampler.stableHash("a") != Sampler.fnv1a("a"))
+    }
+
+    @Test func sequentialIdsSpreadEvenly() {
+        let ids = (0..<2_000).map { String(1_795_939_200_000 + Int64($0) * 10) }
+        let kept = ids.filter { Sampler.isSampled($0, rate: 50) }.count
+        #expect(kept > 850 && kept < 1_150)
+    }
+
+    @Test func rateIsRespectedAndDecisionsAreStable() {
+        let ids = (0..<20_000).map { "user-\($0)" }
+        let kept = ids.filter { Sampler.isSampled($0, rate: 25) }.count
+        #expect(kept > 4_500 && kept < 5_500)
+        #expect(ids.allSatisfy { Sampler.isSampled($0, rate: 100) })
+        #expect(!ids.contains { Sampler.isSampled($0, rate: 0) })
+        #expect(ids.prefix(100).map { Sampler.isSampled($0, rate: 50) } == ids.prefix(100).map { Sampler.isSampled($0, rate: 50) })
+    }
+}
+
+struct PIIScrubberTests {
+    @Test(arguments: [
+        ("write to jane.doe+news@example.co.uk today", "write to [email] today"),
+        ("call +1 (415) 555-0134 now", "call [phone] now"),
+        ("0049 30 1234567", "[phone]"),
+        ("a@b.c and x@y.org", "[email] and [email]"),
+    ])
+    func redactsEmailsAndPhones(input: String, expected: String) {
+        #expect(PIIScrubber.redact(input) == expected)
+    }
+
+    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd"])
+    func leavesOrdinaryTextAlone(input: String) {
+        #expect(PIIScrubber.redact(input) == input)
+    }
+
+    @Test func allowListKeepsOnlyListedKeysAndRedactsNestedValues() {
+        let scrubber = PIIScrubber(allowList: ["plan", "contact"], redacts: true)
+        let result = scrubber.scrub(["plan": "pro", "email": "a@b.co", "contact": ["who": "a@b.co"]])
+        #expect(result == ["plan": "pro", "contact": ["who": "[email]"]])
+    }
+}
