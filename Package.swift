@@ -33,7 +33,9 @@ let package = Package(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
-        .target(name: "SignalProtocol", dependencies: ["CSodium", "CXEdDSA", "COpenSSL"]),
+        .target(name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"]),
+        // Replays fuzz inputs; built with -DSIGNAL_FUZZ and -sanitize=fuzzer it is a libFuzzer target (docs/signal-protocol.md).
+        .executableTarget(name: "signal-fuzz", dependencies: ["SignalProtocol"]),
         // Test and benchmark only: libsignal-protocol-c behind a small C harness of our own, the
         // independent implementation SignalProtocol is checked against.
         .target(
@@ -55,7 +57,7 @@ let package = Package(
         .testTarget(
             name: "AnalyticsTests",
             dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
-        .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer"]),
+        .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore"]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),

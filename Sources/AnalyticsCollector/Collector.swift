@@ -46,6 +46,12 @@ public final class Collector: Sendable {
         for type in MessageType.allCases {
             router.add("POST", "/v1/\(type.rawValue)") { [self] in ingest($0, singleType: type) }
         }
+        // analytics.js's short paths.
+        let short: [(String, MessageType)] = [("t", .track), ("i", .identify), ("p", .page), ("s", .screen),
+                                              ("g", .group), ("a", .alias)]
+        for (path, type) in short {
+            router.add("POST", "/v1/\(path)") { [self] in ingest($0, singleType: type) }
+        }
         router.add("GET", "/v1/projects/{writeKey}/settings") { [self] in getSettings($0) }
         router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in putSettings($0) }
         router.add("GET", "/v1/events") { [self] in listEvents($0) }
@@ -60,6 +66,8 @@ public final class Collector: Sendable {
     public func shutdown() {
         committer.stop()
     }
+
+    deinit { committer.stop() }
 }
 
 /// Counts of what the collector did.

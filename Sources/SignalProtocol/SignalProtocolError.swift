@@ -9,7 +9,7 @@ public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
             case cryptoFailure, invalidKey, invalidSignature, invalidProtobuf, invalidMessage
             case invalidMAC, unknownVersion, legacyVersion, duplicateMessage, counterTooFarAhead
             case noSession, untrustedIdentity, missingPreKey, missingSignedPreKey, noSenderKeyState
-            case invalidArgument
+            case invalidArgument, storageFailure, corruptRecord
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -46,6 +46,11 @@ public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
         public static let noSenderKeyState = Code(.noSenderKeyState)
         /// A caller-supplied argument is out of range.
         public static let invalidArgument = Code(.invalidArgument)
+        /// A persistent store could not read or write (disk full, I/O error, locked, not a
+        /// database); `underlying` holds the store's own error.
+        public static let storageFailure = Code(.storageFailure)
+        /// A stored record could not be decoded; `underlying` holds the decoding error.
+        public static let corruptRecord = Code(.corruptRecord)
 
         /// The code's stable name.
         public var description: String { value.rawValue }

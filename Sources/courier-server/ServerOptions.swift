@@ -70,7 +70,9 @@ struct ServerOptions {
                 case "--admin-token": options.adminToken = v
                 case "--admin-token-file": options.adminTokenFile = v
                 default:
-                    guard let h = Double(v), h > 0 else { return .failure("--dedupe-window-hours must be positive") }
+                    guard let h = Double(v), h.isFinite, h > 0, h <= 87_600 else {
+                        return .failure("--dedupe-window-hours must be more than 0 and at most 87600")
+                    }
                     options.dedupeWindowHours = h
                 }
             default:

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import Foundation
 
 /// The collector's settings and events endpoints, for the CLI.
 struct AdminClient {
@@ -8,16 +9,22 @@ struct AdminClient {
     let http = HTTPClient(timeout: .seconds(30))
 
     func settings(writeKey: String) async throws -> JSONValue {
-        try check(try await http.send("GET", "\(server)/v1/projects/\(writeKey)/settings"))
+        try check(try await http.send("GET", "\(server)/v1/projects/\(Self.escape(writeKey))/settings"))
     }
 
     func updateSettings(writeKey: String, patch: JSONValue) async throws -> JSONValue {
-        try check(try await http.sendJSON("PUT", "\(server)/v1/projects/\(writeKey)/settings", patch, headers: adminHeaders()))
+        try check(try await http.sendJSON("PUT", "\(server)/v1/projects/\(Self.escape(writeKey))/settings", patch,
+                                          headers: adminHeaders()))
     }
 
     func events(writeKey: String, after: String, limit: Int) async throws -> JSONValue {
-        let url = "\(server)/v1/events?writeKey=\(writeKey)&after=\(after)&limit=\(limit)"
+        let url = "\(server)/v1/events?writeKey=\(Self.escape(writeKey))&after=\(Self.escape(after))&limit=\(limit)"
         return try check(try await http.send("GET", url, headers: adminHeaders()))
+    }
+
+    /// Percent-encodes everything but unreserved characters (RFC 3986).
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 
     private func adminHeaders() throws -> [String: String] {

@@ -42,7 +42,10 @@ enum CourierCommand {
                 print(JSONWriter.string(try await client.updateSettings(writeKey: key, patch: patch)))
             case ("events", "tail"):
                 guard let key = parsed.option("--write-key") else { throw CommandError("events tail needs --write-key") }
-                let interval = Double(parsed.option("--interval") ?? "1") ?? 1
+                guard let interval = Double(parsed.option("--interval") ?? "1"), interval.isFinite,
+                      (0.05...3600).contains(interval) else {
+                    throw CommandError("--interval takes seconds from 0.05 to 3600")
+                }
                 try await EventsTail(client: client, writeKey: key, after: parsed.option("--after") ?? "0",
                                      follow: parsed.flag("--follow"), interval: interval).run()
             case ("help", _), ("--help", _), ("-h", _), (nil, _):

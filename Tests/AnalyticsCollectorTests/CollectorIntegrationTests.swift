@@ -45,6 +45,41 @@ struct CollectorIntegrationTests {
         #expect(viaB.status == 200)
     }
 
+    @Test func sharedContextCannotInflateEventsPastTheLimit() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let body: JSONValue = ["batch": .array((0..<10).map { CollectorHarness.track("amp-\($0)") }),
+                               "context": ["blob": .string(String(repeating: "z", count: 32 * 1024))]]
+        let response = try await harness.post(json: body)
+        #expect(response.status == 413)
+        #expect(response.json?["code"] == "event_too_large")
+        #expect(try await harness.storedEvents().isEmpty)
+    }
+
+    @Test func shortPathsImportAndHeaderKeyPrecedence() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        #expect(try await harness.post("/v1/t", json: ["event": "Short", "userId": "u", "messageId": "t1"]).status == 200)
+        #expect(try await harness.post("/v1/import", json: CollectorHarness.batch(1, prefix: "imp")).status == 200)
+        // The Authorization header wins over a wrong key in the body, and the body's key is not stored.
+        let body: JSONValue = ["batch": [CollectorHarness.track("hdr", extra: ["writeKey": "leak"])], "writeKey": "wrong"]
+        #expect(try await harness.post(json: body).status == 200)
+        let malformed = try await harness.post(json: CollectorHarness.batch(1), auth: "Basic !!!notbase64")
+        #expect(malformed.status == 401)
+        let events = try await harness.storedEvents()
+        #expect(events.compactMap { $0["messageId"]?.stringValue } == ["t1", "imp-0", "hdr"])
+        #expect(events.allSatisfy { $0["writeKey"] == nil })
+    }
+
+    @Test func afterShutdownBatchesGet503() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        harness.collector.shutdown()
+        let response = try await harness.post(json: CollectorHarness.batch(1))
+        #expect(response.status == 503)
+        #expect(response.json?["code"] == "storage_unavailable")
+    }
+
     @Test func writeKeyInTheBodyIsAccepted() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
@@ -238,6 +273,24 @@ struct CollectorIntegrationTests {
         let retried = try await harness.post(json: CollectorHarness.batch(5, prefix: "f"))
         #expect(retried.status == 200)
         #expect(try await harness.storedEvents().count == 5)
+    }
+
+    @Test func batchesArrivingDuringACommitShareTheNextOne() async throws {
+        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
+        let harness = try CollectorHarness(store: store)
+        defer { harness.stop() }
+        store.holdCommits.store(true, ordering: .releasing)
+        let first = Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "first")) }
+        await waitOffPool(store.commitEntered)
+        store.holdCommits.store(false, ordering: .releasing)
+        let waiting = (0..<6).map { i in Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "q\(i)")) } }
+        #expect(await eventually { harness.collector.metricsText().contains("courier_collector_pending_events 35") })
+        store.releaseCommit.signal()
+        #expect(try await first.value.status == 200)
+        for task in waiting { #expect(try await task.value.status == 200) }
+        // One commit for the first batch, one shared by the six that queued behind it.
+        #expect(store.commits.load(ordering: .relaxed) == 2)
+        #expect(try await harness.storedEvents().count == 35)
     }
 
     @Test func concurrentBatchesShareCommitsAndLoseNothing() async throws {

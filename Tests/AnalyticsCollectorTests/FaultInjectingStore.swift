@@ -42,4 +42,9 @@ final class FaultInjectingStore: EventStore {
     }
 
     func registerProject(writeKey: String) throws(CollectorError) { try base.registerProject(writeKey: writeKey) }
+
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
+        throws(CollectorError) -> ProjectSettings {
+        try base.updateSettings(writeKey: writeKey, change)
+    }
 }

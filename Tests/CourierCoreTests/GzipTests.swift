@@ -21,6 +21,11 @@ struct GzipTests {
         }
     }
 
+    @Test func concatenatedMembersDecodeAsOneStream() throws {
+        let joined = try Gzip.compress(Array("first ".utf8)) + Gzip.compress(Array("second".utf8))
+        #expect(try Gzip.decompress(joined, limit: 1024) == Array("first second".utf8))
+    }
+
     @Test func corruptAndTruncatedDataAreErrors() throws {
         let good = try Gzip.compress(Array("hello hello hello".utf8))
         var corrupt = good

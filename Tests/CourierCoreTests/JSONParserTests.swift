@@ -20,7 +20,7 @@ struct JSONParserTests {
 
     @Test(arguments: [
         "", "{", "[1,]", "{\"a\":}", "{\"a\" 1}", "01", "1.", "-", "tru", "nul", "\"abc", "\"\\x\"",
-        "\"\\ud800\"", "{\"a\":1}x", "[1 2]", "\"a\u{01}b\"", "{1:2}", "1e", "NaN", "[\"\\u12\"]",
+        "\"\\ud800\"", "\"\\ud800\\u0041\"", "\"\\udc00\"", "1e400", "{\"a\":1}x", "[1 2]", "\"a\u{01}b\"", "{1:2}", "1e", "NaN", "[\"\\u12\"]",
     ])
     func rejectsInvalidDocuments(text: String) {
         #expect(throws: JSONError.self) { try JSONParser.parse(text) }

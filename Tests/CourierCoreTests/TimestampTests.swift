@@ -38,6 +38,13 @@ struct TimestampTests {
         #expect(Timestamp.parseMilliseconds(text) == milliseconds)
     }
 
+    @Test func formattingClampsToTheYearsTheFormatCanHold() {
+        #expect(Timestamp.format(milliseconds: Int64.max) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.format(milliseconds: Int64.min) == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp.parseMilliseconds("2026-11-29T23:59:60Z") == Timestamp.parseMilliseconds("2026-11-29T23:59:59Z"))
+        #expect(Timestamp.parseMilliseconds("2026-11-29T10:00:00+18:00") != nil)
+    }
+
     @Test func formatsMilliseconds() {
         #expect(Timestamp.format(milliseconds: 1_795_910_400_123) == "2026-11-29T00:00:00.123Z")
     }

@@ -13,6 +13,12 @@ final class LogLines: Sendable {
 }
 
 /// A gate a handler waits on, so a test can hold a request in flight.
+final class CallCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
 final class Gate: Sendable {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
@@ -24,14 +30,17 @@ struct HTTPServerTests {
     let log = LogLines()
     let gate = Gate()
     let client = HTTPClient(timeout: .seconds(20))
+    let echoCalls = CallCounter()
 
     init() throws {
         var router = Router()
         router.add("GET", "/hello/{name}") { request in
             .json(["hello": .string(request.pathParameters["name"] ?? ""), "q": .string(request.query["q"] ?? "")])
         }
+        let echoCalls = self.echoCalls
         router.add("POST", "/echo") { request in
-            HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+            echoCalls.increment()
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
         }
         let gate = self.gate
         router.add("POST", "/slow") { request in
@@ -139,14 +148,37 @@ struct HTTPServerTests {
         }
     }
 
-    @Test func slowClientIsCutOff() throws {
+    @Test func slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler() throws {
         defer { server.stop() }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it")
-        // The server's request timeout (500 ms) closes the connection; the read returns on the
-        // close, well before the socket's own 10 s timeout.
+        // The server's request timeout (500 ms) ends the request; the read returns on the close,
+        // well before the socket's own 10 s timeout.
         let result = socket.readUntilClosed()
         #expect(result.timedOut == false)
+        #expect(String(decoding: result.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
+        #expect(echoCalls.value == 0)
+    }
+
+    @Test func hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining() throws {
+        defer { server.stop() }
+        let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
+        try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\nstart")
+        let result = socket.readUntilClosed()
+        #expect(result.timedOut == false)
+        #expect(String(decoding: result.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 413"))
+        #expect(echoCalls.value == 0)
+    }
+
+    @Test func headAnswersWithoutABodyAndABusyPortIsAClearError() async throws {
+        defer { server.stop() }
+        let head = try await client.send("HEAD", server.baseURL + "/healthz")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        var configuration = HTTPServerConfiguration()
+        configuration.port = server.port
+        let second = HTTPServer(configuration: configuration, router: Router())
+        #expect(throws: HTTPServerError.self) { try second.start() }
     }
 
     @Test func gracefulStopFinishesTheRequestInFlight() async throws {

@@ -27,9 +27,9 @@ extension Collector {
             } catch {
                 throw CollectorError(.invalidJSON, "invalid JSON: \(error)", status: 400)
             }
-            let current = try store.settings(writeKey: key) ?? ProjectSettings()
-            let next = try current.applying(patch)
-            try settingsCache.save(next, writeKey: key)
+            let next = try settingsCache.update(writeKey: key) { current throws(CollectorError) in
+                try current.applying(patch)
+            }
             return .json(next.json)
         } catch {
             return error.response()

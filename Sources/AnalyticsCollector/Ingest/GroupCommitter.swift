@@ -19,6 +19,7 @@ final class GroupCommitter: Sendable {
         var queue: [Ticket] = []
         var pendingEvents = 0
         var stopping = false
+        var stopped = false
     }
 
     private let store: any EventStore
@@ -47,17 +48,20 @@ final class GroupCommitter: Sendable {
     ///   `storageUnavailable` when the commit fails.
     func submit(_ messages: [PreparedMessage]) throws(CollectorError) -> CommitOutcome {
         let ticket = Ticket(messages)
-        let accepted: Bool = state.withLock { state in
-            guard !state.stopping else { return false }
+        enum Admission { case accepted, busy, stopping }
+        let admission: Admission = state.withLock { state in
+            guard !state.stopping else { return .stopping }
             if state.pendingEvents > 0 && state.pendingEvents + messages.count > configuration.maximumPendingEvents {
-                return false
+                return .busy
             }
             state.queue.append(ticket)
             state.pendingEvents += messages.count
-            return true
+            return .accepted
         }
-        guard accepted else {
-            throw CollectorError(.overloaded, "the collector is busy; retry later", status: 429)
+        switch admission {
+        case .accepted: break
+        case .busy: throw CollectorError(.overloaded, "the collector is busy; retry later", status: 429)
+        case .stopping: throw CollectorError(.storageUnavailable, "the collector is shutting down; retry later", status: 503)
         }
         wake.signal()
         ticket.done.wait()
@@ -68,14 +72,16 @@ final class GroupCommitter: Sendable {
 
     /// Commits what is queued, then stops the writer thread. Later submissions are refused.
     func stop() {
-        let wasRunning = state.withLock { state -> Bool in
-            let running = !state.stopping
+        let first = state.withLock { state -> Bool in
+            let first = !state.stopping
             state.stopping = true
-            return running
+            return first
         }
-        guard wasRunning else { return }
-        wake.signal()
+        if first { wake.signal() }
+        if state.withLock({ $0.stopped }) { return }
         finished.wait()
+        // Pass the signal on, so a concurrent caller of `stop()` returns too.
+        finished.signal()
     }
 
     private func run() {
@@ -95,6 +101,7 @@ final class GroupCommitter: Sendable {
                     return taken
                 }
                 if !rest.isEmpty { commit(rest) }
+                state.withLock { $0.stopped = true }
                 finished.signal()
                 return
             }
@@ -107,12 +114,19 @@ final class GroupCommitter: Sendable {
         var results: [Result<CommitOutcome, CollectorError>]
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
+            if results.count != tickets.count {
+                throw CollectorError(.storageUnavailable, "the store answered \(results.count) of \(tickets.count) batches",
+                                     status: 503)
+            }
         } catch {
             // One shared transaction failed: commit each batch alone so one bad batch (or a
             // transient failure) costs only the batches it really affects.
             results = tickets.map { ticket in
                 do throws(CollectorError) {
-                    return .success(try store.commit([ticket.messages], dedupeCutoff: cutoff)[0])
+                    guard let outcome = try store.commit([ticket.messages], dedupeCutoff: cutoff).first else {
+                        throw CollectorError(.storageUnavailable, "the store answered no outcome", status: 503)
+                    }
+                    return .success(outcome)
                 } catch {
                     return .failure(error)
                 }

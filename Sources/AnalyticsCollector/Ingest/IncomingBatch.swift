@@ -66,6 +66,16 @@ public struct IncomingBatch: Sendable {
                     shared[key] = value
                 }
             }
+            // The shared members are copied into every message: each merged message must still fit
+            // the per-event limit, or a small batch could expand into gigabytes of stored rows.
+            if !shared.isEmpty {
+                let sharedBytes = JSONWriter.encode(.object(shared)).count
+                if let largest = sizes.max(), largest + sharedBytes > configuration.maximumEventBytes {
+                    throw CollectorError(.eventTooLarge,
+                                         "a message with the batch's context is over \(configuration.maximumEventBytes) bytes",
+                                         status: 413)
+                }
+            }
         }
         var messages: [[String: JSONValue]] = []
         messages.reserveCapacity(raw.count)
@@ -139,12 +149,15 @@ public struct IncomingBatch: Sendable {
         guard case .object(var message) = element else { throw invalid("must be a JSON object") }
         guard let typeText = message["type"]?.stringValue else { throw invalid("type is required") }
         guard let type = MessageType(rawValue: typeText) else { throw invalid("unknown type \(typeText)") }
+        // A write key inside a message is a credential, not data: it is never stored.
+        message["writeKey"] = nil
         for key in Self.identifierFields {
             switch message[key] {
             case nil, .null?: message[key] = nil
             case .string?: break
             case .int(let i)?: message[key] = .string(String(i))
-            default: throw invalid("\(key) must be a string")
+            case .double(let d)?: message[key] = .string(d.description)
+            default: throw invalid("\(key) must be a string or a number")
             }
         }
         if let id = message["messageId"], !id.isNull {

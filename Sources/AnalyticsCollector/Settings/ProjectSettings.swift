@@ -54,7 +54,7 @@ public struct ProjectSettings: Sendable, Equatable {
                 next.flushAt = Int(i)
             case "flushIntervalSeconds":
                 guard let d = value.doubleValue, d > 0, d <= 86_400 else {
-                    throw Self.invalid("flushIntervalSeconds must be a number of seconds from 0 to 86400")
+                    throw Self.invalid("flushIntervalSeconds must be more than 0 and at most 86400 seconds")
                 }
                 next.flushIntervalSeconds = d
             case "propertyAllowList":

@@ -35,11 +35,13 @@ final class SettingsCache: Sendable {
         return settings
     }
 
-    /// Stores new settings and refreshes the cache entry.
+    /// Changes settings in one store transaction and refreshes the cache entry.
     /// - Throws: `CollectorError`.
-    func save(_ settings: ProjectSettings, writeKey: String) throws(CollectorError) {
-        try store.saveSettings(settings, writeKey: writeKey)
+    func update(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
+        throws(CollectorError) -> ProjectSettings {
+        let settings = try store.updateSettings(writeKey: writeKey, change)
         entries.withLock { $0[writeKey] = Entry(settings: settings, readAt: clock.uptimeNanoseconds) }
+        return settings
     }
 
     /// Forgets a cached entry (after a project is registered).

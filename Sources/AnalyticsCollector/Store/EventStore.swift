@@ -71,6 +71,11 @@ public protocol EventStore: Sendable {
     /// Creates or replaces a project's settings.
     /// - Throws: `CollectorError`.
     func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(CollectorError)
+    /// Reads, changes and writes a project's settings in one transaction (the project is created
+    /// with defaults if new). Returns the new settings.
+    /// - Throws: `CollectorError` from `change` or the store.
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
+        throws(CollectorError) -> ProjectSettings
     /// Creates a project with default settings unless it exists.
     /// - Throws: `CollectorError`.
     func registerProject(writeKey: String) throws(CollectorError)

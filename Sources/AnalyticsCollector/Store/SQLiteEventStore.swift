@@ -132,6 +132,33 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// Reads, changes and writes a project's settings in one transaction.
+    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
+        throws(CollectorError) -> ProjectSettings {
+        var failure: CollectorError?
+        let result: ProjectSettings? = try storage {
+            try pool.transaction { db -> ProjectSettings? in
+                let current = try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
+                    ProjectSettings.decode(row.text(0) ?? "{}")
+                }.first ?? ProjectSettings()
+                let next: ProjectSettings
+                do throws(CollectorError) {
+                    next = try change(current)
+                } catch {
+                    failure = error
+                    return nil
+                }
+                try db.run(
+                    "INSERT INTO projects(write_key, settings) VALUES (?1, ?2) "
+                        + "ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings",
+                    [.text(writeKey), .text(JSONWriter.string(next.json))])
+                return next
+            }
+        }
+        if let failure { throw failure }
+        return result ?? ProjectSettings()
+    }
+
     /// Creates a project with default settings unless it exists.
     public func registerProject(writeKey: String) throws(CollectorError) {
         try storage {

@@ -79,6 +79,13 @@ public enum Gzip {
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 switch rc {
+                case Z_STREAM_END where stream.avail_in > 0:
+                    // Concatenated gzip members (RFC 1952 allows them) decode as one stream.
+                    guard inflateReset(&stream) == Z_OK else {
+                        failure = Failure(reason: .corrupt, message: "invalid gzip member")
+                        return
+                    }
+                    continue
                 case Z_STREAM_END:
                     return
                 case Z_OK:

@@ -96,6 +96,7 @@ public final class Database {
     /// - Throws: `DatabaseError`.
     public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
         let statement = try cachedStatement(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}
     }
@@ -104,6 +105,8 @@ public final class Database {
     /// - Throws: `DatabaseError`, or rethrows what `row` throws.
     public func query<T>(_ sql: String, _ arguments: [SQLValue] = [], row: (Row) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
+        // Reset even when `row` throws: a statement left mid-step pins an old WAL snapshot.
+        defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [T] = []
         while try statement.step() {

@@ -4,6 +4,10 @@ import Synchronization
 /// A database shared across threads: one writer connection that callers take in turn, and
 /// reader connections that run concurrently with it (WAL lets readers see the last commit while a
 /// write is in progress).
+///
+/// The `Database` handed to a closure belongs to the pool: return values computed from it, never
+/// the connection, a `Statement` or a `Row` (results are generic so that callers such as a
+/// decrypting session can hand back their own, possibly non-`Sendable`, values).
 public final class DatabasePool: Sendable {
     private let writer: LockedConnection
     private let idleReaders: Mutex<[LockedConnection]>

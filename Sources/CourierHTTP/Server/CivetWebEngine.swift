@@ -5,8 +5,8 @@ import Foundation
 /// Owns one civetweb context. civetweb calls `civetWebRequestHandler` on its worker threads with
 /// a pointer to the `ResponderBox` retained here.
 final class CivetWebEngine: @unchecked Sendable {
-    // @unchecked: `context` is written once in init and read once in `stop()`, which
-    // `HTTPServer` calls at most once under its mutex.
+    // @unchecked: `context` is written once in init and only read afterwards; `HTTPServer` takes
+    // the engine out of its mutex before calling `stop()`, so `stop()` runs at most once.
     private let context: OpaquePointer
     private let box: Unmanaged<ResponderBox>
     let port: Int
@@ -93,47 +93,77 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     let remote = withUnsafeBytes(of: info.remote_addr) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }
-    let limit = responder.configuration.maximumBodyBytes
-    var tooLarge = false
-    var body: [UInt8] = []
+    let configuration = responder.configuration
+    let limit = configuration.maximumBodyBytes
+    var outcome = BodyOutcome.complete([])
     if info.content_length > Int64(limit) {
-        tooLarge = true
+        outcome = .tooLarge
     } else {
-        body = readBody(connection, expected: info.content_length, limit: limit, tooLarge: &tooLarge)
+        let deadline = started &+ UInt64(max(1, configuration.requestTimeoutMilliseconds)) * 1_000_000
+        outcome = readBody(connection, expected: info.content_length, limit: limit, deadline: deadline)
     }
-    let request = HTTPRequest(method: method, path: path, queryString: query, headers: headers, body: body,
-                              remoteAddress: remote)
-    let response = responder.respond(to: request, bodyTooLarge: tooLarge, startedAt: started)
-    write(response, to: connection, headOnly: method == "HEAD", closeAfter: tooLarge)
-    return Int32(response.status)
+    let request = HTTPRequest(method: method, path: path, queryString: query, headers: headers,
+                              body: outcome.body, remoteAddress: remote)
+    let response: HTTPResponse
+    if case .incomplete = outcome {
+        // A body cut off by a timeout or a reset never reaches a handler as if it were whole.
+        response = responder.refuseIncomplete(request, startedAt: started)
+    } else {
+        response = responder.respond(to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started)
+    }
+    if outcome.isTooLarge || outcome.isIncomplete {
+        // The rest of the body is still on the socket: close instead of draining it.
+        mg_disable_connection_keep_alive(connection)
+    }
+    write(response, to: connection, headOnly: method == "HEAD")
+    return Int32(min(max(response.status, 100), 999))
 }
 
-private func readBody(_ connection: OpaquePointer, expected: Int64, limit: Int, tooLarge: inout Bool) -> [UInt8] {
+/// What reading a request body gave.
+private enum BodyOutcome {
+    case complete([UInt8])
+    case tooLarge
+    case incomplete
+
+    var body: [UInt8] {
+        if case .complete(let bytes) = self { return bytes }
+        return []
+    }
+    var isTooLarge: Bool {
+        if case .tooLarge = self { return true }
+        return false
+    }
+    var isIncomplete: Bool {
+        if case .incomplete = self { return true }
+        return false
+    }
+}
+
+/// Reads the body up to `limit` bytes, within one deadline for the whole body (civetweb's own
+/// timeout applies to each read, so a client dripping a byte at a time would otherwise hold a
+/// worker forever).
+private func readBody(_ connection: OpaquePointer, expected: Int64, limit: Int, deadline: UInt64) -> BodyOutcome {
     var body: [UInt8] = []
     if expected > 0 { body.reserveCapacity(Int(expected)) }
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     while true {
         let n = chunk.withUnsafeMutableBytes { mg_read(connection, $0.baseAddress, $0.count) }
-        if n <= 0 { break }
-        if body.count + Int(n) > limit {
-            tooLarge = true
-            return []
-        }
+        if n < 0 { return .incomplete }
+        if n == 0 { break }
+        if body.count + Int(n) > limit { return .tooLarge }
         body.append(contentsOf: chunk[0..<Int(n)])
+        if DispatchTime.now().uptimeNanoseconds > deadline { return .incomplete }
     }
-    return body
+    if expected >= 0 && Int64(body.count) != expected { return .incomplete }
+    return .complete(body)
 }
 
-private func write(_ response: HTTPResponse, to connection: OpaquePointer, headOnly: Bool, closeAfter: Bool) {
-    mg_response_header_start(connection, Int32(response.status))
+private func write(_ response: HTTPResponse, to connection: OpaquePointer, headOnly: Bool) {
+    mg_response_header_start(connection, Int32(min(max(response.status, 100), 999)))
     for (name, value) in response.headers {
         mg_response_header_add(connection, name, value, -1)
     }
     mg_response_header_add(connection, "Content-Length", String(response.body.count), -1)
-    if closeAfter {
-        // The unread body is still on the socket; the connection cannot be reused.
-        mg_response_header_add(connection, "Connection", "close", -1)
-    }
     mg_response_header_send(connection)
     if !headOnly, !response.body.isEmpty {
         response.body.withUnsafeBytes { _ = mg_write(connection, $0.baseAddress, $0.count) }

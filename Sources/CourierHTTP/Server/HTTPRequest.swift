@@ -63,6 +63,10 @@ public struct HTTPRequest: Sendable {
         return String(parts[1]).trimmingCharactersInWhitespace()
     }
 
+    private static func isHexDigit(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+    }
+
     static func percentDecode(_ text: String) -> String {
         guard text.contains("%") || text.contains("+") else { return text }
         var out: [UInt8] = []
@@ -70,7 +74,7 @@ public struct HTTPRequest: Sendable {
         while let b = bytes.popFirst() {
             if b == UInt8(ascii: "+") {
                 out.append(0x20)
-            } else if b == UInt8(ascii: "%"), bytes.count >= 2,
+            } else if b == UInt8(ascii: "%"), bytes.count >= 2, bytes.prefix(2).allSatisfy(Self.isHexDigit),
                       let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
                 out.append(v)
                 bytes = bytes.dropFirst(2)

@@ -51,6 +51,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    deinit { stop() }
+
     /// Stops accepting connections, lets requests in flight finish, then returns.
     public func stop() {
         let running = engine.withLock { engine -> CivetWebEngine? in

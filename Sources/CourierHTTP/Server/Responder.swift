@@ -8,6 +8,14 @@ struct Responder: Sendable {
     let configuration: HTTPServerConfiguration
     let metrics: HTTPMetrics
 
+    /// Answers a request whose body did not arrive whole (timeout or reset) without routing it.
+    func refuseIncomplete(_ request: HTTPRequest, startedAt: UInt64) -> HTTPResponse {
+        let response = HTTPResponse.error(status: 408, code: "request_timeout",
+                                          message: "the request body did not arrive in time")
+        finish(request, routeName: "unmatched", response: response, startedAt: startedAt)
+        return response
+    }
+
     /// Answers a request whose body has been read (or refused as too large).
     func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) -> HTTPResponse {
         var routeName = "unmatched"
@@ -23,13 +31,19 @@ struct Responder: Sendable {
             routeName = route.pattern
             response = handle(request, route: route, parameters: parameters, bodyTooLarge: bodyTooLarge)
         }
+        finish(request, routeName: routeName, response: response, startedAt: startedAt)
+        return response
+    }
+
+    private func finish(_ request: HTTPRequest, routeName: String, response: HTTPResponse, startedAt: UInt64) {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- startedAt) / 1e9
         metrics.record(method: request.method, route: routeName, status: response.status, seconds: elapsed)
         if let log = configuration.accessLog {
             let ms = String(format: "%.2f", elapsed * 1000)
-            log("\(request.remoteAddress) \"\(request.method) \(request.path)\" \(response.status) \(response.body.count) \(ms)ms")
+            // The path is decoded: escape control characters so a client cannot forge log lines.
+            let path = request.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0) }.joined()
+            log("\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms")
         }
-        return response
     }
 
     private func handle(_ request: HTTPRequest, route: Router.Route, parameters: [String: String],

@@ -19,6 +19,13 @@ public struct SessionBuilder: Sendable {
     /// messages to this address are `PreKeySignalMessage`s until the peer replies.
     /// - Throws: `.untrustedIdentity`, `.invalidSignature`, `.invalidKey`.
     public func process(bundle: PreKeyBundle) throws {
+        try stores.transaction { stores in
+            try SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
+                .processInTransaction(bundle: bundle)
+        }
+    }
+
+    private func processInTransaction(bundle: PreKeyBundle) throws {
         guard try stores.identities.isTrustedIdentity(bundle.identityKey, for: remoteAddress, direction: .sending)
         else {
             throw SignalProtocolError(.untrustedIdentity, "untrusted identity for \(remoteAddress)")

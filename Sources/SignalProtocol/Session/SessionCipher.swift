@@ -1,7 +1,9 @@
 /// Encrypts to and decrypts from one remote device.
 ///
 /// Decryption is transactional: the caller's `accept` closure sees the plaintext first, and the
-/// advanced session state, identity and prekey deletion are committed only if it returns.
+/// advanced session state, identity and prekey deletion are committed only if it returns. With a
+/// store that has a transaction runner (`SQLiteSignalStore`) all of it, `accept` included, runs in
+/// one database transaction.
 public struct SessionCipher: Sendable {
     /// The stores.
     public let stores: SignalStores
@@ -20,6 +22,10 @@ public struct SessionCipher: Sendable {
     /// Encrypts `plaintext` with the current session.
     /// - Throws: `.noSession`, `.untrustedIdentity`.
     public func encrypt(_ plaintext: [UInt8]) throws -> CiphertextMessage {
+        try stores.transaction { try bound(to: $0).encryptInTransaction(plaintext) }
+    }
+
+    private func encryptInTransaction(_ plaintext: [UInt8]) throws -> CiphertextMessage {
         guard var record = try stores.sessions.loadSession(for: remoteAddress), var state = record.currentState else {
             throw SignalProtocolError(.noSession, "no session with \(remoteAddress)")
         }
@@ -66,6 +72,20 @@ public struct SessionCipher: Sendable {
 
     /// Decrypts a session-opening message, creating the session if it is new.
     public func decrypt<R>(_ message: PreKeySignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
+        try stores.transaction { try bound(to: $0).decryptInTransaction(message, accept: accept) }
+    }
+
+    /// Decrypts a message in an existing session.
+    public func decrypt<R>(_ message: SignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
+        try stores.transaction { try bound(to: $0).decryptInTransaction(message, accept: accept) }
+    }
+
+    /// This cipher over the stores of a running transaction.
+    private func bound(to stores: SignalStores) -> SessionCipher {
+        SessionCipher(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
+    }
+
+    private func decryptInTransaction<R>(_ message: PreKeySignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
         var record = try stores.sessions.loadSession(for: remoteAddress) ?? SessionRecord()
         let builder = SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
         let usedPreKey = try builder.process(message, into: &record)
@@ -77,8 +97,7 @@ public struct SessionCipher: Sendable {
         return result
     }
 
-    /// Decrypts a message in an existing session.
-    public func decrypt<R>(_ message: SignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
+    private func decryptInTransaction<R>(_ message: SignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
         guard var record = try stores.sessions.loadSession(for: remoteAddress) else {
             throw SignalProtocolError(.noSession, "no session with \(remoteAddress)")
         }

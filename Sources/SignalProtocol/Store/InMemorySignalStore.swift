@@ -5,13 +5,7 @@ public final class InMemorySignalStore: SessionStore, PreKeyStore, SignedPreKeyS
     SenderKeyStore
 {
     /// How a changed remote identity key is treated.
-    public enum TrustPolicy: Sendable {
-        /// libsignal's default: a key is trusted when none is stored or it equals the stored
-        /// one; a changed key is refused until `saveIdentity` records it (the user approved it).
-        case trustOnFirstUse
-        /// Accept any key (changes are still reported by `saveIdentity`).
-        case acceptChanges
-    }
+    public typealias TrustPolicy = IdentityTrustPolicy
 
     private struct State {
         var sessions: [ProtocolAddress: SessionRecord] = [:]

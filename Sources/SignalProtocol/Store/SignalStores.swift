@@ -8,15 +8,28 @@ public struct SignalStores: Sendable {
     public let signedPreKeys: any SignedPreKeyStore
     /// Identities.
     public let identities: any IdentityKeyStore
+    /// Makes multi-step updates atomic; nil for stores whose writes cannot fail halfway
+    /// (`InMemorySignalStore`), where the steps simply run in order.
+    public let transactions: (any SignalStoreTransactions)?
 
     /// Bundles stores.
+    /// - Parameter transactions: the transaction runner; it must hand its `body` stores backed by
+    ///   the same data as these.
     public init(
         sessions: any SessionStore, preKeys: any PreKeyStore, signedPreKeys: any SignedPreKeyStore,
-        identities: any IdentityKeyStore
+        identities: any IdentityKeyStore, transactions: (any SignalStoreTransactions)? = nil
     ) {
         self.sessions = sessions
         self.preKeys = preKeys
         self.signedPreKeys = signedPreKeys
         self.identities = identities
+        self.transactions = transactions
+    }
+
+    /// Runs `body` atomically when a transaction runner is set, else directly with these stores.
+    /// - Throws: what `body` or the runner throws.
+    public func transaction<R>(_ body: (SignalStores) throws -> R) throws -> R {
+        guard let transactions else { return try body(self) }
+        return try transactions.transaction(body)
     }
 }

@@ -1,0 +1,45 @@
+internal import CourierCore
+
+/// The tables of `SQLiteSignalStore`. Records are blobs in the module's `Storage/` format; the
+/// keys beside them are only what lookups need.
+enum SQLiteSignalSchema {
+    /// Migration *n* moves `user_version` *n−1* to *n*; append, never edit.
+    static let migrator = Migrator([
+        .init(
+            "signal stores v1",
+            sql: """
+                CREATE TABLE signal_local_identity (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    key_pair BLOB NOT NULL,
+                    registration_id INTEGER NOT NULL
+                );
+                CREATE TABLE signal_sessions (
+                    name TEXT NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    record BLOB NOT NULL,
+                    PRIMARY KEY (name, device_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE signal_prekeys (
+                    id INTEGER PRIMARY KEY,
+                    record BLOB NOT NULL
+                );
+                CREATE TABLE signal_signed_prekeys (
+                    id INTEGER PRIMARY KEY,
+                    record BLOB NOT NULL
+                );
+                CREATE TABLE signal_identities (
+                    name TEXT NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    identity_key BLOB NOT NULL,
+                    PRIMARY KEY (name, device_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE signal_sender_keys (
+                    group_id TEXT NOT NULL,
+                    sender_name TEXT NOT NULL,
+                    sender_device_id INTEGER NOT NULL,
+                    record BLOB NOT NULL,
+                    PRIMARY KEY (group_id, sender_name, sender_device_id)
+                ) WITHOUT ROWID;
+                """)
+    ])
+}

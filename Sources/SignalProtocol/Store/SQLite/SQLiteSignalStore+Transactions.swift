@@ -1,0 +1,37 @@
+internal import CourierCore
+
+extension SQLiteSignalStore: SignalStoreTransactions {
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` on the writer connection, with stores bound
+    /// to that transaction; rolls back if `body` throws.
+    /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
+    ///   or commit (then nothing was committed).
+    public func transaction<R>(_ body: (SignalStores) throws -> R) throws -> R {
+        if SQLiteSignalTransaction.activeStore == ObjectIdentifier(self) {
+            throw SignalProtocolError(
+                .storageFailure, "signal store transaction started inside its own transaction; use its stores")
+        }
+        do {
+            return try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
+                try pool.transaction { database in
+                    let scope = SQLiteSignalTransaction(database: database, store: self)
+                    defer { scope.close() }
+                    do {
+                        return try body(scope.stores)
+                    } catch {
+                        throw BodyFailure(error: error)
+                    }
+                }
+            }
+        } catch let failure as BodyFailure {
+            throw failure.error
+        } catch let error as DatabaseError {
+            throw SQLiteStorageError.translate(error, "run a transaction")
+        }
+    }
+}
+
+/// Carries an error thrown by a transaction's body past the database layer, so a caller's own
+/// `DatabaseError` is rethrown as it was and only begin/commit failures are translated.
+private struct BodyFailure: Error {
+    let error: any Error
+}

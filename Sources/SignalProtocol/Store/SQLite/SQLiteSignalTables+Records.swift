@@ -1,0 +1,91 @@
+internal import CourierCore
+
+extension SQLiteSignalTables {
+    func session(for address: ProtocolAddress) throws -> SessionRecord? {
+        try fetchSecret(
+            "SELECT record FROM signal_sessions WHERE name = ? AND device_id = ?", Self.arguments(address)
+        ).map { try SQLiteStorageError.decode("session for \(address)", $0, SessionRecord.init(serialized:)) }
+    }
+
+    func storeSession(_ record: SessionRecord, for address: ProtocolAddress) throws {
+        try write(
+            "INSERT OR REPLACE INTO signal_sessions (name, device_id, record) VALUES (?, ?, ?)",
+            Self.arguments(address), secret: record.serialized())
+    }
+
+    func preKey(id: UInt32) throws -> PreKeyRecord? {
+        try fetchSecret("SELECT record FROM signal_prekeys WHERE id = ?", [.integer(Int64(id))])
+            .map { try SQLiteStorageError.decode("prekey \(id)", $0, PreKeyRecord.init(serialized:)) }
+    }
+
+    func storePreKey(_ record: PreKeyRecord) throws {
+        try write(
+            "INSERT OR REPLACE INTO signal_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
+            secret: record.serialized())
+    }
+
+    func removePreKey(id: UInt32) throws {
+        try database.run("DELETE FROM signal_prekeys WHERE id = ?", [.integer(Int64(id))])
+    }
+
+    func signedPreKey(id: UInt32) throws -> SignedPreKeyRecord? {
+        try fetchSecret("SELECT record FROM signal_signed_prekeys WHERE id = ?", [.integer(Int64(id))])
+            .map { try SQLiteStorageError.decode("signed prekey \(id)", $0, SignedPreKeyRecord.init(serialized:)) }
+    }
+
+    func storeSignedPreKey(_ record: SignedPreKeyRecord) throws {
+        try write(
+            "INSERT OR REPLACE INTO signal_signed_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
+            secret: record.serialized())
+    }
+
+    func identity(for address: ProtocolAddress) throws -> IdentityKey? {
+        try database.query(
+            "SELECT identity_key FROM signal_identities WHERE name = ? AND device_id = ?", Self.arguments(address)
+        ) { row in
+            do {
+                return try IdentityKey(serialized: row.bytes(0))
+            } catch {
+                throw SignalProtocolError(
+                    .corruptRecord, "stored identity for \(address) cannot be decoded", underlying: error)
+            }
+        }.first
+    }
+
+    /// Records `identity`; true when a different key was stored before.
+    func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress) throws -> Bool {
+        // A corrupt stored key counts as a change: the new key replaces it and the user is told.
+        let previous: IdentityKey?
+        var wasCorrupt = false
+        do {
+            previous = try self.identity(for: address)
+        } catch let error as SignalProtocolError where error.code == .corruptRecord {
+            previous = nil
+            wasCorrupt = true
+        }
+        try database.run(
+            "INSERT OR REPLACE INTO signal_identities (name, device_id, identity_key) VALUES (?, ?, ?)",
+            Self.arguments(address) + [.blob(identity.serialized)])
+        return wasCorrupt || (previous != nil && previous != identity)
+    }
+
+    func senderKey(for name: SenderKeyName) throws -> SenderKeyRecord? {
+        try fetchSecret(
+            "SELECT record FROM signal_sender_keys WHERE group_id = ? AND sender_name = ? AND sender_device_id = ?",
+            [.text(name.groupId)] + Self.arguments(name.sender)
+        ).map { try SQLiteStorageError.decode("sender key", $0, SenderKeyRecord.init(serialized:)) }
+    }
+
+    func storeSenderKey(_ record: SenderKeyRecord, for name: SenderKeyName) throws {
+        try write(
+            """
+            INSERT OR REPLACE INTO signal_sender_keys (group_id, sender_name, sender_device_id, record)
+            VALUES (?, ?, ?, ?)
+            """,
+            [.text(name.groupId)] + Self.arguments(name.sender), secret: record.serialized())
+    }
+
+    private static func arguments(_ address: ProtocolAddress) -> [SQLValue] {
+        [.text(address.name), .integer(Int64(address.deviceId))]
+    }
+}
