@@ -8,6 +8,13 @@ enum CourierCommand {
         USAGE: courier <command> [options]
 
         COMMANDS:
+          track NAME [--prop KEY=VALUE …]        send an event through the Analytics SDK
+              --write-key KEY                      default $COURIER_WRITE_KEY or dev-write-key
+              --user-id ID                         identify first
+              --count N                            send N events (each gets a "seq" property)
+              --data-dir PATH                      the SDK's queue folder
+              --progress N                         print progress every N events
+              --drain-seconds S                    how long to wait for the upload (default 10)
           settings get WRITE_KEY                 print a project's settings
           settings set WRITE_KEY [changes]       change them (creates the project if new):
               --enabled true|false                 the kill switch
@@ -33,6 +40,19 @@ enum CourierCommand {
         let client = AdminClient(server: server, token: token)
         do {
             switch (parsed.positional.first, parsed.positional.dropFirst().first) {
+            case ("track", let name?):
+                let count = Int(parsed.option("--count") ?? "1") ?? 0
+                guard count >= 1 else { throw CommandError("--count takes a positive whole number") }
+                guard let drain = Double(parsed.option("--drain-seconds") ?? "10"), drain.isFinite, drain >= 0, drain <= 3600 else {
+                    throw CommandError("--drain-seconds takes seconds from 0 to 3600")
+                }
+                let command = TrackCommand(
+                    name: name, properties: try TrackCommand.parseProperties(parsed.props),
+                    server: server, writeKey: parsed.option("--write-key") ?? environment["COURIER_WRITE_KEY"] ?? "dev-write-key",
+                    userId: parsed.option("--user-id"), dataDirectory: parsed.option("--data-dir"), count: count,
+                    progressEvery: parsed.option("--progress").flatMap(Int.init), drainSeconds: drain)
+                if let unknown = parsed.leftoverOptions.first { throw CommandError("unknown option \(unknown)") }
+                return command.run()
             case ("settings", "get"):
                 guard let key = parsed.positional.dropFirst(2).first else { throw CommandError("settings get needs a write key") }
                 print(JSONWriter.string(try await client.settings(writeKey: key)))

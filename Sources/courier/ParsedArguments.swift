@@ -1,19 +1,24 @@
 /// Splits `--name value` options and `--flag`s from positional words.
 struct ParsedArguments {
     private(set) var positional: [String] = []
+    /// Every `--prop` value, in order.
+    private(set) var props: [String] = []
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
     private var used: Set<String> = []
 
     static let valueOptions: Set<String> = [
         "--server", "--admin-token", "--write-key", "--after", "--interval", "--enabled", "--sample-rate",
-        "--flush-at", "--flush-interval", "--allow-list",
+        "--flush-at", "--flush-interval", "--allow-list", "--user-id", "--count", "--data-dir", "--progress",
+        "--drain-seconds",
     ]
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
         while let word = rest.popFirst() {
-            if Self.valueOptions.contains(word), let value = rest.popFirst() {
+            if word == "--prop", let value = rest.popFirst() {
+                props.append(value)
+            } else if Self.valueOptions.contains(word), let value = rest.popFirst() {
                 options[word] = value
             } else if word.hasPrefix("--") {
                 flags.insert(word)
