@@ -10,6 +10,8 @@ enum BenchCommand {
           collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
                       beside civetweb answering the same request and SQLite inserting the same rows
           json        parsing Segment batches: Courier's parser beside Foundation's
+          sdk         the analytics SDK: track cost beside a bare actor hop, queue writes beside
+                      SQLite, end to end to the collector, memory with the network down
           signal      sessions and messages per second beside libsignal-protocol-c
           all         every benchmark
 
@@ -36,12 +38,14 @@ enum BenchCommand {
             default: names.append(word)
             }
         }
-        if names.isEmpty || names == ["all"] { names = ["json", "collector", "signal"] }
+        if names.isEmpty || names == ["all"] { names = ["json", "collector", "sdk", "signal"] }
         do {
             for name in names {
                 switch name {
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
+                case "sdk": try SDKBenchmark(runs: runs).run()
+                case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "signal":
                     var reports: [SignalBenchmark.Report] = []
                     for _ in 0..<runs { reports.append(try SignalBenchmark.run(messages: messages)) }

@@ -1,4 +1,5 @@
 @testable import Analytics
+import CourierCore
 import Testing
 
 struct FlushPolicyTests {
@@ -99,5 +100,30 @@ struct PIIScrubberTests {
         let scrubber = PIIScrubber(allowList: ["plan", "contact"], redacts: true)
         let result = scrubber.scrub(["plan": "pro", "email": "a@b.co", "contact": ["who": "a@b.co"]])
         #expect(result == ["plan": "pro", "contact": ["who": "[email]"]])
+    }
+}
+
+struct EncodingTests {
+    @Test func messageIdsAreUniqueVersion4UUIDs() {
+        var generator = MessageIdGenerator()
+        let ids = (0..<10_000).map { _ in generator.next() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(100) {
+            let parts = id.split(separator: "-")
+            #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
+            #expect(parts[2].first == "4")
+            #expect(["8", "9", "a", "b"].contains(parts[3].first))
+            #expect(id == id.lowercased())
+        }
+    }
+
+    @Test(arguments: [AnalyticsEvent.Kind.track, .screen, .identify, .group, .alias])
+    func fastEncodingMatchesTheJSONModel(kind: AnalyticsEvent.Kind) throws {
+        let context: [String: JSONValue] = ["library": ["name": "x"], "sessionId": 7]
+        let event = AnalyticsEvent(messageId: "m", kind: kind, name: "N", properties: ["a": 1.5, "b": [nil, "s"]],
+                                   timestamp: 1_795_939_200_000, userId: "u", anonymousId: "an", groupId: "g",
+                                   previousId: "p", context: context)
+        #expect(try JSONParser.parse(event.encoded()) == event.json)
+        #expect(try JSONParser.parse(event.encoded(encodedContext: JSONWriter.encode(.object(context)))) == event.json)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// network and no lock the caller waits on. Safe from any thread; instances with different write
 /// keys are independent.
 public final class Analytics: Sendable {
-    private let continuation: AsyncStream<Command>.Continuation
+    private let mailbox: Mailbox
     private let recorder = StatsRecorder()
     private let clock: any Clock
     /// The configuration it was created with.
@@ -22,14 +22,13 @@ public final class Analytics: Sendable {
     public init(configuration: AnalyticsConfiguration) {
         self.configuration = configuration
         clock = configuration.clock
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: Command.self, bufferingPolicy: .bufferingOldest(max(1, configuration.maximumPendingCalls)))
-        self.continuation = continuation
+        let mailbox = Mailbox(capacity: configuration.maximumPendingCalls)
+        self.mailbox = mailbox
         let pipeline = AnalyticsPipeline(configuration: configuration, stats: recorder)
-        Task.detached(priority: .utility) { await pipeline.run(stream) }
+        Task.detached(priority: .utility) { await pipeline.run(mailbox) }
     }
 
-    deinit { continuation.finish() }
+    deinit { mailbox.close() }
 
     /// Configures the shared instance (replacing any previous one) and returns it.
     /// - Parameters:
@@ -86,7 +85,7 @@ public final class Analytics: Sendable {
     /// Waits until everything tracked before this call was uploaded, or an upload failed.
     public func flushed() async -> FlushResult {
         await withCheckedContinuation { continuation in
-            if case .terminated = self.continuation.yield(.flushed(continuation)) {
+            if mailbox.post(.flushed(continuation)) != .accepted {
                 continuation.resume(returning: FlushResult(remaining: 0, blocked: true))
             }
         }
@@ -127,10 +126,6 @@ public final class Analytics: Sendable {
     }
 
     private func send(_ command: Command) {
-        switch continuation.yield(command) {
-        case .enqueued: break
-        case .dropped, .terminated: recorder.drop(.overflow)
-        @unknown default: recorder.drop(.overflow)
-        }
+        if mailbox.post(command) != .accepted { recorder.drop(.overflow) }
     }
 }

@@ -40,6 +40,64 @@ public struct AnalyticsEvent: Sendable, Equatable {
     /// `context`: app, os, device, locale, timezone, library, sessionId.
     public var context: [String: JSONValue]
 
+    /// Creates an event (the SDK makes them; plugins and tests may too).
+    public init(messageId: String, kind: Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
+                userId: String?, anonymousId: String, groupId: String?, previousId: String?,
+                context: [String: JSONValue]) {
+        self.messageId = messageId
+        self.kind = kind
+        self.name = name
+        self.properties = properties
+        self.timestamp = timestamp
+        self.userId = userId
+        self.anonymousId = anonymousId
+        self.groupId = groupId
+        self.previousId = previousId
+        self.context = context
+    }
+
+    /// The message as JSON bytes. `encodedContext` is the already-encoded form of `context`, when
+    /// the caller knows it is unchanged (the common case: no plugin touched it).
+    func encoded(encodedContext: [UInt8]? = nil) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512 + (encodedContext?.count ?? 256))
+        // `,"name":` straight from the literal's bytes: no String is made per key.
+        func key(_ name: StaticString) {
+            writer.append(byte: UInt8(ascii: ","))
+            writer.append(byte: UInt8(ascii: "\""))
+            writer.append(raw: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            writer.append(byte: UInt8(ascii: "\""))
+            writer.append(byte: UInt8(ascii: ":"))
+        }
+        writer.append(byte: UInt8(ascii: "{"))
+        writer.write(string: "type")
+        writer.append(byte: UInt8(ascii: ":"))
+        writer.write(string: kind.rawValue)
+        key("messageId"); writer.write(string: messageId)
+        key("timestamp"); writer.write(string: Timestamp.format(milliseconds: timestamp))
+        key("anonymousId"); writer.write(string: anonymousId)
+        if let userId { key("userId"); writer.write(string: userId) }
+        switch kind {
+        case .track:
+            key("event"); writer.write(string: name ?? "")
+            key("properties"); writer.write(.object(properties))
+        case .screen:
+            key("name"); writer.write(name.map(JSONValue.string) ?? .null)
+            key("properties"); writer.write(.object(properties))
+        case .identify:
+            key("traits"); writer.write(.object(properties))
+        case .group:
+            key("groupId"); writer.write(groupId.map(JSONValue.string) ?? .null)
+            key("traits"); writer.write(.object(properties))
+        case .alias:
+            key("previousId"); writer.write(previousId.map(JSONValue.string) ?? .null)
+        }
+        key("context")
+        if let encodedContext { writer.append(raw: encodedContext) } else { writer.write(.object(context)) }
+        key("schemaVersion"); writer.write(.int(Int64(Self.schemaVersion)))
+        writer.append(byte: UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
     /// The Segment message.
     public var json: JSONValue {
         var message: [String: JSONValue] = [

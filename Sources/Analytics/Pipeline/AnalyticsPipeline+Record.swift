@@ -18,15 +18,13 @@ extension AnalyticsPipeline {
         default:
             break
         }
-        var eventContext = context
-        eventContext["sessionId"] = .int(sessionId)
         let rate = remote.sampleRate ?? configuration.sampleRate
-        eventContext["sampling"] = ["rate": .double(rate), "unit": .string(configuration.samplingUnit.rawValue)]
+        let shared = currentContext(rate: rate)
         var event = AnalyticsEvent(
-            messageId: Identifier.uuid(), kind: kind, name: name,
+            messageId: messageIds.next(), kind: kind, name: name,
             properties: kind == .identify ? identity.traits : properties, timestamp: timestamp,
             userId: identity.userId, anonymousId: identity.anonymousId, groupId: extra.groupId,
-            previousId: extra.previousId, context: eventContext)
+            previousId: extra.previousId, context: shared.value)
         for plugin in configuration.plugins {
             guard let changed = plugin.transform(event) else { return stats.drop(.plugin) }
             event = changed
@@ -34,7 +32,7 @@ extension AnalyticsPipeline {
         event.properties = scrubber.scrub(event.properties)
         let samplingId = configuration.samplingUnit == .user ? (event.userId ?? event.anonymousId) : String(sessionId)
         guard Sampler.isSampled(samplingId, rate: rate) else { return stats.drop(.sampled) }
-        let payload = JSONWriter.encode(event.json)
+        let payload = event.encoded(encodedContext: configuration.plugins.isEmpty ? shared.bytes : nil)
         guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
         buffer.append(payload)
         if buffer.count >= configuration.writeBufferCount {
@@ -45,6 +43,18 @@ extension AnalyticsPipeline {
                 self.writeBuffer()
             }
         }
+    }
+
+    private func currentContext(rate: Double) -> (value: [String: JSONValue], bytes: [UInt8]) {
+        if let cached = sessionContext, cached.rate == rate, cached.session == sessionId {
+            return (cached.value, cached.bytes)
+        }
+        var value = context
+        value["sessionId"] = .int(sessionId)
+        value["sampling"] = ["rate": .double(rate), "unit": .string(configuration.samplingUnit.rawValue)]
+        let bytes = JSONWriter.encode(.object(value))
+        sessionContext = (rate, sessionId, value, bytes)
+        return (value, bytes)
     }
 
     private var allowList: [String]? {

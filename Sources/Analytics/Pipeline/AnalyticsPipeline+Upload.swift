@@ -33,23 +33,22 @@ extension AnalyticsPipeline {
                 return
             }
             let result = await transport.send(request)
-            let ids = batch.map(\.id)
             switch UploadDecision.decide(result, batchCount: batch.count) {
             case .delivered:
-                try? queue.delete(ids: ids)
+                try? queue.delete(batch)
                 stats.update { $0.sent += batch.count }
                 attempt = 0
                 lastAttemptFailed = false
                 batchLimit = configuration.maximumBatchCount
             case .poison(let status):
-                try? queue.delete(ids: ids)
+                try? queue.delete(batch)
                 stats.drop(.poison, count: batch.count)
                 log("the collector refused a batch as invalid (\(status)); it was dropped")
                 lastAttemptFailed = false
             case .split:
                 batchLimit = max(1, batch.count / 2)
             case .dropOversized:
-                try? queue.delete(ids: ids)
+                try? queue.delete(batch)
                 stats.drop(.tooLarge, count: batch.count)
             case .unauthorized:
                 unauthorized = true
@@ -103,6 +102,7 @@ extension AnalyticsPipeline {
             method: "POST", url: configuration.host + "/v1/batch",
             headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
                       "Authorization": "Basic " + Data(credentials).base64EncodedString()],
-            body: try Gzip.compress(body))
+            // Level 1: JSON still shrinks several-fold, at a fraction of level 6's CPU on a phone.
+            body: try Gzip.compress(body, level: 1))
     }
 }

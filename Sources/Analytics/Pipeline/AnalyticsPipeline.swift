@@ -28,6 +28,10 @@ actor AnalyticsPipeline {
     var waiters: [CheckedContinuation<FlushResult, Never>] = []
     var backgroundedAt: UInt64?
     var context: [String: JSONValue] = [:]
+    /// `context` plus the session and sampling members, rebuilt only when either changes, with
+    /// its encoded bytes, so events share one dictionary and one encoding.
+    var sessionContext: (rate: Double, session: Int64, value: [String: JSONValue], bytes: [UInt8])?
+    var messageIds = MessageIdGenerator()
 
     init(configuration: AnalyticsConfiguration, stats: StatsRecorder) {
         self.configuration = configuration
@@ -41,12 +45,18 @@ actor AnalyticsPipeline {
             .appendingPathComponent(Self.folderName(for: configuration.writeKey))
     }
 
-    /// Opens storage (off the caller's path), then handles commands until the stream ends.
-    func run(_ commands: AsyncStream<Command>) async {
+    /// Opens storage (off the caller's path), then handles commands in call order until the
+    /// mailbox is closed.
+    func run(_ mailbox: Mailbox) async {
         start()
-        for await command in commands {
-            handle(command)
+        for await _ in mailbox.rings {
+            var batch = mailbox.takeAll()
+            while !batch.isEmpty {
+                for command in batch { handle(command) }
+                batch = mailbox.takeAll()
+            }
         }
+        for command in mailbox.takeAll() { handle(command) }
         writeBuffer()
     }
 

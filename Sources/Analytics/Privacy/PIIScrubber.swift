@@ -12,6 +12,10 @@ struct PIIScrubber: Sendable {
     static let phoneMarker = "[phone]"
 
     func scrub(_ properties: [String: JSONValue]) -> [String: JSONValue] {
+        // Fast path: nothing to filter and nothing that looks like personal data.
+        if allowList == nil && (!redacts || !properties.values.contains(where: Self.mayContainPII)) {
+            return properties
+        }
         var result: [String: JSONValue] = [:]
         for (key, value) in properties where allowList?.contains(key) ?? true {
             result[key] = redacts ? redact(value) : value
@@ -28,17 +32,31 @@ struct PIIScrubber: Sendable {
         }
     }
 
-    /// Replaces e-mail addresses and phone numbers in `text`.
-    static func redact(_ text: String) -> String {
-        // Fast path: nothing that could be either.
-        let bytes = Array(text.utf8)
+    /// Whether a value holds a string that could contain an e-mail address or a phone number.
+    static func mayContainPII(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let s): return mayContainPII(s)
+        case .array(let a): return a.contains(where: mayContainPII)
+        case .object(let o): return o.values.contains(where: mayContainPII)
+        default: return false
+        }
+    }
+
+    private static func mayContainPII(_ text: String) -> Bool {
         var digits = 0
-        var at = false
-        for b in bytes {
-            if b == UInt8(ascii: "@") { at = true }
+        for b in text.utf8 {
+            if b == UInt8(ascii: "@") { return true }
             if b >= 48 && b <= 57 { digits += 1 }
         }
-        guard at || digits >= 7 else { return text }
+        return digits >= 7
+    }
+
+    /// Replaces e-mail addresses and phone numbers in `text`.
+    static func redact(_ text: String) -> String {
+        guard mayContainPII(text) else { return text }
+        let bytes = Array(text.utf8)
+        let at = bytes.contains(UInt8(ascii: "@"))
+        let digits = bytes.reduce(0) { $0 + ($1 >= 48 && $1 <= 57 ? 1 : 0) }
         var out = at ? redactEmails(bytes) : bytes
         if digits >= 7 { out = redactPhones(out) }
         return String(decoding: out, as: UTF8.self)

@@ -88,17 +88,22 @@ final class EventQueue {
 
     private func enforceByteCap(_ maximumBytes: Int) throws -> Int {
         guard bytes > maximumBytes else { return 0 }
-        // Walk from the oldest, adding up sizes until enough is freed, then delete that prefix.
+        // Walk from the oldest in small pages, adding up sizes until enough is freed, then delete
+        // that prefix: the work is proportional to what is dropped, not to the queue's length.
         let excess = bytes - maximumBytes
         var freed = 0
         var lastId: Int64 = 0
         var dropped = 0
-        let rows = try db.query("SELECT id, bytes FROM events ORDER BY id") { ($0.int(0), Int($0.int(1))) }
-        for (id, size) in rows {
-            freed += size
-            lastId = id
-            dropped += 1
-            if freed >= excess { break }
+        while freed < excess {
+            let page = try db.query("SELECT id, bytes FROM events WHERE id > ?1 ORDER BY id LIMIT 64", [.integer(lastId)]) {
+                ($0.int(0), Int($0.int(1)))
+            }
+            if page.isEmpty { break }
+            for (id, size) in page where freed < excess {
+                freed += size
+                lastId = id
+                dropped += 1
+            }
         }
         try db.run("DELETE FROM events WHERE id <= ?1", [.integer(lastId)])
         count -= dropped
@@ -129,18 +134,17 @@ final class EventQueue {
         return batch
     }
 
-    /// Deletes the events with these ids.
-    func delete(ids: [Int64]) throws {
-        guard !ids.isEmpty else { return }
-        try db.transaction {
-            let statement = try db.cachedStatement("DELETE FROM events WHERE id = ?1")
-            for id in ids {
-                statement.reset()
-                try statement.bind(id, at: 1)
-                try statement.step()
-            }
+    /// Deletes a batch that `peek` returned (the oldest events, so their ids form one range).
+    func delete(_ batch: [QueuedEvent]) throws {
+        guard let first = batch.first?.id, let last = batch.last?.id else { return }
+        try db.run("DELETE FROM events WHERE id >= ?1 AND id <= ?2", [.integer(first), .integer(last)])
+        if db.changes == batch.count {
+            count -= batch.count
+            bytes -= batch.reduce(0) { $0 + $1.payload.count }
+        } else {
+            // The byte cap removed part of the range meanwhile: count again.
+            try refreshTotals()
         }
-        try refreshTotals()
     }
 
     /// Deletes every queued event.

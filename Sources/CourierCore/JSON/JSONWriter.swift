@@ -73,6 +73,12 @@ public struct JSONWriter {
     /// Appends a quoted, escaped string.
     public mutating func write(string: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Fast path: most strings need no escaping and are copied in one go.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: string.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
@@ -88,6 +94,16 @@ public struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends one raw byte (a delimiter).
+    public mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends raw, already-valid JSON text.
+    public mutating func append(raw: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: raw)
     }
 
     /// Appends raw, already-valid JSON text.

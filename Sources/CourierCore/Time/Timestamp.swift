@@ -15,23 +15,25 @@ public enum Timestamp {
         let clamped = min(max(milliseconds, -62_167_219_200_000), 253_402_300_799_999)
         let (days, msOfDay) = floorDivide(clamped, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        let fields: [(Int64, Int)] = [
-            (year, 4), (month, 2), (day, 2), (msOfDay / 3_600_000, 2), (msOfDay / 60_000 % 60, 2),
-            (msOfDay / 1000 % 60, 2), (msOfDay % 1000, 3),
-        ]
-        let separators: [UInt8] = Array("--T::.Z".utf8)
         return String(unsafeUninitializedCapacity: 24) { buffer in
             var index = 0
-            for (field, (value, width)) in fields.enumerated() {
+            func put(_ value: Int64, _ width: Int, _ separator: UInt8) {
                 var v = value
                 for i in stride(from: width - 1, through: 0, by: -1) {
                     buffer[index + i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
                     v /= 10
                 }
                 index += width
-                buffer[index] = separators[field]
+                buffer[index] = separator
                 index += 1
             }
+            put(year, 4, UInt8(ascii: "-"))
+            put(month, 2, UInt8(ascii: "-"))
+            put(day, 2, UInt8(ascii: "T"))
+            put(msOfDay / 3_600_000, 2, UInt8(ascii: ":"))
+            put(msOfDay / 60_000 % 60, 2, UInt8(ascii: ":"))
+            put(msOfDay / 1000 % 60, 2, UInt8(ascii: "."))
+            put(msOfDay % 1000, 3, UInt8(ascii: "Z"))
             return index
         }
     }

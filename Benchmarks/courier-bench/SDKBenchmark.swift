@@ -1,0 +1,221 @@
+import Analytics
+import AnalyticsCollector
+import CourierCore
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// The analytics SDK: the cost of `track` on the caller's thread beside a bare actor hop of the
+/// same payload, end-to-end delivery to the real collector, queue write rate beside SQLite
+/// inserting the same rows, and memory with the network down.
+struct SDKBenchmark {
+    let runs: Int
+
+    /// A transport that is always offline (the network is down).
+    struct Offline: AnalyticsTransport {
+        func send(_ request: TransportRequest) async -> TransportResult { .failure("offline") }
+    }
+
+    /// The ceiling for `track`: hopping the same payload to an actor.
+    actor Sink {
+        var count = 0
+        func take(_ name: String, _ properties: [String: JSONValue]) { count += properties.count }
+    }
+
+    static let properties: [String: JSONValue] = [
+        "orderId": "o-1234", "revenue": 19.99, "currency": "EUR", "items": 3, "coupon": nil, "plan": "pro",
+        "trial": false, "source": "push", "campaign": "winter", "step": 4,
+    ]
+
+    func run() throws {
+        print("== sdk: 10-property track events, median of \(runs) runs ==")
+        var trackP50: [Double] = [], trackP99: [Double] = [], hopP50: [Double] = [], hopP99: [Double] = []
+        var queueRates: [Double] = [], sqliteRates: [Double] = [], e2e: [Double] = []
+        for _ in 0..<runs {
+            let (t50, t99) = try trackCost()
+            let (h50, h99) = hopCost()
+            trackP50.append(t50); trackP99.append(t99); hopP50.append(h50); hopP99.append(h99)
+            let (queue, sqlite) = try queueRate()
+            queueRates.append(queue); sqliteRates.append(sqlite)
+            e2e.append(try endToEnd())
+        }
+        print(line("track p50 on caller (ns)", median(trackP50), "ns", median(hopP50), "bare actor hop p50 (goal ≤ 2×)"))
+        print(line("track p99 on caller (ns)", median(trackP99), "ns", median(hopP99), "bare actor hop p99"))
+        print(line("queue writes (events/s)", median(queueRates), "ev/s", median(sqliteRates), "SQLite 16-row txns, NORMAL"))
+        print(line("end to end (events/s)", median(e2e), "ev/s", 60_000, "goal"))
+        try memory()
+    }
+
+    /// Only the queue-write figure (for profiling).
+    func queueOnly() throws {
+        let (queue, sqlite) = try queueRate()
+        print(line("queue writes (events/s)", queue, "ev/s", sqlite, "SQLite 16-row txns, NORMAL"))
+    }
+
+    private func storage() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-sdk-\(Identifier.uuid())")
+    }
+
+    private func percentiles(_ samples: [UInt64]) -> (Double, Double) {
+        let sorted = samples.sorted()
+        return (Double(sorted[sorted.count / 2]), Double(sorted[sorted.count * 99 / 100]))
+    }
+
+    private func trackCost() throws -> (Double, Double) {
+        var configuration = AnalyticsConfiguration(writeKey: "bench", host: "http://127.0.0.1:9")
+        configuration.storageDirectory = storage()
+        configuration.defaultConsent = .granted
+        configuration.transport = Offline()
+        configuration.fetchesRemoteSettings = false
+        configuration.maximumQueueBytes = 64 << 20
+        let analytics = Analytics(configuration: configuration)
+        var samples = [UInt64](repeating: 0, count: 50_000)
+        for i in 0..<samples.count {
+            let start = DispatchTime.now().uptimeNanoseconds
+            analytics.track("Order Completed", properties: Self.properties)
+            samples[i] = DispatchTime.now().uptimeNanoseconds - start
+        }
+        _ = analytics.drain(timeout: .seconds(60))
+        try? FileManager.default.removeItem(at: configuration.storageDirectory!)
+        return percentiles(samples)
+    }
+
+    private func hopCost() -> (Double, Double) {
+        let sink = Sink()
+        var samples = [UInt64](repeating: 0, count: 50_000)
+        let countdown = Countdown(samples.count)
+        for i in 0..<samples.count {
+            let start = DispatchTime.now().uptimeNanoseconds
+            Task {
+                await sink.take("Order Completed", Self.properties)
+                countdown.tick()
+            }
+            samples[i] = DispatchTime.now().uptimeNanoseconds - start
+        }
+        countdown.done.wait()
+        return percentiles(samples)
+    }
+
+    /// Signals `done` when `tick()` has been called `count` times.
+    final class Countdown: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        private let remaining: Atomic<Int>
+        init(_ count: Int) { remaining = Atomic(count) }
+        func tick() { if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() } }
+    }
+
+    private func queueRate() throws -> (Double, Double) {
+        let count = 100_000
+        var configuration = AnalyticsConfiguration(writeKey: "bench", host: "http://127.0.0.1:9")
+        let directory = storage()
+        configuration.storageDirectory = directory
+        configuration.defaultConsent = .granted
+        configuration.transport = Offline()
+        configuration.fetchesRemoteSettings = false
+        configuration.maximumQueueBytes = 1 << 30
+        configuration.maximumPendingCalls = count
+        let analytics = Analytics(configuration: configuration)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { analytics.track("Order Completed", properties: Self.properties) }
+        while analytics.stats.stored < count { usleep(1000) }
+        let rate = Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        try? FileManager.default.removeItem(at: directory)
+
+        // The ceiling: the same encoded events inserted by SQLite directly, 16 per transaction.
+        let payload = JSONWriter.encode(AnalyticsEvent(
+            messageId: Identifier.uuid(), kind: .track, name: "Order Completed", properties: Self.properties,
+            timestamp: 0, userId: nil, anonymousId: Identifier.uuid(), groupId: nil, previousId: nil,
+            context: ["library": ["name": "courier-analytics-swift"]]).json)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ceiling-\(Identifier.uuid()).sqlite").path
+        var options = Database.Options()
+        options.synchronous = "NORMAL"
+        let db = try Database(path: path, options: options)
+        try db.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL)")
+        let insert = try db.cachedStatement("INSERT INTO events(created_at, bytes, payload) VALUES (?1, ?2, ?3)")
+        let ceilingStart = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<(count / 16) {
+            try db.transaction {
+                for _ in 0..<16 {
+                    insert.reset()
+                    try insert.bind(Int64(1), at: 1)
+                    try insert.bind(Int64(payload.count), at: 2)
+                    try insert.bind(bytes: payload, at: 3)
+                    try insert.step()
+                }
+            }
+        }
+        let ceiling = Double(count / 16 * 16) / (Double(DispatchTime.now().uptimeNanoseconds - ceilingStart) / 1e9)
+        try? FileManager.default.removeItem(atPath: path)
+        return (rate, ceiling)
+    }
+
+    private func endToEnd() throws -> Double {
+        let count = 100_000
+        let directory = storage()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector.sqlite").path)
+        let collector = Collector(store: store)
+        try collector.register(writeKeys: ["bench"])
+        var router = Router()
+        collector.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        let server = HTTPServer(configuration: http, router: router)
+        try server.start()
+        defer {
+            server.stop()
+            collector.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        var configuration = AnalyticsConfiguration(writeKey: "bench", host: server.baseURL)
+        configuration.storageDirectory = directory.appendingPathComponent("sdk")
+        configuration.defaultConsent = .granted
+        configuration.fetchesRemoteSettings = false
+        configuration.maximumQueueBytes = 1 << 30
+        configuration.maximumPendingCalls = count
+        configuration.maximumBatchCount = 500
+        let analytics = Analytics(configuration: configuration)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { analytics.track("Order Completed", properties: Self.properties) }
+        while analytics.stats.sent < count {
+            analytics.flush()
+            usleep(2000)
+        }
+        return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    private func memory() throws {
+        var configuration = AnalyticsConfiguration(writeKey: "bench", host: "http://127.0.0.1:9")
+        let directory = storage()
+        configuration.storageDirectory = directory
+        configuration.defaultConsent = .granted
+        configuration.transport = Offline()
+        configuration.fetchesRemoteSettings = false
+        let analytics = Analytics(configuration: configuration)
+        let baseline = residentBytes()
+        var peak = baseline
+        var samples: [String] = []
+        for i in 1...1_000_000 {
+            analytics.track("Order Completed", properties: Self.properties)
+            if i % 100_000 == 0 {
+                // Let the pipeline catch up so the figure is the SDK's steady state, not the call backlog.
+                while analytics.stats.stored + analytics.stats.dropped(.overflow) < i - 1_000 { usleep(1000) }
+                let rss = residentBytes()
+                peak = max(peak, rss)
+                samples.append("\(i / 1000)k:\(rss >> 20)MiB")
+            }
+        }
+        let stats = analytics.stats
+        print("memory, 1,000,000 events with the network down (queue cap \(configuration.maximumQueueBytes >> 20) MiB): "
+            + "RSS \(baseline >> 20) MiB before, peak \(peak >> 20) MiB; queue \(stats.queueBytes >> 10) KiB, "
+            + "\(stats.dropped(.queueFull)) oldest dropped by the cap")
+        print("  RSS at " + samples.joined(separator: " "))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * 4096 : 0
+    }
+}
