@@ -46,6 +46,7 @@ enum BenchCommand {
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
+                case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
                 case "signal":
                     var reports: [SignalBenchmark.Report] = []
                     for _ in 0..<runs { reports.append(try SignalBenchmark.run(messages: messages)) }

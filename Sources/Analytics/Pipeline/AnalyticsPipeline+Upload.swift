@@ -27,7 +27,9 @@ extension AnalyticsPipeline {
                   !batch.isEmpty else { return }
             let request: TransportRequest
             do {
-                request = try makeRequest(batch)
+                // Built off the actor: gzip is the costliest step, and events keep flowing meanwhile.
+                request = try await Self.makeRequest(batch, writeKey: configuration.writeKey, host: configuration.host,
+                                                     sentAt: clock.nowMilliseconds)
             } catch {
                 log("a batch could not be compressed: \(error)", once: "gzip")
                 return
@@ -89,17 +91,18 @@ extension AnalyticsPipeline {
     }
 
     /// `{"batch":[…],"sentAt":…}` from the stored payloads as they are, gzipped.
-    private func makeRequest(_ batch: [QueuedEvent]) throws -> TransportRequest {
+    private nonisolated static func makeRequest(_ batch: [QueuedEvent], writeKey: String, host: String,
+                                                sentAt: Int64) async throws -> TransportRequest {
         var body: [UInt8] = Array("{\"batch\":[".utf8)
         body.reserveCapacity(batch.reduce(64) { $0 + $1.payload.count + 1 })
         for (i, event) in batch.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
             body.append(contentsOf: event.payload)
         }
-        body.append(contentsOf: "],\"sentAt\":\"\(Timestamp.format(milliseconds: clock.nowMilliseconds))\"}".utf8)
-        let credentials = Array("\(configuration.writeKey):".utf8)
+        body.append(contentsOf: "],\"sentAt\":\"\(Timestamp.format(milliseconds: sentAt))\"}".utf8)
+        let credentials = Array("\(writeKey):".utf8)
         return TransportRequest(
-            method: "POST", url: configuration.host + "/v1/batch",
+            method: "POST", url: host + "/v1/batch",
             headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
                       "Authorization": "Basic " + Data(credentials).base64EncodedString()],
             // Level 1: JSON still shrinks several-fold, at a fraction of level 6's CPU on a phone.
