@@ -73,9 +73,15 @@ public struct JSONWriter {
     /// Appends a quoted, escaped string.
     public mutating func write(string: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Fast path: most strings need no escaping and are copied in one go.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: string.utf8)
+        // Fast path: most strings are native UTF-8 that needs no escaping, copied in one go.
+        let copied: Bool? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
