@@ -174,6 +174,23 @@ struct PipelineTests {
         #expect(names.contains("E0") == false)
     }
 
+    @Test func eventsOlderThanTheAgeCapAreDroppedAtLaunch() async throws {
+        harness.transport.setOffline(true)
+        do {
+            let analytics = harness.make { $0.maximumEventAge = .seconds(3600) }
+            for _ in 0..<3 { analytics.track("Stale") }
+            _ = await analytics.flushed()
+            #expect(analytics.stats.queuedEvents == 3)
+        }
+        harness.clock.advance(by: .seconds(3601))
+        harness.transport.setOffline(false)
+        let relaunched = harness.make { $0.maximumEventAge = .seconds(3600) }
+        relaunched.track("Fresh")
+        _ = await relaunched.flushed()
+        #expect(relaunched.stats.dropped(.expired) == 3)
+        #expect(harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue } == ["Fresh"])
+    }
+
     @Test func thousandConcurrentTracksLoseNothing() async throws {
         let analytics = harness.make { $0.flushAt = 100 }
         DispatchQueue.concurrentPerform(iterations: 10) { thread in

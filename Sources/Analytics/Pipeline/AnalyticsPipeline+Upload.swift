@@ -4,7 +4,7 @@ import Foundation
 extension AnalyticsPipeline {
     /// Starts the upload loop unless one is in flight, a retry is scheduled, or sending is stopped.
     func startUpload() {
-        guard !uploading, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted,
+        guard !stopped, !uploading, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted,
               (queue?.count ?? 0) > 0 else {
             if !uploading { resumeWaiters() }
             return
@@ -21,7 +21,7 @@ extension AnalyticsPipeline {
             updateQueueStats()
             resumeWaiters()
         }
-        while let queue, remote.enabled, consent == .granted, !unauthorized {
+        while let queue, !stopped, remote.enabled, consent == .granted, !unauthorized {
             writeBuffer()
             guard let batch = try? queue.peek(maximumCount: batchLimit, maximumBytes: configuration.maximumBatchBytes),
                   !batch.isEmpty else { return }

@@ -21,6 +21,7 @@ actor AnalyticsPipeline {
     var flushTimer: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
     var uploading = false
+    var stopped = false
     var unauthorized = false
     var lastAttemptFailed = false
     var attempt = 0
@@ -57,7 +58,15 @@ actor AnalyticsPipeline {
             }
         }
         for command in mailbox.takeAll() { handle(command) }
+        // The instance was released: keep what is queued for the next launch, and stop every
+        // timer so nothing runs on behalf of an object the app no longer holds.
+        stopped = true
         writeBuffer()
+        for timer in [bufferTimer, flushTimer, retryTimer] { timer?.cancel() }
+        bufferTimer = nil
+        flushTimer = nil
+        retryTimer = nil
+        resumeWaiters()
     }
 
     private func start() {

@@ -94,6 +94,8 @@ public struct IncomingBatch: Sendable {
         let batchSentText = sentAt.map { JSONValue.string(Timestamp.format(milliseconds: $0)) }
         return messages.map { original in
             var message = original
+            // One copy, with room for the members added below.
+            message.reserveCapacity(original.count + 5)
             let messageId = message["messageId"]?.stringValue ?? Identifier.uuid()
             message["messageId"] = .string(messageId)
             message["receivedAt"] = receivedText
@@ -149,11 +151,14 @@ public struct IncomingBatch: Sendable {
         guard case .object(var message) = element else { throw invalid("must be a JSON object") }
         guard let typeText = message["type"]?.stringValue else { throw invalid("type is required") }
         guard let type = MessageType(rawValue: typeText) else { throw invalid("unknown type \(typeText)") }
+        // Mutations are guarded: each one copies the message's storage the first time, and most
+        // messages need none.
         // A write key inside a message is a credential, not data: it is never stored.
-        message["writeKey"] = nil
+        if message["writeKey"] != nil { message["writeKey"] = nil }
         for key in Self.identifierFields {
             switch message[key] {
-            case nil, .null?: message[key] = nil
+            case nil: break
+            case .null?: message[key] = nil
             case .string?: break
             case .int(let i)?: message[key] = .string(String(i))
             case .double(let d)?: message[key] = .string(d.description)
@@ -164,7 +169,7 @@ public struct IncomingBatch: Sendable {
             guard let text = id.stringValue, !text.isEmpty, text.utf8.count <= 256 else {
                 throw invalid("messageId must be a non-empty string of at most 256 bytes")
             }
-        } else {
+        } else if message["messageId"] != nil {
             message["messageId"] = nil
         }
         guard message["userId"] != nil || message["anonymousId"] != nil else {

@@ -99,12 +99,21 @@ public final class SQLiteEventStore: EventStore {
         return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
     }
 
-    /// Deletes dedupe entries older than `cutoff`.
+    /// Deletes dedupe entries older than `cutoff`, a few thousand per transaction, so commits of
+    /// incoming batches interleave with a large prune instead of waiting for all of it.
     public func pruneSeenMessages(before cutoff: Int64) throws(CollectorError) -> Int {
         try storage {
-            try pool.write { db in
-                try db.run("DELETE FROM seen_messages WHERE seen_at < ?1", [.integer(cutoff)])
-                return db.changes
+            var total = 0
+            while true {
+                let removed = try pool.write { db -> Int in
+                    try db.run(
+                        "DELETE FROM seen_messages WHERE (write_key, message_id) IN "
+                            + "(SELECT write_key, message_id FROM seen_messages WHERE seen_at < ?1 LIMIT 5000)",
+                        [.integer(cutoff)])
+                    return db.changes
+                }
+                total += removed
+                if removed < 5000 { return total }
             }
         }
     }
