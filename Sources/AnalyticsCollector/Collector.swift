@@ -40,21 +40,25 @@ public final class Collector: Sendable {
 
     /// Adds the collector's routes to `router`.
     public func mount(on router: inout Router) {
-        router.add("POST", "/v1/batch") { [self] in ingest($0, singleType: nil) }
-        router.add("POST", "/v1/b") { [self] in ingest($0, singleType: nil) }
-        router.add("POST", "/v1/import") { [self] in ingest($0, singleType: nil) }
-        for type in MessageType.allCases {
-            router.add("POST", "/v1/\(type.rawValue)") { [self] in ingest($0, singleType: type) }
-        }
+        var ingestRoutes: [(String, MessageType?)] = [("batch", nil), ("b", nil), ("import", nil)]
+        ingestRoutes += MessageType.allCases.map { ($0.rawValue, $0) }
         // analytics.js's short paths.
-        let short: [(String, MessageType)] = [("t", .track), ("i", .identify), ("p", .page), ("s", .screen),
-                                              ("g", .group), ("a", .alias)]
-        for (path, type) in short {
-            router.add("POST", "/v1/\(path)") { [self] in ingest($0, singleType: type) }
+        ingestRoutes += [("t", .track), ("i", .identify), ("p", .page), ("s", .screen), ("g", .group), ("a", .alias)]
+        for (path, type) in ingestRoutes {
+            // civetweb answers the browser's CORS preflight (OPTIONS) itself; the POST's answer
+            // carries the origin header.
+            router.add("POST", "/v1/\(path)") { [self] in Self.allowingBrowsers(ingest($0, singleType: type)) }
         }
         router.add("GET", "/v1/projects/{writeKey}/settings") { [self] in getSettings($0) }
         router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in putSettings($0) }
         router.add("GET", "/v1/events") { [self] in listEvents($0) }
+    }
+
+    /// Ingest endpoints answer any origin, as Segment's do: a write key is public by design.
+    static func allowingBrowsers(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.append(("Access-Control-Allow-Origin", "*"))
+        return response
     }
 
     /// Collector counters in Prometheus text format, for `/metrics`.

@@ -71,6 +71,25 @@ struct CollectorIntegrationTests {
         #expect(events.allSatisfy { $0["writeKey"] == nil })
     }
 
+    @Test func browsersGetACORSPreflightAndHeaders() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        // Over a raw socket: the exact status (204) is what browsers see.
+        let port = harness.server.port
+        let preflight = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
+            guard let socket = try? RawSocket(port: port) else { return nil }
+            try? socket.send("OPTIONS /v1/t HTTP/1.1\r\nHost: x\r\nOrigin: https://shop.example\r\n"
+                + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, authorization\r\n\r\n")
+            return socket.readResponse()
+        }
+        #expect(preflight?.status == 200)
+        #expect(preflight?.head.contains("Access-Control-Allow-Origin: *") == true)
+        #expect(preflight?.head.contains("Access-Control-Allow-Methods: POST") == true)
+        #expect(preflight?.head.contains("Access-Control-Allow-Headers: content-type, authorization") == true)
+        let post = try await harness.post("/v1/t", json: ["event": "Web", "anonymousId": "a"])
+        #expect(post.header("access-control-allow-origin") == "*")
+    }
+
     @Test func afterShutdownBatchesGet503() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
