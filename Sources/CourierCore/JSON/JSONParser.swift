@@ -50,6 +50,9 @@ public struct JSONParser {
         let sizedMember: String
         var index = 0
         var elementSizes: [Int] = []
+        /// Members of the objects being read, innermost last: one growing buffer shared by every
+        /// object, so each object's dictionary is allocated once at its final size.
+        var members: [(String, JSONValue)] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, sizedMember: String) {
             self.bytes = bytes
@@ -95,12 +98,12 @@ public struct JSONParser {
         mutating func object(depth: Int) throws(JSONError) -> JSONValue {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
             index += 1
-            var members: [String: JSONValue] = [:]
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return .object([:])
             }
+            let start = members.count
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
@@ -115,14 +118,19 @@ public struct JSONParser {
                 } else {
                     element = try value(depth: depth)
                 }
-                members[key] = element
+                members.append((key, element))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                 } else if bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    return .object(members)
+                    var object = [String: JSONValue](minimumCapacity: members.count - start)
+                    for (key, value) in members[start...] {
+                        object[key] = value  // a repeated key keeps the last value
+                    }
+                    members.removeSubrange(start...)
+                    return .object(object)
                 } else {
                     throw error("expected ',' or '}'")
                 }
