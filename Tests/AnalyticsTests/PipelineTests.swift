@@ -91,6 +91,10 @@ struct PipelineTests {
         #expect(first.blocked)
         #expect(first.remaining == 1)
         #expect(analytics.stats.retries == 1)
+        // While backing off, `flushed()` answers at once instead of waiting out the backoff.
+        let during = await analytics.flushed()
+        #expect(during.blocked)
+        #expect(during.remaining == 1)
         await harness.advance(.seconds(1))   // attempt 0 waits at most base (1 s)
         #expect(await eventually { analytics.stats.retries == 2 })
         await harness.advance(.seconds(2))   // attempt 1 waits at most 2 s

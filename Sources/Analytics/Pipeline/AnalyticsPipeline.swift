@@ -110,9 +110,12 @@ actor AnalyticsPipeline {
         case .flushed(let continuation):
             writeBuffer()
             waiters.append(continuation)
-            if (queue?.count ?? 0) == 0 || unauthorized || !remote.enabled {
+            if (queue?.count ?? 0) == 0 || unauthorized || !remote.enabled || stopped {
                 resumeWaiters()
-            } else if !uploading && retryTimer == nil {
+            } else if retryTimer != nil && !uploading {
+                // Backing off after a failure: say so now rather than wait out the backoff.
+                resumeWaiters()
+            } else if !uploading {
                 perform(policy.trigger(.explicit, queued: queue?.count ?? 0))
             }
         case .reset:
