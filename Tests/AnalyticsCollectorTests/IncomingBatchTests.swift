@@ -134,6 +134,35 @@ struct IncomingBatchTests {
         #expect(message["timestamp"] == "2026-11-28T08:00:00.000Z")
     }
 
+    static let spliceBodies: [String] = [
+        #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","properties":{"a" : 1, "b":[true,null]}}]}"#,
+        #"{"batch":[{"type":"track","event":"B","userId":"u","messageId":"m2","timestamp":"2026-11-29T07:59:00+01:00","sentAt":"2026-11-29T07:59:30+01:00","writeKey":"leak"}],"sentAt":"2026-11-29T08:00:00Z"}"#,
+        #"{"batch":[{"type":"identify","anonymousId":"a","messageId":"m3","originalTimestamp":"2026-11-28T08:00:00Z","timestamp":null,"receivedAt":"forged","traits":{"é":"x"}}],"sentAt":"2026-11-29T08:00:00Z"}"#,
+        #"{"batch":[{"type":"track","event":"C","userId":42,"messageId":"m4"},{"type":"page","anonymousId":"a","messageId":"m5","name":"Home"}]}"#,
+        #"{"batch":[{"type":"track","event":"D","userId":"u","messageId":"m6"}],"context":{"ip":"1.2.3.4"}}"#,
+    ]
+
+    @Test(arguments: spliceBodies)
+    func copyingMembersAsSentStoresTheSameMessageAsRewritingIt(body: String) throws {
+        let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
+        let fast = batch.prepare(writeKey: "k", receivedAt: Self.receivedAt, copyingMembers: true)
+        let full = batch.prepare(writeKey: "k", receivedAt: Self.receivedAt, copyingMembers: false)
+        #expect(fast.count == full.count)
+        for (a, b) in zip(fast, full) {
+            #expect(try JSONParser.parse(a.payload) == JSONParser.parse(b.payload))
+            #expect(a.messageId == b.messageId)
+            #expect(try JSONParser.parse(a.payload)["writeKey"] == nil)
+        }
+    }
+
+    @Test func untouchedMembersAreStoredByteForByte() throws {
+        let body = #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","properties":{"a" : 1.50}}]}"#
+        let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
+        let stored = String(decoding: try #require(batch.prepare(writeKey: "k", receivedAt: Self.receivedAt).first).payload, as: UTF8.self)
+        #expect(stored.contains(#""properties":{"a" : 1.50}"#))
+        #expect(stored.contains(#""receivedAt":"2026-11-29T08:00:00.000Z""#))
+    }
+
     @Test func singleEndpointsTakeTheTypeFromThePath() throws {
         let batch = try read(["event": "Viewed", "anonymousId": "a", "sentAt": "2026-11-29T08:00:00Z"], type: .track)
         let message = try #require(try stored(batch).first)

@@ -59,6 +59,18 @@ struct JSONParserTests {
         #expect(sizes == [7, 5, 6])
     }
 
+    @Test func recordsMemberSpansOfTheNamedArraysObjectsOnly() throws {
+        let text = #"{"batch":[{"a": 1 ,"n":{"x":2}}, 5, [{"no":1}], {}],"other":[{"z":1}]}"#
+        let bytes = Array(text.utf8)
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        _ = try JSONParser.parse(bytes, elementSizesOf: "batch", into: &sizes, members: &members)
+        #expect(members.count == 4)
+        #expect(members[0].map(\.key) == ["a", "n"])
+        #expect(members[0].map { String(decoding: bytes[$0.range], as: UTF8.self) } == [#""a": 1"#, #""n":{"x":2}"#])
+        #expect(members[1].isEmpty && members[2].isEmpty && members[3].isEmpty)
+    }
+
     @Test func errorsCarryTheOffset() {
         do {
             _ = try JSONParser.parse("[1, x]")

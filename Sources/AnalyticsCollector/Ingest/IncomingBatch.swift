@@ -8,6 +8,10 @@ public struct IncomingBatch: Sendable {
     public let bodyWriteKey: String?
     /// The messages, validated but not yet bound to a write key and time.
     let messages: [[String: JSONValue]]
+    /// The request body, and for each message of a batch where its members lie in it, or `nil`
+    /// when validation had to change the message (it is then written out again in full).
+    private let body: [UInt8]
+    private let spans: [[JSONMemberSpan]?]
     /// The batch's `sentAt` (milliseconds) when present.
     let sentAt: Int64?
 
@@ -24,9 +28,10 @@ public struct IncomingBatch: Sendable {
             throw CollectorError(code, "body is \(body.count) bytes; the limit is \(byteLimit)", status: 413)
         }
         var sizes: [Int] = []
+        var memberSpans: [[JSONMemberSpan]] = []
         let document: JSONValue
         do {
-            document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes)
+            document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, members: &memberSpans)
         } catch {
             throw CollectorError(.invalidJSON, "invalid JSON: \(error)", status: 400)
         }
@@ -78,11 +83,18 @@ public struct IncomingBatch: Sendable {
             }
         }
         var messages: [[String: JSONValue]] = []
+        var spans: [[JSONMemberSpan]?] = []
         messages.reserveCapacity(raw.count)
+        spans.reserveCapacity(raw.count)
+        let haveSpans = singleType == nil && memberSpans.count == raw.count
         for (i, element) in raw.enumerated() {
-            messages.append(try Self.validate(element, index: i, shared: shared, singleType: singleType))
+            let (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+            messages.append(message)
+            spans.append(haveSpans && !changed ? memberSpans[i] : nil)
         }
         self.messages = messages
+        self.body = body
+        self.spans = spans
     }
 
     /// The messages to store, stamped with `receivedAt` and skew-corrected timestamps.
@@ -90,37 +102,93 @@ public struct IncomingBatch: Sendable {
     ///   - writeKey: the authenticated project.
     ///   - receivedAt: the collector's clock, in milliseconds since 1970.
     public func prepare(writeKey: String, receivedAt: Int64) -> [PreparedMessage] {
-        let receivedText = JSONValue.string(Timestamp.format(milliseconds: receivedAt))
-        let batchSentText = sentAt.map { JSONValue.string(Timestamp.format(milliseconds: $0)) }
-        return messages.map { original in
-            var message = original
-            // One copy, with room for the members added below.
-            message.reserveCapacity(original.count + 5)
-            let messageId = message["messageId"]?.stringValue ?? Identifier.uuid()
-            message["messageId"] = .string(messageId)
-            message["receivedAt"] = receivedText
-            // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
-            let clientText = Self.nonNull(message["timestamp"]) ?? Self.nonNull(message["originalTimestamp"])
-            let clientTime = clientText.flatMap { $0.stringValue.flatMap(Timestamp.parseMilliseconds) }
-            let ownSent = try? Self.timestamp(message["sentAt"], field: "sentAt")
-            let sent = ownSent ?? sentAt
-            if let ownSent {
-                message["sentAt"] = .string(Timestamp.format(milliseconds: ownSent))
-            } else if let batchSentText {
-                message["sentAt"] = batchSentText
-            }
-            let corrected: Int64
-            if let clientTime {
-                message["originalTimestamp"] = clientText
-                corrected = sent.map { receivedAt - ($0 - clientTime) } ?? clientTime
+        prepare(writeKey: writeKey, receivedAt: receivedAt, copyingMembers: true)
+    }
+
+    /// The members the collector sets itself; the client's own are replaced.
+    static let stampedMembers: Set<String> = ["messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt",
+                                              "writeKey"]
+
+    /// What the collector adds to one message.
+    private struct Stamp {
+        let messageId: String
+        let receivedAt: String
+        let timestamp: String
+        let originalTimestamp: JSONValue?
+        let sentAt: String?
+    }
+
+    /// - Parameter copyingMembers: copy the client's members as sent where validation left them
+    ///   untouched (the fast path); `false` writes every message out again (tests compare both).
+    func prepare(writeKey: String, receivedAt: Int64, copyingMembers: Bool) -> [PreparedMessage] {
+        let receivedText = Timestamp.format(milliseconds: receivedAt)
+        let batchSentText = sentAt.map { Timestamp.format(milliseconds: $0) }
+        return messages.indices.map { i in
+            let message = messages[i]
+            let stamp = Self.stamp(message, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
+                                   batchSentText: batchSentText)
+            let payload: [UInt8]
+            if copyingMembers, let members = spans[i] {
+                payload = spliced(members, stamp)
             } else {
-                corrected = receivedAt
+                var full = message
+                full.reserveCapacity(message.count + 5)
+                full["messageId"] = .string(stamp.messageId)
+                full["receivedAt"] = .string(stamp.receivedAt)
+                full["timestamp"] = .string(stamp.timestamp)
+                full["originalTimestamp"] = stamp.originalTimestamp
+                full["sentAt"] = stamp.sentAt.map(JSONValue.string)
+                payload = JSONWriter.encode(.object(full))
             }
-            message["timestamp"] = .string(Timestamp.format(milliseconds: corrected))
-            let type = message["type"]?.stringValue ?? "track"
-            return PreparedMessage(writeKey: writeKey, messageId: messageId, type: type, receivedAt: receivedAt,
-                                   payload: JSONWriter.encode(.object(message)))
+            return PreparedMessage(writeKey: writeKey, messageId: stamp.messageId,
+                                   type: message["type"]?.stringValue ?? "track", receivedAt: receivedAt, payload: payload)
         }
+    }
+
+    private static func stamp(_ message: [String: JSONValue], receivedAt: Int64, receivedText: String,
+                              batchSentAt: Int64?, batchSentText: String?) -> Stamp {
+        // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
+        let clientText = nonNull(message["timestamp"]) ?? nonNull(message["originalTimestamp"])
+        let clientTime = clientText.flatMap { $0.stringValue.flatMap(Timestamp.parseMilliseconds) }
+        let ownSent = try? timestamp(message["sentAt"], field: "sentAt")
+        let sent = ownSent ?? batchSentAt
+        let sentText = ownSent.map { Timestamp.format(milliseconds: $0) } ?? batchSentText
+        let corrected = clientTime.map { client in sent.map { receivedAt - ($0 - client) } ?? client } ?? receivedAt
+        return Stamp(messageId: message["messageId"]?.stringValue ?? Identifier.uuid(), receivedAt: receivedText,
+                     timestamp: Timestamp.format(milliseconds: corrected),
+                     originalTimestamp: clientTime == nil ? nil : clientText, sentAt: sentText)
+    }
+
+    /// The message as sent, minus the members the collector sets, plus the collector's own.
+    private func spliced(_ members: [JSONMemberSpan], _ stamp: Stamp) -> [UInt8] {
+        var writer = JSONWriter(capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200)
+        writer.append(byte: UInt8(ascii: "{"))
+        body.withUnsafeBytes { raw in
+            for member in members where !Self.stampedMembers.contains(member.key) {
+                writer.append(raw: UnsafeRawBufferPointer(rebasing: raw[member.range]))
+                writer.append(byte: UInt8(ascii: ","))
+            }
+        }
+        func add(_ key: String, _ value: JSONValue) {
+            writer.write(string: key)
+            writer.append(byte: UInt8(ascii: ":"))
+            writer.write(value)
+        }
+        add("messageId", .string(stamp.messageId))
+        writer.append(byte: UInt8(ascii: ","))
+        add("receivedAt", .string(stamp.receivedAt))
+        writer.append(byte: UInt8(ascii: ","))
+        add("timestamp", .string(stamp.timestamp))
+        if let original = stamp.originalTimestamp {
+            writer.append(byte: UInt8(ascii: ","))
+            add("originalTimestamp", original)
+        }
+        if let sent = stamp.sentAt {
+            writer.append(byte: UInt8(ascii: ","))
+            add("sentAt", .string(sent))
+        }
+        writer.append(byte: UInt8(ascii: "}"))
+        return writer.bytes
     }
 
     /// How many messages the batch holds.
@@ -143,8 +211,11 @@ public struct IncomingBatch: Sendable {
     private static let objectFields = ["properties", "traits", "context", "integrations"]
     private static let timestampFields = ["timestamp", "originalTimestamp", "sentAt"]
 
+    /// Checks one message; returns it (normalized) and whether normalizing changed anything but
+    /// its `writeKey` (which the writer drops either way).
     private static func validate(_ element: JSONValue, index: Int, shared: [String: JSONValue],
-                                 singleType: MessageType?) throws(CollectorError) -> [String: JSONValue] {
+                                 singleType: MessageType?) throws(CollectorError) -> ([String: JSONValue], Bool) {
+        var changed = !shared.isEmpty
         func invalid(_ message: String) -> CollectorError {
             CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message, status: 400)
         }
@@ -158,10 +229,16 @@ public struct IncomingBatch: Sendable {
         for key in Self.identifierFields {
             switch message[key] {
             case nil: break
-            case .null?: message[key] = nil
+            case .null?:
+                message[key] = nil
+                changed = true
             case .string?: break
-            case .int(let i)?: message[key] = .string(String(i))
-            case .double(let d)?: message[key] = .string(d.description)
+            case .int(let i)?:
+                message[key] = .string(String(i))
+                changed = true
+            case .double(let d)?:
+                message[key] = .string(d.description)
+                changed = true
             default: throw invalid("\(key) must be a string or a number")
             }
         }
@@ -171,6 +248,7 @@ public struct IncomingBatch: Sendable {
             }
         } else if message["messageId"] != nil {
             message["messageId"] = nil
+            changed = true
         }
         guard message["userId"] != nil || message["anonymousId"] != nil else {
             throw invalid("userId or anonymousId is required")
@@ -202,6 +280,6 @@ public struct IncomingBatch: Sendable {
             }
             message[key] = .object(merged)
         }
-        return message
+        return (message, changed)
     }
 }

@@ -28,6 +28,19 @@ public struct JSONParser {
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
         into sizes: inout [Int]
     ) throws(JSONError) -> JSONValue {
+        var members: [[JSONMemberSpan]] = []
+        return try parse(bytes, maximumDepth: maximumDepth, elementSizesOf: member, into: &sizes, members: &members)
+    }
+
+    /// Like `parse(_:maximumDepth:elementSizesOf:into:)`, and also appends to `members`, for each
+    /// element of that array, where each of its members lies in `bytes` (empty for an element
+    /// that is not an object). Lets a caller copy members as they were sent instead of
+    /// re-encoding them.
+    /// - Throws: `JSONError`.
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
+        into sizes: inout [Int], members: inout [[JSONMemberSpan]]
+    ) throws(JSONError) -> JSONValue {
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: member)
             do throws(JSONError) {
@@ -36,6 +49,7 @@ public struct JSONParser {
                 reader.skipWhitespace()
                 if reader.index != buffer.count { throw reader.error("unexpected data after the document") }
                 sizes.append(contentsOf: reader.elementSizes)
+                members.append(contentsOf: reader.elementMembers)
                 return .success(value)
             } catch {
                 return .failure(error)
@@ -50,6 +64,10 @@ public struct JSONParser {
         let sizedMember: String
         var index = 0
         var elementSizes: [Int] = []
+        var elementMembers: [[JSONMemberSpan]] = []
+        /// Set by the sized array just before an element, so that object (and only it, not the
+        /// objects nested in it) records where its members lie.
+        var recordMembersOfNextObject = false
         /// Members of the objects being read, innermost last: one growing buffer shared by every
         /// object, so each object's dictionary is allocated once at its final size.
         var members: [(String, JSONValue)] = []
@@ -97,16 +115,21 @@ public struct JSONParser {
 
         mutating func object(depth: Int) throws(JSONError) -> JSONValue {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
+            let recording = recordMembersOfNextObject
+            recordMembersOfNextObject = false
+            var spans: [JSONMemberSpan] = []
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
+                if recording { elementMembers.append([]) }
                 return .object([:])
             }
             let start = members.count
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let memberStart = index
                 let key = try string()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -119,6 +142,7 @@ public struct JSONParser {
                     element = try value(depth: depth)
                 }
                 members.append((key, element))
+                if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index)) }
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input") }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -130,6 +154,7 @@ public struct JSONParser {
                         object[key] = value  // a repeated key keeps the last value
                     }
                     members.removeSubrange(start...)
+                    if recording { elementMembers.append(spans) }
                     return .object(object)
                 } else {
                     throw error("expected ',' or '}'")
@@ -139,6 +164,8 @@ public struct JSONParser {
 
         mutating func array(depth: Int, recordSizes: Bool = false) throws(JSONError) -> JSONValue {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
+            // An array element of the sized array: its objects are not the ones to record.
+            recordMembersOfNextObject = false
             index += 1
             var elements: [JSONValue] = []
             skipWhitespace()
@@ -149,8 +176,14 @@ public struct JSONParser {
             while true {
                 skipWhitespace()
                 let start = index
+                let recorded = elementMembers.count
+                recordMembersOfNextObject = recordSizes
                 elements.append(try value(depth: depth))
-                if recordSizes { elementSizes.append(index - start) }
+                recordMembersOfNextObject = false
+                if recordSizes {
+                    elementSizes.append(index - start)
+                    if elementMembers.count == recorded { elementMembers.append([]) }
+                }
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input") }
                 if bytes[index] == UInt8(ascii: ",") {
