@@ -22,6 +22,13 @@ public struct IncomingBatch: Sendable {
     ///   - configuration: the limits.
     /// - Throws: `CollectorError` with status 400 or 413.
     public init(body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration) throws(CollectorError) {
+        try self.init(body: body, singleType: singleType, configuration: configuration, shallow: true)
+    }
+
+    /// - Parameter shallow: read a batch's nested members without building them (the fast path);
+    ///   `false` builds every tree (tests compare both).
+    init(body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration,
+         shallow: Bool) throws(CollectorError) {
         let byteLimit = singleType == nil ? configuration.maximumBatchBytes : configuration.maximumEventBytes
         if body.count > byteLimit {
             let code: CollectorError.Code = singleType == nil ? .batchTooLarge : .eventTooLarge
@@ -31,7 +38,11 @@ public struct IncomingBatch: Sendable {
         var memberSpans: [[JSONMemberSpan]] = []
         let document: JSONValue
         do {
-            document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, members: &memberSpans)
+            // A batch's messages are checked member by member; what lies deeper (context,
+            // properties) is only checked for validity and later copied as sent, so it is not
+            // built unless a message must be rewritten (see below).
+            document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
+                                            shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
         } catch {
             throw CollectorError(.invalidJSON, "invalid JSON: \(error)", status: 400)
         }
@@ -87,8 +98,19 @@ public struct IncomingBatch: Sendable {
         messages.reserveCapacity(raw.count)
         spans.reserveCapacity(raw.count)
         let haveSpans = singleType == nil && memberSpans.count == raw.count
+        var fullTree: [JSONValue]?
         for (i, element) in raw.enumerated() {
-            let (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+            var (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+            if changed && singleType == nil {
+                // This message is rewritten in full, so it needs its whole tree: read the body
+                // again without the shallow shortcut (rare: numeric ids, a batch-level context).
+                if fullTree == nil {
+                    fullTree = (try? JSONParser.parse(body))?["batch"]?.arrayValue
+                }
+                if let tree = fullTree, i < tree.count {
+                    (message, changed) = try Self.validate(tree[i], index: i, shared: shared, singleType: singleType)
+                }
+            }
             messages.append(message)
             spans.append(haveSpans && !changed ? memberSpans[i] : nil)
         }

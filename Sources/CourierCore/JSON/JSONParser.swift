@@ -37,12 +37,19 @@ public struct JSONParser {
     /// that is not an object). Lets a caller copy members as they were sent instead of
     /// re-encoding them.
     /// - Throws: `JSONError`.
+    ///
+    /// With `shallowFromDepth`, objects and arrays nested at that depth or deeper (the members of
+    /// the sized array's objects are at depth 3) are checked for validity but not built: they
+    /// come back as empty `.object`/`.array` placeholders that still tell their kind. A caller
+    /// that copies such members as sent needs no tree for them.
+    /// - Throws: `JSONError`.
     public static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
-        into sizes: inout [Int], members: inout [[JSONMemberSpan]]
+        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max
     ) throws(JSONError) -> JSONValue {
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: member)
+            reader.shallowFromDepth = shallowFromDepth
             do throws(JSONError) {
                 reader.skipWhitespace()
                 let value = try reader.value(depth: 0)
@@ -68,6 +75,7 @@ public struct JSONParser {
         /// Set by the sized array just before an element, so that object (and only it, not the
         /// objects nested in it) records where its members lie.
         var recordMembersOfNextObject = false
+        var shallowFromDepth = Int.max
         /// Members of the objects being read, innermost last: one growing buffer shared by every
         /// object, so each object's dictionary is allocated once at its final size.
         var members: [(String, JSONValue)] = []
@@ -91,6 +99,18 @@ public struct JSONParser {
 
         mutating func value(depth: Int) throws(JSONError) -> JSONValue {
             guard index < bytes.count else { throw error("unexpected end of input") }
+            if depth >= shallowFromDepth {
+                switch bytes[index] {
+                case UInt8(ascii: "{"):
+                    try skipValue(depth: depth)
+                    return .object([:])
+                case UInt8(ascii: "["):
+                    try skipValue(depth: depth)
+                    return .array([])
+                default:
+                    break
+                }
+            }
             switch bytes[index] {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -252,6 +272,91 @@ public struct JSONParser {
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
+                default:
+                    throw error("invalid escape")
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        /// Checks one value exactly as `value` would, without building it.
+        mutating func skipValue(depth: Int) throws(JSONError) {
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let open = bytes[index]
+                let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard depth + 1 <= maximumDepth else { throw error("nesting too deep") }
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == close {
+                    index += 1
+                    return
+                }
+                while true {
+                    skipWhitespace()
+                    if open == UInt8(ascii: "{") {
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                        try skipString()
+                        skipWhitespace()
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                        index += 1
+                        skipWhitespace()
+                    }
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace()
+                    guard index < bytes.count else { throw error("unexpected end of input") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                    } else if bytes[index] == close {
+                        index += 1
+                        return
+                    } else {
+                        throw error(open == UInt8(ascii: "{") ? "expected ',' or '}'" : "expected ',' or ']'")
+                    }
+                }
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+            default: throw error("unexpected character")
+            }
+        }
+
+        /// Checks one string exactly as `string` would (escapes, surrogate pairs, no control
+        /// characters), without making it.
+        mutating func skipString() throws(JSONError) {
+            index += 1
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == UInt8(ascii: "\"") {
+                    index += 1
+                    return
+                }
+                if c < 0x20 { throw error("control character in string") }
+                guard c == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
+                index += 1
+                guard index < bytes.count else { break }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    let scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                              bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
+                        index += 2
+                        guard (0xDC00...0xDFFF).contains(try hex4()) else { throw error("invalid surrogate pair") }
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("lone surrogate")
+                    }
                 default:
                     throw error("invalid escape")
                 }
