@@ -47,6 +47,7 @@ enum BenchCommand {
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
+                case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)
                 case "signal":
                     var reports: [SignalBenchmark.Report] = []
                     for _ in 0..<runs { reports.append(try SignalBenchmark.run(messages: messages)) }

@@ -61,6 +61,11 @@ public enum SignalBenchmark {
         ])
     }
 
+    /// Runs only Courier's one-way message loop (for profiling).
+    public static func runOneWayOnly(messages: Int) throws {
+        try oursMessages(messages, [UInt8](repeating: 0x61, count: 100), alternating: false)
+    }
+
     private static func rate(_ operations: Int, _ body: () throws -> Void) throws -> Double {
         let clock = ContinuousClock()
         var failure: (any Error)?

@@ -52,6 +52,18 @@ struct CryptoPrimitiveTests {
         #expect(
             Sodium.hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)).hex
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        // RFC 4231 test cases 1 and 6 (a key longer than a block), through OpenSSL.
+        #expect(
+            Sodium.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8)).hex
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(
+            Sodium.hmacSHA256(key: [UInt8](repeating: 0xaa, count: 131),
+                              Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hex
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        // An empty key takes the libsodium path; the value is Python's hmac module's.
+        #expect(
+            Sodium.hmacSHA256(key: [], Array("empty key".utf8)).hex
+                == "bf6e6a0f34cd9fdf69c67b8c62969c87cd4f783d4665217df03f062dc4a0406e")
     }
 
     @Test func x25519AgreesBothWays() throws {

@@ -2,6 +2,19 @@ internal import COpenSSL
 
 /// The only place that calls OpenSSL: AES-256-CBC with PKCS#7 padding through EVP.
 enum AESCBC {
+    /// AES-256-CBC fetched from OpenSSL's default provider once. `EVP_aes_256_cbc()` makes
+    /// OpenSSL 3 look the algorithm up again (locks and string compares) on every init, which
+    /// showed in profiles of short messages.
+    private final class FetchedCipher: @unchecked Sendable {
+        // @unchecked: the pointer is set once here and never changed; OpenSSL's fetched
+        // algorithm objects are reference counted and documented as shareable between threads.
+        let pointer: OpaquePointer?
+        init() { pointer = EVP_CIPHER_fetch(nil, "AES-256-CBC", nil) }
+        deinit { EVP_CIPHER_free(pointer) }
+    }
+
+    private static let cipher = FetchedCipher()
+
     /// Owns one `EVP_CIPHER_CTX` for the duration of one operation.
     private final class Context {
         let pointer: OpaquePointer
@@ -44,7 +57,7 @@ enum AESCBC {
             try iv.withUnsafeBytes { v in
                 try check(
                     EVP_CipherInit_ex(
-                        ctx.pointer, EVP_aes_256_cbc(), nil, k.bindMemory(to: UInt8.self).baseAddress,
+                        ctx.pointer, cipher.pointer ?? EVP_aes_256_cbc(), nil, k.bindMemory(to: UInt8.self).baseAddress,
                         v.bindMemory(to: UInt8.self).baseAddress, encrypt ? 1 : 0), "EVP_CipherInit_ex")
             }
         }

@@ -114,7 +114,8 @@ enum Sodium {
         return out
     }
 
-    /// HMAC-SHA256 over the concatenation of `parts` with a key of any length.
+    /// HMAC-SHA256 over the concatenation of `parts` with a key of any length (computed by
+    /// OpenSSL when it can, by libsodium otherwise: the results are identical).
     static func hmacSHA256(key: UnsafeRawBufferPointer, _ parts: [UnsafeRawBufferPointer]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         out.withUnsafeMutableBytes { hmacSHA256(key: key, parts, into: $0) }
@@ -126,6 +127,7 @@ enum Sodium {
         key: UnsafeRawBufferPointer, _ parts: [UnsafeRawBufferPointer], into out: UnsafeMutableRawBufferPointer
     ) {
         guard out.count >= 32, let outBase = out.baseAddress else { return }
+        if OpenSSLHMAC.mac(key: key, parts, into: out) { return }
         var state = crypto_auth_hmacsha256_state()
         if let keyBase = key.baseAddress, key.count > 0 {
             crypto_auth_hmacsha256_init(&state, keyBase.assumingMemoryBound(to: UInt8.self), key.count)
