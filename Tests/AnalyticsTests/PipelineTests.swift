@@ -195,6 +195,27 @@ struct PipelineTests {
         #expect(harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue } == ["Fresh"])
     }
 
+    @Test func aFullDiskDropsNewEventsCountedAndKeepsWhatIsQueued() async throws {
+        harness.transport.setOffline(true)
+        let analytics = harness.make {
+            $0.maximumQueueFileBytes = 64 * 1024
+            $0.maximumQueueBytes = 1 << 30
+            $0.writeBufferCount = 1
+        }
+        for i in 0..<400 { analytics.track("Fill \(i)", properties: ["pad": .string(String(repeating: "x", count: 400))]) }
+        _ = await analytics.flushed()
+        let full = analytics.stats
+        #expect(full.dropped(.storage) > 0)
+        #expect(full.stored + full.dropped(.storage) == 400)
+        #expect(harness.logs.all.filter { $0.contains("could not be written") }.count == 1)
+        harness.transport.setOffline(false)
+        await harness.advance(.seconds(2))
+        #expect(await eventually { analytics.stats.sent == full.stored })
+        let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
+        #expect(names.first == "Fill 0")
+        #expect(names.count == full.stored)
+    }
+
     @Test func thousandConcurrentTracksLoseNothing() async throws {
         let analytics = harness.make { $0.flushAt = 100 }
         DispatchQueue.concurrentPerform(iterations: 10) { thread in

@@ -22,6 +22,10 @@ public struct AnalyticsConfiguration: Sendable {
     public var maximumEventBytes = 32 * 1024
     /// The queue never holds more than this many bytes of events; the oldest are dropped first.
     public var maximumQueueBytes = 8 * 1024 * 1024
+    /// A hard limit on the queue file's size (SQLite's page limit), beyond `maximumQueueBytes`
+    /// which counts only event bytes. Writes past it fail like a full disk: the events are dropped
+    /// and counted (`storage`), nothing crashes, and what is queued is kept. `nil`: no limit.
+    public var maximumQueueFileBytes: Int?
     /// Events older than this are dropped from the queue.
     public var maximumEventAge: Duration = .seconds(7 * 24 * 3600)
     /// The in-memory write buffer: events are appended to disk in groups of at most this many …

@@ -72,7 +72,8 @@ actor AnalyticsPipeline {
     private func start() {
         let now = clock.nowMilliseconds
         do {
-            let (opened, recovered) = try EventQueue.open(directory: directory, now: now)
+            let (opened, recovered) = try EventQueue.open(directory: directory, now: now,
+                                                          maximumFileBytes: configuration.maximumQueueFileBytes)
             queue = opened
             if recovered { log("the queue file was damaged; it was moved aside and a new queue started") }
         } catch {

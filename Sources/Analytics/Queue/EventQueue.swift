@@ -31,12 +31,12 @@ final class EventQueue {
     /// Opens the queue in `directory`. A file that is not a database (or fails its migration) is
     /// moved aside as `queue.sqlite.corrupt-<time>` and a new queue is started.
     /// - Returns: the queue and whether a corrupt file was moved aside.
-    static func open(directory: URL, now: Int64) throws -> (EventQueue, recovered: Bool) {
+    static func open(directory: URL, now: Int64, maximumFileBytes: Int? = nil) throws -> (EventQueue, recovered: Bool) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         excludeFromBackup(directory)
         let path = directory.appendingPathComponent("queue.sqlite").path
         do {
-            return (try EventQueue(path: path), false)
+            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), false)
         } catch let error as DatabaseError where error.isCorrupt || error.primaryCode == 1 {
             for suffix in ["", "-wal", "-shm"] {
                 let file = path + suffix
@@ -44,14 +44,15 @@ final class EventQueue {
                     try? FileManager.default.moveItem(atPath: file, toPath: path + ".corrupt-\(now)" + suffix)
                 }
             }
-            return (try EventQueue(path: path), true)
+            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), true)
         }
     }
 
-    private init(path: String) throws {
+    private init(path: String, maximumFileBytes: Int?) throws {
         var options = Database.Options()
         options.synchronous = "NORMAL"
         options.cacheSizeKiB = 2048
+        options.maximumPageCount = maximumFileBytes.map { max(8, $0 / 4096) }
         db = try Database(path: path, options: options)
         try Self.migrator.migrate(db)
         // A file that opens but is damaged inside shows here, before the SDK relies on it.
