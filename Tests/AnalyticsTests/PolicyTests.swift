@@ -54,6 +54,16 @@ struct UploadDecisionTests {
     func decisions(result: TransportResult, count: Int, expected: UploadDecision) {
         #expect(UploadDecision.decide(result, batchCount: count) == expected)
     }
+
+    @Test func retryAfterAsAnHTTPDate() {
+        let now = Timestamp.parseMilliseconds("2026-11-29T08:00:00Z") ?? 0
+        let later = TransportResult.response(status: 503, headers: ["retry-after": "Sun, 29 Nov 2026 08:01:30 GMT"], body: [])
+        #expect(UploadDecision.decide(later, batchCount: 1, now: now) == .retry(after: .seconds(90)))
+        let past = TransportResult.response(status: 429, headers: ["retry-after": "Sun, 29 Nov 2026 07:00:00 GMT"], body: [])
+        #expect(UploadDecision.decide(past, batchCount: 1, now: now) == .retry(after: .zero))
+        let junk = TransportResult.response(status: 429, headers: ["retry-after": "Sunday, whenever"], body: [])
+        #expect(UploadDecision.decide(junk, batchCount: 1, now: now) == .retry(after: nil))
+    }
 }
 
 struct SamplerTests {

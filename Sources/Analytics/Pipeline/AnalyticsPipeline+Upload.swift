@@ -35,7 +35,7 @@ extension AnalyticsPipeline {
                 return
             }
             let result = await transport.send(request)
-            switch UploadDecision.decide(result, batchCount: batch.count) {
+            switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
             case .delivered:
                 try? queue.delete(batch)
                 stats.update { $0.sent += batch.count }

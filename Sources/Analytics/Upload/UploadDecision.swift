@@ -1,3 +1,6 @@
+import CourierCore
+import Foundation
+
 /// What the SDK does with a batch after an upload attempt. Pure: tests feed results and check
 /// decisions without a network.
 enum UploadDecision: Equatable {
@@ -16,7 +19,8 @@ enum UploadDecision: Equatable {
     /// 5xx, 408, 429, or no response: keep the batch and retry, after `after` when the server said.
     case retry(after: Duration?)
 
-    static func decide(_ result: TransportResult, batchCount: Int) -> UploadDecision {
+    /// - Parameter now: the wall clock in milliseconds, for a `Retry-After` given as a date.
+    static func decide(_ result: TransportResult, batchCount: Int, now: Int64 = 0) -> UploadDecision {
         switch result {
         case .failure:
             return .retry(after: nil)
@@ -26,15 +30,31 @@ enum UploadDecision: Equatable {
             case 401: return .unauthorized
             case 403: return .disabled
             case 413: return batchCount > 1 ? .split : .dropOversized
-            case 408, 429, 500...599: return .retry(after: retryAfter(headers["retry-after"]))
+            case 408, 429, 500...599: return .retry(after: retryAfter(headers["retry-after"], now: now))
             default: return .poison(status: status)
             }
         }
     }
 
-    /// `Retry-After` in seconds (the HTTP-date form is rare for APIs and is ignored), capped at a day.
-    static func retryAfter(_ value: String?) -> Duration? {
-        guard let value, let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
-        return .milliseconds(Int64(min(seconds, 86_400) * 1000))
+    /// `Retry-After` as seconds or as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), capped at a
+    /// day; a date in the past means "now".
+    static func retryAfter(_ value: String?, now: Int64) -> Duration? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let seconds = Double(text) {
+            guard seconds.isFinite, seconds >= 0 else { return nil }
+            return .milliseconds(Int64(min(seconds, 86_400) * 1000))
+        }
+        guard let date = httpDate(text) else { return nil }
+        return .milliseconds(min(max(0, date - now), 86_400_000))
+    }
+
+    /// Milliseconds since 1970 of an IMF-fixdate (RFC 9110), the only form servers must send.
+    static func httpDate(_ text: String) -> Int64? {
+        let parts = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
+              let month = months.firstIndex(of: String(parts[2])) else { return nil }
+        let iso = String(format: "%04d-%02d-%02dT%@Z", year, month + 1, day, String(parts[4]))
+        return Timestamp.parseMilliseconds(iso)
     }
 }
