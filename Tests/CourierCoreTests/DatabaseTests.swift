@@ -71,6 +71,19 @@ struct DatabaseTests {
         #expect(throws: DatabaseError.self) { try DatabasePool(path: path, migrator: older) }
     }
 
+    @Test func aFailingMigrationRollsBackAndKeepsTheVersion() throws {
+        let path = Backend.file.path()
+        _ = try DatabasePool(path: path, migrator: Migrator([migrator.migrations[0]]))
+        let broken = Migrator([migrator.migrations[0], .init("broken", sql: "ALTER TABLE items ADD COLUMN x INT; SELECT nope FROM nowhere")])
+        #expect(throws: DatabaseError.self) { try DatabasePool(path: path, migrator: broken) }
+        let db = try Database(path: path)
+        #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [1])
+        // The step's first statement was rolled back with it.
+        #expect(try db.query("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'x'") { $0.int(0) } == [0])
+        _ = try DatabasePool(path: path, migrator: migrator)
+        #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [2])
+    }
+
     @Test func readersSeeCommittedDataWhileAWriteIsOpen() throws {
         let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
         try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('committed')") }
