@@ -29,8 +29,7 @@ public final class ManualClock: Clock {
 
     /// Suspends until `advance` moves the clock past `duration` from now.
     public func sleep(for duration: Duration) async throws {
-        let nanos = UInt64(max(0, duration.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, duration.components.attoseconds / 1_000_000_000))
+        let nanos = UInt64(max(0, duration.wholeNanoseconds))
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let resumeNow: Bool = state.withLock { state in
                 if nanos == 0 { return true }
@@ -43,8 +42,7 @@ public final class ManualClock: Clock {
 
     /// Moves both wall time and uptime forward and wakes every sleeper whose deadline has come.
     public func advance(by duration: Duration) {
-        let nanos = UInt64(max(0, duration.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, duration.components.attoseconds / 1_000_000_000))
+        let nanos = UInt64(max(0, duration.wholeNanoseconds))
         let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
             state.nanoseconds += nanos
             state.wall = state.wall.addingTimeInterval(Double(nanos) / 1e9)

@@ -102,7 +102,7 @@ public final class Analytics: Sendable {
             result.withLock { $0 = r }
             done.signal()
         }
-        let nanos = Int(min(timeout.components.seconds, 86_400) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let nanos = Int(min(max(0, timeout.wholeNanoseconds), 86_400_000_000_000))
         guard done.wait(timeout: .now() + .nanoseconds(nanos)) == .success else { return nil }
         return result.withLock { $0 }
     }

@@ -86,7 +86,7 @@ actor AnalyticsPipeline {
             if let text = queue.value("settings"), let json = try? JSONParser.parse(text) {
                 apply(RemoteSettings(json: json))
             }
-            let expired = (try? queue.dropExpired(before: now - Self.milliseconds(configuration.maximumEventAge))) ?? 0
+            let expired = (try? queue.dropExpired(before: now - configuration.maximumEventAge.wholeMilliseconds)) ?? 0
             stats.drop(.expired, count: expired)
         }
         startSession()
@@ -234,10 +234,6 @@ actor AnalyticsPipeline {
             loggedOnce.insert(key)
         }
         configuration.logger?("courier-analytics: \(message)")
-    }
-
-    static func milliseconds(_ d: Duration) -> Int64 {
-        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
     }
 
     static var defaultDirectory: URL {

@@ -110,7 +110,7 @@ final class GroupCommitter: Sendable {
     }
 
     private func commit(_ tickets: [Ticket]) {
-        let cutoff = clock.nowMilliseconds - Self.milliseconds(configuration.dedupeWindow)
+        let cutoff = clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds
         var results: [Result<CommitOutcome, CollectorError>]
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
@@ -142,13 +142,9 @@ final class GroupCommitter: Sendable {
 
     private func pruneIfDue() {
         let now = clock.uptimeNanoseconds
-        let interval = UInt64(Self.milliseconds(configuration.dedupePruneInterval)) * 1_000_000
+        let interval = UInt64(max(0, configuration.dedupePruneInterval.wholeNanoseconds))
         guard now &- lastPrune.load(ordering: .relaxed) >= interval else { return }
         lastPrune.store(now, ordering: .relaxed)
-        _ = try? store.pruneSeenMessages(before: clock.nowMilliseconds - Self.milliseconds(configuration.dedupeWindow))
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        _ = try? store.pruneSeenMessages(before: clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
     }
 }

@@ -17,7 +17,7 @@ final class SettingsCache: Sendable {
     init(store: any EventStore, clock: any Clock, ttl: Duration) {
         self.store = store
         self.clock = clock
-        ttlNanoseconds = UInt64(GroupCommitter.milliseconds(ttl)) * 1_000_000
+        ttlNanoseconds = UInt64(max(0, ttl.wholeNanoseconds))
     }
 
     /// The settings of `writeKey`, or `nil` when the key is unknown.

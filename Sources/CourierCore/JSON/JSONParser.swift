@@ -245,38 +245,47 @@ public struct JSONParser {
                     index += 1
                     continue
                 }
-                index += 1
-                guard index < bytes.count else { break }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                              bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("lone surrogate")
-                    }
-                    guard let u = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
-                    out.append(contentsOf: Array(String(Character(u)).utf8))
-                default:
-                    throw error("invalid escape")
+                let scalar = try escape()
+                if scalar.isASCII {
+                    out.append(UInt8(scalar.value))
+                } else {
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 }
             }
             throw error("unterminated string")
+        }
+
+        /// Reads one escape sequence, `index` on its backslash, and returns the character it
+        /// stands for; surrogate pairs are joined and lone surrogates refused.
+        mutating func escape() throws(JSONError) -> Unicode.Scalar {
+            index += 1
+            guard index < bytes.count else { throw error("unterminated string") }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(e)
+            case UInt8(ascii: "b"): return "\u{08}"
+            case UInt8(ascii: "f"): return "\u{0C}"
+            case UInt8(ascii: "n"): return "\n"
+            case UInt8(ascii: "r"): return "\r"
+            case UInt8(ascii: "t"): return "\t"
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                          bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw error("lone surrogate")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
+                return u
+            default:
+                throw error("invalid escape")
+            }
         }
 
         /// Checks one value exactly as `value` would, without building it.
@@ -335,30 +344,10 @@ public struct JSONParser {
                     return
                 }
                 if c < 0x20 { throw error("control character in string") }
-                guard c == UInt8(ascii: "\\") else {
+                if c == UInt8(ascii: "\\") {
+                    _ = try escape()
+                } else {
                     index += 1
-                    continue
-                }
-                index += 1
-                guard index < bytes.count else { break }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    continue
-                case UInt8(ascii: "u"):
-                    let scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                              bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
-                        index += 2
-                        guard (0xDC00...0xDFFF).contains(try hex4()) else { throw error("invalid surrogate pair") }
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("lone surrogate")
-                    }
-                default:
-                    throw error("invalid escape")
                 }
             }
             throw error("unterminated string")

@@ -20,8 +20,8 @@ public struct Backoff: Sendable {
     /// The upper bound of the window for `attempt` (0-based): `min(cap, base·2^attempt)`.
     public func window(attempt: Int) -> Duration {
         let exponent = min(max(attempt, 0), 62)
-        let baseNanos = Self.nanoseconds(base)
-        let capNanos = Self.nanoseconds(cap)
+        let baseNanos = base.wholeNanoseconds
+        let capNanos = cap.wholeNanoseconds
         let (scaled, overflow) = baseNanos.multipliedReportingOverflow(by: Int64(1) << exponent)
         let nanos = overflow ? capNanos : min(capNanos, scaled)
         return .nanoseconds(nanos)
@@ -32,7 +32,7 @@ public struct Backoff: Sendable {
     ///   - attempt: how many retries came before this one.
     ///   - generator: the randomness, injectable for tests.
     public func delay<G: RandomNumberGenerator>(attempt: Int, using generator: inout G) -> Duration {
-        let upper = Self.nanoseconds(window(attempt: attempt))
+        let upper = window(attempt: attempt).wholeNanoseconds
         guard upper > 0 else { return .zero }
         return .nanoseconds(Int64.random(in: 0...upper, using: &generator))
     }
@@ -41,12 +41,5 @@ public struct Backoff: Sendable {
     public func delay(attempt: Int) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return delay(attempt: attempt, using: &generator)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return Int64.max }
-        return whole &+ attoseconds / 1_000_000_000
     }
 }
