@@ -45,3 +45,13 @@ struct BackoffTests {
         #expect(first == second)
     }
 }
+
+struct DurationWholeTests {
+    @Test(arguments: [(Duration.milliseconds(1500), Int64(1500), Int64(1_500_000_000)),
+                      (.nanoseconds(999_999), 0, 999_999), (.seconds(-2), -2000, -2_000_000_000),
+                      (.seconds(Int64.max), Int64.max, Int64.max)])
+    func convertsAndSaturates(duration: Duration, milliseconds: Int64, nanoseconds: Int64) {
+        #expect(duration.wholeMilliseconds == milliseconds)
+        #expect(duration.wholeNanoseconds == nanoseconds)
+    }
+}
