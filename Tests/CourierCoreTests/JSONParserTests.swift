@@ -9,7 +9,8 @@ struct JSONParserTests {
         ("\"\\ud83d\\ude00\"", .string("😀")),
         ("9223372036854775807", .int(Int64.max)),
         ("-9223372036854775808", .int(Int64.min)),
-        ("9223372036854775808", .double(9223372036854775808)),
+        ("9223372036854775808", .bigInteger("9223372036854775808")),
+        ("-18446744073709551616", .bigInteger("-18446744073709551616")),
         ("1e3", .double(1000)),
         ("0", .int(0)),
         ("{\"nested\":{\"list\":[[],{}]}}", .object(["nested": .object(["list": .array([.array([]), .object([:])])])])),
@@ -78,5 +79,74 @@ struct JSONParserTests {
         } catch {
             #expect(error.offset == 4)
         }
+    }
+
+    /// Bytes that are not UTF-8 would be read as U+FFFD but stored raw, so two ids that differ
+    /// only there would collapse into one.
+    @Test(arguments: [
+        [0x22, 0xFF, 0x22],  // a byte that never starts a sequence
+        [0x22, 0xC0, 0xAF, 0x22],  // an overlong "/"
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+        [0x22, 0xE2, 0x82, 0x22],  // a truncated sequence
+        [0x22, 0x5C, 0x6E, 0xC3, 0x22],  // after an escape
+    ] as [[UInt8]])
+    func refusesInvalidUTF8InStrings(string: [UInt8]) {
+        #expect(throws: JSONError.self) { try JSONParser.parse(string) }
+        // …also where the parser only checks a value without building it.
+        let batch = Array(#"{"batch":[{"properties":{"a":"#.utf8) + string + Array("}}]}".utf8)
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        #expect(throws: JSONError.self) {
+            try JSONParser.parse(batch, elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3)
+        }
+    }
+
+    @Test func acceptsValidMultibyteText() throws {
+        #expect(try JSONParser.parse("\"é😀\\n漢\"") == .string("é😀\n漢"))
+    }
+
+    @Test(arguments: [
+        #"{"type":"track","type":"identify"}"#,
+        #"{"a":1,"b":2,"a":3}"#,
+        #"{"a":1,"\u0061":2}"#,
+    ])
+    func refusesDuplicateKeys(text: String) {
+        #expect(throws: JSONError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test(arguments: [
+        #"{"batch":[{"properties":{"x":1,"x":2}}]}"#,
+        #"{"batch":[{"context":{"a":{"k":1,"\u006b":2}}}]}"#,
+        "{\"batch\":[{\"p\":{" + (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",") + ",\"k7\":1}}]}",
+    ])
+    func refusesDuplicateKeysInSkippedObjects(text: String) {
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        #expect(throws: JSONError.self) {
+            try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
+                                 shallowFromDepth: 3)
+        }
+    }
+
+    @Test func manyDistinctKeysInSkippedObjectsAreFine() throws {
+        let text = "{\"batch\":[{\"p\":{" + (0..<200).map { "\"k\($0)\":0" }.joined(separator: ",") + "}}]}"
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        _ = try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
+                                 shallowFromDepth: 3)
+        #expect(sizes.count == 1)
+    }
+
+    @Test func bigIntegersKeepEveryDigit() throws {
+        let value = try JSONParser.parse("[18446744073709551616,-99999999999999999999999]")
+        #expect(JSONWriter.string(value) == "[18446744073709551616,-99999999999999999999999]")
+    }
+
+    @Test func objectsAreWrittenWithKeysInAFixedOrder() {
+        var object: [String: JSONValue] = [:]
+        for i in (0..<50).reversed() { object["k\(i)"] = .int(Int64(i)) }
+        let text = JSONWriter.string(.object(object))
+        let keys = (0..<50).map { "k\($0)" }.sorted()
+        #expect(text == "{" + keys.map { "\"\($0)\":\($0.dropFirst())" }.joined(separator: ",") + "}")
     }
 }

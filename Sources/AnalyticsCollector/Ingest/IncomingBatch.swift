@@ -258,6 +258,10 @@ public struct IncomingBatch: Sendable {
             case .int(let i)?:
                 message[key] = .string(String(i))
                 changed = true
+            case .bigInteger(let digits)?:
+                // Beyond 64 bits an id keeps its exact digits; a Double would round it.
+                message[key] = .string(digits)
+                changed = true
             case .double(let d)?:
                 message[key] = .string(d.description)
                 changed = true

@@ -171,7 +171,11 @@ public struct JSONParser {
                     index += 1
                     var object = [String: JSONValue](minimumCapacity: members.count - start)
                     for (key, value) in members[start...] {
-                        object[key] = value  // a repeated key keeps the last value
+                        // A repeated key is refused: readers disagree on which value wins, so a
+                        // validator and a store could each see a different one.
+                        guard object.updateValue(value, forKey: key) == nil else {
+                            throw error("duplicate key \"\(key)\"")
+                        }
                     }
                     members.removeSubrange(start...)
                     if recording { elementMembers.append(spans) }
@@ -220,27 +224,34 @@ public struct JSONParser {
         mutating func string() throws(JSONError) -> String {
             index += 1
             let start = index
+            var nonASCII = false
             // Fast path: no escapes, so the bytes are the string.
             while index < bytes.count {
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
-                    let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    if nonASCII { try requireUTF8(raw, at: start) }
+                    let s = String(decoding: raw, as: UTF8.self)
                     index += 1
                     return s
                 }
                 if c == UInt8(ascii: "\\") { break }
                 if c < 0x20 { throw error("control character in string") }
+                if c >= 0x80 { nonASCII = true }
                 index += 1
             }
             var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
             while index < bytes.count {
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
+                    // Escapes are ASCII, so the raw text is valid UTF-8 exactly when the string is.
+                    if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
                     index += 1
                     return String(decoding: out, as: UTF8.self)
                 }
                 if c < 0x20 { throw error("control character in string") }
                 if c != UInt8(ascii: "\\") {
+                    if c >= 0x80 { nonASCII = true }
                     out.append(c)
                     index += 1
                     continue
@@ -302,11 +313,16 @@ public struct JSONParser {
                     index += 1
                     return
                 }
+                var keys = SkippedKeys()
                 while true {
                     skipWhitespace()
                     if open == UInt8(ascii: "{") {
                         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                        let keyStart = index
                         try skipString()
+                        if !keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<index])) {
+                            throw JSONError(offset: keyStart, reason: "duplicate key")
+                        }
                         skipWhitespace()
                         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
                         index += 1
@@ -337,9 +353,12 @@ public struct JSONParser {
         /// characters), without making it.
         mutating func skipString() throws(JSONError) {
             index += 1
+            let start = index
+            var nonASCII = false
             while index < bytes.count {
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
+                    if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
                     index += 1
                     return
                 }
@@ -347,10 +366,26 @@ public struct JSONParser {
                 if c == UInt8(ascii: "\\") {
                     _ = try escape()
                 } else {
+                    if c >= 0x80 { nonASCII = true }
                     index += 1
                 }
             }
             throw error("unterminated string")
+        }
+
+        /// Refuses bytes that are not well-formed UTF-8 (overlong forms, surrogates and
+        /// truncated sequences included): text that is replaced when read but stored raw would
+        /// let two different byte strings pass as one.
+        func requireUTF8(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONError) {
+            var iterator = raw.makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return
+                case .error: throw JSONError(offset: offset, reason: "invalid UTF-8 in string")
+                }
+            }
         }
 
         mutating func hex4() throws(JSONError) -> UInt32 {
@@ -411,6 +446,7 @@ public struct JSONParser {
                 if negative, integer <= UInt64(Int64.max) + 1 { return .int(integer == UInt64(Int64.max) + 1 ? Int64.min : -Int64(integer)) }
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if isInteger { return .bigInteger(text) }
             guard let d = Double(text), d.isFinite else { throw JSONError(offset: start, reason: "number out of range") }
             return .double(d)
         }

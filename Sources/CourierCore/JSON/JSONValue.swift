@@ -11,6 +11,9 @@ public enum JSONValue: Sendable, Hashable {
     case int(Int64)
     /// Any other number.
     case double(Double)
+    /// An integer written without fraction or exponent that does not fit in 64 bits, kept as its
+    /// exact decimal text (a `Double` would round `18446744073709551616` to a nearby value).
+    case bigInteger(String)
     /// A string.
     case string(String)
     /// An array.
@@ -50,6 +53,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
+        case .bigInteger(let text): return Double(text)
         default: return nil
         }
     }

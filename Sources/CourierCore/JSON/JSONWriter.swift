@@ -33,6 +33,7 @@ public struct JSONWriter {
             } else {
                 append("null")
             }
+        case .bigInteger(let text): append(text)
         case .string(let s): write(string: s)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
@@ -43,8 +44,10 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
+            // Keys in a fixed (sorted) order: a dictionary's own order changes from one instance
+            // to the next, and the same value must always give the same text.
             var first = true
-            for (key, member) in members {
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 write(string: key)
