@@ -68,7 +68,79 @@ struct DatabaseTests {
         _ = try DatabasePool(path: path, migrator: migrator)
         _ = try DatabasePool(path: path, migrator: migrator)
         let older = Migrator([migrator.migrations[0]])
-        #expect(throws: DatabaseError.self) { try DatabasePool(path: path, migrator: older) }
+        // An app downgrade: its own error, so callers never take the file for a corrupt one.
+        let error = #expect(throws: DatabaseSchemaError.self) { try DatabasePool(path: path, migrator: older) }
+        #expect(error?.unknownMigrations == ["items.size"])
+    }
+
+    @Test func migrationsAreAppliedByNameNotByCount() throws {
+        let path = Backend.file.path()
+        _ = try DatabasePool(path: path, migrator: migrator)
+        // A migration added later, between two that shipped, still runs exactly once.
+        let grown = Migrator([migrator.migrations[0],
+                              .init("items.tag", sql: "ALTER TABLE items ADD COLUMN tag TEXT"),
+                              migrator.migrations[1]])
+        _ = try DatabasePool(path: path, migrator: grown)
+        _ = try DatabasePool(path: path, migrator: grown)
+        let db = try Database(path: path)
+        #expect(try db.query("SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('tag', 'size')") { $0.int(0) } == [2])
+        #expect(try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" }
+            == ["items", "items.size", "items.tag"])
+    }
+
+    @Test func aDatabaseFromBeforeNamedMigrationsKeepsItsVersion() throws {
+        let path = Backend.file.path()
+        do {
+            let db = try Database(path: path)
+            try db.execute(migrator.migrations[0].sql)
+            try db.execute("PRAGMA user_version = 1")
+        }
+        _ = try DatabasePool(path: path, migrator: migrator)
+        let db = try Database(path: path)
+        #expect(try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" } == ["items", "items.size"])
+        #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [2])
+        let tooNew = try Database(path: Backend.file.path())
+        try tooNew.execute("PRAGMA user_version = 9")
+        #expect(throws: DatabaseSchemaError.self) { try migrator.migrate(tooNew) }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aWriteInsideAWriteIsAnErrorNotADeadlock(backend: Backend) throws {
+        let pool = try DatabasePool(path: backend.path(), migrator: migrator)
+        let error = #expect(throws: DatabaseError.self) {
+            try pool.write { _ in try pool.transaction { db in try db.run("INSERT INTO items(name) VALUES ('x')") } }
+        }
+        #expect(error?.code == .misuse)
+        // The pool still works afterwards.
+        try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('y')") }
+        #expect(try pool.read { db in try db.query("SELECT name FROM items") { $0.text(0) ?? "" } } == ["y"])
+    }
+
+    @Test func aReadSeesOneSnapshot() throws {
+        let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
+        try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('a')") }
+        let (before, after) = try pool.read { db in
+            let before = try db.query("SELECT count(*) FROM items") { $0.int(0) }
+            // A commit made between two queries of one read is not seen by the second.
+            try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('b')") }
+            let after = try db.query("SELECT count(*) FROM items") { $0.int(0) }
+            return (before, after)
+        }
+        #expect(before == [1])
+        #expect(after == [1])
+    }
+
+    @Test(arguments: [
+        (ResultCode(rawValue: 13), ResultCode.full, true),
+        (ResultCode(rawValue: 10 | (4 << 8)), ResultCode.ioError, true),
+        (ResultCode(rawValue: 10 | (4 << 8)), ResultCode.fsyncError, true),
+        (ResultCode(rawValue: 10), ResultCode.fsyncError, false),
+        (ResultCode(rawValue: 19 | (8 << 8)), ResultCode.constraint, true),
+        (ResultCode(rawValue: 19 | (8 << 8)), ResultCode.primaryKeyConstraint, false),
+        (ResultCode(rawValue: 26), ResultCode.corrupt, false),
+    ])
+    func primaryCodesMatchTheirExtendedCodes(code: ResultCode, pattern: ResultCode, matches: Bool) {
+        #expect((pattern ~= code) == matches)
     }
 
     @Test func aFailingMigrationRollsBackAndKeepsTheVersion() throws {

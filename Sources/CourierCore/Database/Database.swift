@@ -129,6 +129,25 @@ public final class Database {
         }
     }
 
+    /// Runs `body` inside `BEGIN DEFERRED … COMMIT`: its queries share one snapshot. Inside an
+    /// open transaction, `body` simply runs in it.
+    /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard isAutocommit else { return try body() }
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Whether no transaction is open.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -14,17 +14,21 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// The result code, for matching against `ResultCode` constants (`case .full:` also
+    /// matches the extended codes of `SQLITE_FULL`).
+    public var code: ResultCode { ResultCode(rawValue: resultCode) }
+
     /// The primary result code (the low byte of the extended one).
     public var primaryCode: Int32 { resultCode & 0xFF }
 
     /// Whether the disk or the database file is full (`SQLITE_FULL`).
-    public var isDiskFull: Bool { primaryCode == 13 }
+    public var isDiskFull: Bool { ResultCode.full ~= code }
 
     /// Whether the file is not a database or is corrupt (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
-    public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }
+    public var isCorrupt: Bool { ResultCode.corrupt ~= code || ResultCode.notADatabase ~= code }
 
     /// Whether a constraint (unique key, not null…) failed.
-    public var isConstraintViolation: Bool { primaryCode == 19 }
+    public var isConstraintViolation: Bool { ResultCode.constraint ~= code }
 
     /// `SQLite error N: message (sql)`.
     public var description: String {

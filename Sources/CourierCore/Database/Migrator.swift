@@ -1,8 +1,19 @@
-/// Schema migrations keyed by `PRAGMA user_version`: migration *n* moves version *n−1* to *n*.
+/// Schema migrations registered and applied by name, in order (GRDB's `DatabaseMigrator` is the
+/// model). Applied names are kept in the table `courier_migrations`, so adding a migration never
+/// depends on counting; a database that a newer build migrated (it has names this build does not
+/// know) is refused with `DatabaseSchemaError`, never mistaken for a corrupt file.
+///
+/// ```swift
+/// let migrator = Migrator([
+///     .init("create events", sql: "CREATE TABLE events(id INTEGER PRIMARY KEY, payload BLOB)"),
+///     .init("index events by day", sql: "CREATE INDEX events_by_day ON events(day)"),
+/// ])
+/// try migrator.migrate(db)
+/// ```
 public struct Migrator: Sendable {
-    /// One step: its SQL runs in the same transaction that bumps `user_version`.
+    /// One step: its SQL runs in the same transaction that records its name.
     public struct Migration: Sendable {
-        /// A name for logs and errors.
+        /// The migration's identity: never rename or reorder one that has shipped.
         public let name: String
         /// Statements to run.
         public let sql: String
@@ -14,7 +25,7 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// The migrations, in order.
+    /// The migrations, in the order they apply.
     public var migrations: [Migration]
 
     /// Creates a migrator.
@@ -22,20 +33,64 @@ public struct Migrator: Sendable {
         self.migrations = migrations
     }
 
-    /// Applies every migration above the database's current `user_version`.
-    /// - Throws: `DatabaseError`; a failed step rolls back and leaves the version where it was.
+    /// Applies, each in its own transaction, every migration whose name the database has not
+    /// recorded yet.
+    /// - Throws: `DatabaseSchemaError` when the database was migrated by a newer build;
+    ///   `DatabaseError` when a step fails (it rolls back and stays unapplied).
     public func migrate(_ db: Database) throws {
-        let current = try db.query("PRAGMA user_version") { $0.int(0) }.first ?? 0
-        if current > Int64(migrations.count) {
-            throw DatabaseError(
-                resultCode: 1,
-                message: "database schema version \(current) is newer than this build knows (\(migrations.count))")
+        let applied = try appliedNames(db)
+        let known = Set(migrations.map(\.name))
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty {
+            throw DatabaseSchemaError(path: db.path, unknownMigrations: unknown.sorted())
         }
-        for (offset, migration) in migrations.enumerated() where Int64(offset + 1) > current {
+        for (offset, migration) in migrations.enumerated() where !applied.contains(migration.name) {
             try db.transaction {
                 try db.execute(migration.sql)
+                try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(migration.name)])
+                // `user_version` still counts applied steps, for tools that read it.
                 try db.execute("PRAGMA user_version = \(offset + 1)")
             }
         }
+    }
+
+    /// The names applied so far. A database from before names were recorded has only
+    /// `user_version`: its first `user_version` migrations are the ones applied.
+    private func appliedNames(_ db: Database) throws -> Set<String> {
+        let hasTable = try db.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'courier_migrations'") { _ in true }.first ?? false
+        if hasTable {
+            return Set(try db.query("SELECT name FROM courier_migrations") { $0.text(0) ?? "" })
+        }
+        let version = Int(try db.query("PRAGMA user_version") { $0.int(0) }.first ?? 0)
+        if version > migrations.count {
+            throw DatabaseSchemaError(path: db.path, unknownMigrations: ["schema version \(version)"])
+        }
+        let names = migrations.prefix(version).map(\.name)
+        try db.transaction {
+            try db.execute("CREATE TABLE courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))")
+            for name in names { try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(name)]) }
+        }
+        return Set(names)
+    }
+}
+
+/// The database was migrated by a newer build of the app or server: this build must not write to
+/// it (and must not move it aside as if it were corrupt). Upgrade the build, or open another file.
+public struct DatabaseSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database file.
+    public let path: String
+    /// Migrations the file has and this build does not know.
+    public let unknownMigrations: [String]
+
+    /// Creates the error.
+    public init(path: String, unknownMigrations: [String]) {
+        self.path = path
+        self.unknownMigrations = unknownMigrations
+    }
+
+    /// A sentence for logs.
+    public var description: String {
+        "the database \(path) was migrated by a newer build (unknown: \(unknownMigrations.joined(separator: ", ")))"
     }
 }
