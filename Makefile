@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= .courier
 WRITE_KEY ?= dev-write-key
-ADMIN_TOKEN ?= dev-admin-token
+ADMIN_TOKEN ?= dev-admin-token-local
 
 .PHONY: bootstrap build run test bench lint clean
 
@@ -22,8 +22,8 @@ run: build
 	@echo "Read it back:"
 	@echo "  curl -s -H 'Authorization: Bearer $(ADMIN_TOKEN)' 'http://$(HOST):$(PORT)/v1/events?writeKey=$(WRITE_KEY)'"
 	@echo ""
-	$(SWIFT) run -c release --skip-build courier-server --host $(HOST) --port $(PORT) --data-dir $(DATA) \
-		--write-key $(WRITE_KEY) --admin-token $(ADMIN_TOKEN)
+	COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN) $(SWIFT) run -c release --skip-build courier-server \
+		--host $(HOST) --port $(PORT) --data-dir $(DATA) --write-key $(WRITE_KEY)
 
 test: bootstrap
 	COURIER_PYTHON=$(CURDIR)/.venv/bin/python $(SWIFT) test

@@ -15,6 +15,9 @@ public final class Collector: Sendable {
     let committer: GroupCommitter
     let settingsCache: SettingsCache
     let counters = CollectorCounters()
+    let clientLimiter: RateLimiter?
+    let writeKeyLimiter: RateLimiter?
+    let quotas: QuotaLedger
 
     /// Creates a collector.
     /// - Parameters:
@@ -27,13 +30,31 @@ public final class Collector: Sendable {
         self.clock = clock
         committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
         settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
+        clientLimiter = configuration.rateLimitPerClient.map {
+            RateLimiter(perSecond: $0.perSecond, burst: $0.burst, clock: clock)
+        }
+        writeKeyLimiter = configuration.rateLimitPerWriteKey.map {
+            RateLimiter(perSecond: $0.perSecond, burst: $0.burst, clock: clock)
+        }
+        let hasQuota = configuration.storageQuotaPerWriteKey != nil || configuration.storageQuotaTotal != nil
+        quotas = QuotaLedger(usage: hasQuota ? ((try? store.usage()) ?? [:]) : [:],
+                             perKeyQuota: configuration.storageQuotaPerWriteKey,
+                             totalQuota: configuration.storageQuotaTotal)
     }
 
     /// Registers write keys (projects with default settings unless they exist).
     /// - Throws: `CollectorError` when the store fails.
     public func register(writeKeys: [String]) throws(CollectorError) {
         for key in writeKeys {
-            try store.registerProject(writeKey: key)
+            guard WriteKey.isWellFormed(key) else {
+                throw CollectorError(.invalidRequest,
+                                     "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
+            }
+            do {
+                try store.registerProject(writeKey: key)
+            } catch {
+                throw CollectorError(error)
+            }
             settingsCache.invalidate(writeKey: key)
         }
     }
@@ -45,20 +66,13 @@ public final class Collector: Sendable {
         // analytics.js's short paths.
         ingestRoutes += [("t", .track), ("i", .identify), ("p", .page), ("s", .screen), ("g", .group), ("a", .alias)]
         for (path, type) in ingestRoutes {
-            // civetweb answers the browser's CORS preflight (OPTIONS) itself; the POST's answer
-            // carries the origin header.
-            router.add("POST", "/v1/\(path)") { [self] in Self.allowingBrowsers(ingest($0, singleType: type)) }
+            // Ingest answers any origin, as Segment's does: a write key is public by design. The
+            // admin routes below take a bearer token and admit no browser origin.
+            router.add("POST", "/v1/\(path)", crossOrigin: .anyOrigin) { [self] in try ingest($0, singleType: type) }
         }
-        router.add("GET", "/v1/projects/{writeKey}/settings") { [self] in getSettings($0) }
-        router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in putSettings($0) }
-        router.add("GET", "/v1/events") { [self] in listEvents($0) }
-    }
-
-    /// Ingest endpoints answer any origin, as Segment's do: a write key is public by design.
-    static func allowingBrowsers(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers.append(("Access-Control-Allow-Origin", "*"))
-        return response
+        router.add("GET", "/v1/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in try getSettings($0) }
+        router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in try putSettings($0) }
+        router.add("GET", "/v1/events") { [self] in try listEvents($0) }
     }
 
     /// Collector counters in Prometheus text format, for `/metrics`.
@@ -79,6 +93,7 @@ final class CollectorCounters: Sendable {
     let stored = Atomic<Int>(0)
     let duplicates = Atomic<Int>(0)
     let rejected = Atomic<Int>(0)
+    let rejectedMessages = Atomic<Int>(0)
 
     func prometheusText(pendingEvents: Int) -> String {
         """
@@ -91,6 +106,9 @@ final class CollectorCounters: Sendable {
         # HELP courier_collector_requests_rejected_total Ingest requests answered with an error.
         # TYPE courier_collector_requests_rejected_total counter
         courier_collector_requests_rejected_total \(rejected.load(ordering: .relaxed))
+        # HELP courier_collector_messages_rejected_total Messages of accepted batches that failed validation.
+        # TYPE courier_collector_messages_rejected_total counter
+        courier_collector_messages_rejected_total \(rejectedMessages.load(ordering: .relaxed))
         # HELP courier_collector_pending_events Events waiting for the next commit.
         # TYPE courier_collector_pending_events gauge
         courier_collector_pending_events \(pendingEvents)

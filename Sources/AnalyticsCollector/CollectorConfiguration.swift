@@ -16,9 +16,33 @@ public struct CollectorConfiguration: Sendable {
     public var retryAfterSeconds = 2
     /// How long project settings are cached before being read again from the store.
     public var settingsCacheTTL: Duration = .seconds(5)
+    /// How long a request waits for its batch's commit before it is answered `503 commit_timeout`.
+    public var commitTimeout: Duration = .seconds(10)
+    /// Requests per second (and burst) allowed per write key; `nil` for no limit.
+    public var rateLimitPerWriteKey: RateLimit? = RateLimit(perSecond: 1_000, burst: 2_000)
+    /// Requests per second (and burst) allowed per client address; `nil` for no limit.
+    public var rateLimitPerClient: RateLimit? = RateLimit(perSecond: 500, burst: 1_000)
+    /// Stored payload bytes allowed per write key; `nil` for no quota.
+    public var storageQuotaPerWriteKey: Int64?
+    /// Stored payload bytes allowed for all projects together; `nil` for no quota.
+    public var storageQuotaTotal: Int64?
     /// The bearer token of the admin API (`PUT …/settings`, `GET /v1/events`); `nil` disables it.
     public var adminToken: String?
 
     /// Segment's limits, a 24-hour dedupe window, no admin token.
     public init() {}
+}
+
+/// A token-bucket rate: `perSecond` sustained, `burst` at once.
+public struct RateLimit: Sendable, Equatable {
+    /// Requests regained per second.
+    public var perSecond: Double
+    /// Requests allowed at once.
+    public var burst: Double
+
+    /// Creates a rate.
+    public init(perSecond: Double, burst: Double) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
 }

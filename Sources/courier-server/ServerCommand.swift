@@ -7,7 +7,7 @@ import Foundation
 /// SIGINT or SIGTERM.
 enum ServerCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        let options: ServerOptions
+        var options: ServerOptions
         switch ServerOptions.parse(arguments) {
         case .help:
             print(ServerOptions.usage)
@@ -17,6 +17,7 @@ enum ServerCommand {
             return 64
         case .run(let parsed):
             options = parsed
+            options.environment = ProcessInfo.processInfo.environment
         }
         do {
             try serve(options)
@@ -34,6 +35,18 @@ enum ServerCommand {
         var configuration = CollectorConfiguration()
         configuration.adminToken = try options.resolvedAdminToken()
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
+        if options.adminToken != nil {
+            FileHandle.standardError.write(Data(
+                "courier-server: warning: --admin-token shows the token in the process list; use --admin-token-file or COURIER_ADMIN_TOKEN\n".utf8))
+        }
+        if let n = options.rateLimitPerWriteKey {
+            configuration.rateLimitPerWriteKey = n > 0 ? RateLimit(perSecond: n, burst: n * 2) : nil
+        }
+        if let n = options.rateLimitPerClient {
+            configuration.rateLimitPerClient = n > 0 ? RateLimit(perSecond: n, burst: n * 2) : nil
+        }
+        configuration.storageQuotaPerWriteKey = options.quotaPerWriteKeyMiB.map { $0 << 20 }
+        configuration.storageQuotaTotal = options.quotaTotalMiB.map { $0 << 20 }
         let collector = Collector(configuration: configuration, store: store)
         try collector.register(writeKeys: try options.allWriteKeys())
 
@@ -45,6 +58,12 @@ enum ServerCommand {
         http.workerThreads = options.workerThreads
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
+        if options.metricsRequireAdmin {
+            guard let token = configuration.adminToken else {
+                throw ServerOptionsError("--metrics-require-admin needs an admin token")
+            }
+            http.metricsToken = token
+        }
         if options.accessLog {
             http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
@@ -54,7 +73,8 @@ enum ServerCommand {
 
         waitForTerminationSignal()
         print("courier-server stopping: finishing requests in flight")
-        server.stop()
+        let unanswered = server.stop(deadline: .seconds(10))
+        if unanswered > 0 { print("courier-server: \(unanswered) requests were still in flight after 10 s") }
         collector.shutdown()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")

@@ -12,6 +12,16 @@ struct ServerOptions {
     var adminTokenFile: String?
     var dedupeWindowHours = 24.0
     var accessLog = true
+    var metricsRequireAdmin = false
+    var quotaPerWriteKeyMiB: Int64?
+    var quotaTotalMiB: Int64?
+    var rateLimitPerWriteKey: Double?
+    var rateLimitPerClient: Double?
+    /// The environment, for `COURIER_ADMIN_TOKEN`.
+    var environment: [String: String] = [:]
+
+    /// The shortest admin token accepted.
+    static let minimumAdminTokenBytes = 16
 
     static let usage = """
         USAGE: courier-server [options]
@@ -26,14 +36,22 @@ struct ServerOptions {
           --threads N               HTTP worker threads (default 32)
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
-          --admin-token TOKEN       bearer token of the admin API (settings, events)
-          --admin-token-file PATH   read the admin token from this file
+          --admin-token-file PATH   read the admin token (at least 16 bytes) from this file;
+                                    or set COURIER_ADMIN_TOKEN in the environment
+          --admin-token TOKEN       the same on the command line (visible to other local users
+                                    in the process list: prefer the file or the environment)
+          --metrics-require-admin   GET /metrics needs the admin token too
+          --rate-limit-key N        requests per second per write key (default 1000; 0: none)
+          --rate-limit-client N     requests per second per client address (default 500; 0: none)
+          --quota-key-mib N         stored MiB allowed per write key (default: no quota)
+          --quota-total-mib N       stored MiB allowed in all (default: no quota)
           --dedupe-window-hours H   how long messageIds are remembered (default 24)
           --quiet                   no access log
           -h, --help                show this help
 
-        SIGINT or SIGTERM stop the server gracefully: it stops accepting connections, finishes
-        the requests in flight, commits, and closes the database.
+        SIGINT or SIGTERM stop the server gracefully: requests in flight are finished and answered
+        (new ones get 503 with Retry-After) for up to 10 s, then it stops listening, commits and
+        closes the database.
         """
 
     enum ParseResult {
@@ -53,6 +71,17 @@ struct ServerOptions {
             switch flag {
             case "-h", "--help": return .help
             case "--quiet": options.accessLog = false
+            case "--metrics-require-admin": options.metricsRequireAdmin = true
+            case "--rate-limit-key", "--rate-limit-client":
+                guard let v = value(flag), let n = Double(v), n.isFinite, n >= 0, n <= 1_000_000 else {
+                    return .failure("\(flag) must be a number of requests per second from 0 to 1000000")
+                }
+                if flag == "--rate-limit-key" { options.rateLimitPerWriteKey = n } else { options.rateLimitPerClient = n }
+            case "--quota-key-mib", "--quota-total-mib":
+                guard let v = value(flag), let n = Int64(v), n > 0, n <= 1 << 40 else {
+                    return .failure("\(flag) must be a positive number of MiB")
+                }
+                if flag == "--quota-key-mib" { options.quotaPerWriteKeyMiB = n } else { options.quotaTotalMiB = n }
             case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
                  "--admin-token", "--admin-token-file", "--dedupe-window-hours":
                 guard let v = value(flag) else { return .failure("\(flag) needs a value") }
@@ -93,10 +122,26 @@ struct ServerOptions {
         return keys
     }
 
-    /// The admin token from the flag or the file.
+    /// The admin token from the flag, the file or `COURIER_ADMIN_TOKEN`; `nil` when none is
+    /// given (the admin API is then off).
+    /// - Throws: `ServerOptionsError` for an empty or short token.
     func resolvedAdminToken() throws -> String? {
-        if let adminToken { return adminToken }
-        guard let path = adminTokenFile else { return nil }
-        return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        var token = adminToken
+        if token == nil, let path = adminTokenFile {
+            token = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if token == nil { token = environment["COURIER_ADMIN_TOKEN"] }
+        guard let token else { return nil }
+        guard token.utf8.count >= Self.minimumAdminTokenBytes else {
+            throw ServerOptionsError(
+                "the admin token must be at least \(Self.minimumAdminTokenBytes) bytes (it has \(token.utf8.count))")
+        }
+        return token
     }
+}
+
+/// A setting the server refuses to start with.
+struct ServerOptionsError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -71,8 +71,9 @@ struct CollectorHarness {
     }
 
     /// Posts a JSON value.
-    func post(_ path: String = "/v1/batch", json: JSONValue, auth: String? = nil) async throws -> HTTPClientResponse {
-        try await post(path, body: JSONWriter.encode(json), auth: auth)
+    func post(_ path: String = "/v1/batch", json: JSONValue, auth: String? = nil,
+              headers: [String: String] = [:]) async throws -> HTTPClientResponse {
+        try await post(path, body: JSONWriter.encode(json), headers: headers, auth: auth)
     }
 
     /// Posts a JSON batch over a connection of its own (URLSession may queue requests to one

@@ -11,14 +11,17 @@ struct EventStoreTests {
     @Test(arguments: StoreBackend.allCases)
     func duplicatesWithinTheWindowAreSkipped(backend: StoreBackend) throws {
         let store = try backend.makeStore()
+        try store.registerProject(writeKey: "k")
+        try store.registerProject(writeKey: "other")
         let first = try store.commit([[message("a"), message("b")], [message("b"), message("c")]], dedupeCutoff: 0)
-        #expect(first == [CommitOutcome(stored: 2, duplicates: 0), CommitOutcome(stored: 1, duplicates: 1)])
+        #expect(first == [CommitOutcome(stored: 2, duplicates: 0, storedBytes: 34), CommitOutcome(stored: 1, duplicates: 1, storedBytes: 17)])
         // The same ids under another write key are different messages.
         let other = try store.commit([[message("a", key: "other")]], dedupeCutoff: 0)
-        #expect(other == [CommitOutcome(stored: 1, duplicates: 0)])
+        #expect(other == [CommitOutcome(stored: 1, duplicates: 0, storedBytes: 17)])
         // After the window, a seen id is stored again.
         let later = try store.commit([[message("a", at: 90_000)]], dedupeCutoff: 50_000)
-        #expect(later == [CommitOutcome(stored: 1, duplicates: 0)])
+        #expect(later == [CommitOutcome(stored: 1, duplicates: 0, storedBytes: 17)])
+        #expect(try store.usage() == ["k": 17 * 4, "other": 17])
         #expect(try store.events(writeKey: "k", after: 0, limit: 100).events.count == 4)
     }
 
@@ -28,7 +31,7 @@ struct EventStoreTests {
         _ = try store.commit([[message("old", at: 1_000), message("new", at: 9_000)]], dedupeCutoff: 0)
         #expect(try store.pruneSeenMessages(before: 5_000) == 1)
         let again = try store.commit([[message("old", at: 9_500), message("new", at: 9_500)]], dedupeCutoff: 0)
-        #expect(again == [CommitOutcome(stored: 1, duplicates: 1)])
+        #expect(again == [CommitOutcome(stored: 1, duplicates: 1, storedBytes: 19)])
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -69,7 +72,7 @@ struct EventStoreTests {
         options.maximumPageCount = 40
         let store = try StoreBackend.file.makeStore(options: options)
         var committed = 0
-        var failure: CollectorError?
+        var failure: EventStoreError?
         for round in 0..<1000 {
             let batch = (0..<20).map { i in
                 PreparedMessage(writeKey: "k", messageId: "r\(round)-\(i)", type: "track", receivedAt: 1,
@@ -84,9 +87,12 @@ struct EventStoreTests {
             }
         }
         let error = try #require(failure)
-        #expect(error.code == .storageUnavailable)
-        #expect(error.status == 503)
-        #expect(error.message.contains("disk is full"))
+        #expect(error.kind == .full)
+        // What a client is told names the kind, never the store's own text.
+        let answer = CollectorError(error)
+        #expect(answer.code == .storageUnavailable)
+        #expect(answer.status == 503)
+        #expect(answer.message == "the event store is full; nothing was stored")
         // The failed batch left nothing behind; everything acknowledged before is intact.
         var count = 0
         var cursor: Int64 = 0

@@ -14,7 +14,7 @@ final class FaultInjectingStore: EventStore {
 
     init(_ base: any EventStore) { self.base = base }
 
-    func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(CollectorError) -> [CommitOutcome] {
+    func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         commits.add(1, ordering: .relaxed)
         if holdCommits.load(ordering: .acquiring) {
             commitEntered.signal()
@@ -22,29 +22,30 @@ final class FaultInjectingStore: EventStore {
         }
         if failuresLeft.load(ordering: .acquiring) > 0 {
             failuresLeft.subtract(1, ordering: .relaxed)
-            throw CollectorError(.storageUnavailable, "event store failed: injected failure", status: 503)
+            throw EventStoreError(.unavailable, detail: "SQLite error 10: disk I/O error (INSERT INTO events …)")
         }
         return try base.commit(batches, dedupeCutoff: dedupeCutoff)
     }
 
-    func events(writeKey: String, after: Int64, limit: Int) throws(CollectorError) -> EventPage {
+    func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
         try base.events(writeKey: writeKey, after: after, limit: limit)
     }
 
-    func pruneSeenMessages(before cutoff: Int64) throws(CollectorError) -> Int {
+    func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {
         try base.pruneSeenMessages(before: cutoff)
     }
 
-    func settings(writeKey: String) throws(CollectorError) -> ProjectSettings? { try base.settings(writeKey: writeKey) }
+    func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? { try base.settings(writeKey: writeKey) }
 
-    func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(CollectorError) {
+    func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
         try base.saveSettings(settings, writeKey: writeKey)
     }
 
-    func registerProject(writeKey: String) throws(CollectorError) { try base.registerProject(writeKey: writeKey) }
+    func registerProject(writeKey: String) throws(EventStoreError) { try base.registerProject(writeKey: writeKey) }
 
-    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
-        throws(CollectorError) -> ProjectSettings {
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws -> ProjectSettings {
         try base.updateSettings(writeKey: writeKey, change)
     }
+
+    func usage() throws(EventStoreError) -> [String: Int64] { try base.usage() }
 }

@@ -14,33 +14,78 @@ struct IncomingBatchTests {
         try batch.prepare(writeKey: "k", receivedAt: Self.receivedAt).map { try JSONParser.parse($0.payload) }
     }
 
+    /// Messages that fail validation: a batch keeps its valid neighbours and lists these.
     static let invalidMessages: [(JSONValue, String)] = [
-        (["batch": [["event": "x", "userId": "u"]]], "type is required"),
-        (["batch": [["type": "purchase", "userId": "u"]]], "unknown type purchase"),
-        (["batch": [["type": "track", "userId": "u"]]], "track needs an event name"),
-        (["batch": [["type": "track", "event": "x"]]], "userId or anonymousId is required"),
-        (["batch": [["type": "track", "event": "x", "userId": "u", "properties": [1, 2]]]], "properties must be an object"),
-        (["batch": [["type": "track", "event": "x", "userId": true]]], "userId must be a string"),
-        (["batch": [["type": "track", "event": "x", "userId": "u", "timestamp": "yesterday"]]], "ISO 8601"),
-        (["batch": [["type": "group", "userId": "u"]]], "group needs a groupId"),
-        (["batch": [["type": "alias", "userId": "u"]]], "alias needs previousId and userId"),
-        (["batch": [["type": "track", "event": "x", "userId": "u", "messageId": ""]]], "messageId"),
-        (["batch": ["just a string"]], "must be a JSON object"),
-        (["batch": "nope"], "batch must be an array"),
-        (["batch": [], "sentAt": "soon"], "sentAt"),
-        (["batch": [], "context": "str"], "context must be an object"),
+        (["event": "x", "userId": "u"], "type is required"),
+        (["type": "purchase", "userId": "u"], "unknown type purchase"),
+        (["type": "track", "userId": "u"], "track needs an event name"),
+        (["type": "track", "event": "x"], "userId or anonymousId is required"),
+        (["type": "track", "event": "x", "userId": "u", "properties": [1, 2]], "properties must be an object"),
+        (["type": "track", "event": "x", "userId": true], "userId must be a string"),
+        (["type": "track", "event": "x", "userId": "u", "timestamp": "yesterday"], "ISO 8601"),
+        (["type": "group", "userId": "u"], "group needs a groupId"),
+        (["type": "alias", "userId": "u"], "alias needs previousId and userId"),
+        (["type": "track", "event": "x", "userId": "u", "messageId": ""], "messageId"),
+        ("just a string", "must be a JSON object"),
     ]
 
     @Test(arguments: invalidMessages)
-    func invalidFieldsAre400(json: JSONValue, fragment: String) {
-        do {
-            _ = try read(json)
-            Issue.record("expected a 400 for \(json)")
-        } catch {
-            #expect(error.status == 400)
-            #expect(error.code == .invalidRequest)
-            #expect(error.message.contains(fragment))
+    func anInvalidMessageCostsOnlyItself(message: JSONValue, fragment: String) throws {
+        let batch = try read(["batch": [IncomingBatchTests.track("good-0"), message, IncomingBatchTests.track("good-2")]])
+        #expect(try stored(batch).map { $0["messageId"] } == ["good-0", "good-2"])
+        let rejection = try #require(batch.rejected.first)
+        #expect(batch.rejected.count == 1)
+        #expect(rejection.index == 1)
+        #expect(rejection.error.code == .invalidMessage)
+        #expect(rejection.error.message.contains("message 1: "))
+        #expect(rejection.error.message.contains(fragment))
+    }
+
+    @Test func anInvalidSingleMessageIs400() {
+        let error = #expect(throws: CollectorError.self) { try read(["userId": "u"], type: .track) }
+        #expect(error?.status == 400)
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message == "track needs an event name")
+    }
+
+    @Test(arguments: [
+        (["batch": "nope"], "batch must be an array"),
+        (["batch": [], "sentAt": "soon"], "sentAt"),
+        (["batch": [], "context": "str"], "context must be an object"),
+    ] as [(JSONValue, String)])
+    func aMalformedBatchIs400(json: JSONValue, fragment: String) {
+        let error = #expect(throws: CollectorError.self) { try read(json) }
+        #expect(error?.status == 400)
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.contains(fragment) == true)
+    }
+
+    @Test func aNumericIdBeyond64BitsKeepsEveryDigit() throws {
+        let body = Array(#"{"batch":[{"type":"track","event":"e","userId":18446744073709551616,"anonymousId":-99999999999999999999}]}"#.utf8)
+        let message = try #require(try stored(IncomingBatch(body: body, singleType: nil, configuration: configuration)).first)
+        #expect(message["userId"] == "18446744073709551616")
+        #expect(message["anonymousId"] == "-99999999999999999999")
+    }
+
+    @Test(arguments: [
+        // Ids that differ only in bytes that are not UTF-8 would collapse into one id.
+        [0x7B, 0x22, 0x62, 0x61, 0x74, 0x63, 0x68, 0x22, 0x3A, 0x5B, 0x7B, 0x22, 0x6D, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65,
+         0x49, 0x64, 0x22, 0x3A, 0x22, 0x61, 0xFF, 0x22, 0x7D, 0x5D, 0x7D],
+    ] as [[UInt8]])
+    func invalidUTF8IsInvalidJSON(body: [UInt8]) {
+        let error = #expect(throws: CollectorError.self) {
+            try IncomingBatch(body: body, singleType: nil, configuration: configuration)
         }
+        #expect(error?.code == .invalidJSON)
+    }
+
+    @Test func aRepeatedTypeIsInvalidJSON() {
+        let body = Array(#"{"batch":[{"type":"track","event":"e","userId":"u","type":"identify"}]}"#.utf8)
+        let error = #expect(throws: CollectorError.self) {
+            try IncomingBatch(body: body, singleType: nil, configuration: configuration)
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.status == 400)
     }
 
     @Test(arguments: ["", "{", "[1,2]", "nul", "{\"batch\":[}",
@@ -69,8 +114,7 @@ struct IncomingBatchTests {
                                           "padding": .string(String(repeating: "p", count: 2000))])
         let bigSingle = JSONWriter.encode(IncomingBatchTests.track("x", pad: 300))
         let cases: [([UInt8], MessageType?, CollectorError.Code)] = [
-            (tooMany, nil, .batchTooLarge), (bigEvent, nil, .eventTooLarge), (bigBatch, nil, .batchTooLarge),
-            (bigSingle, .track, .eventTooLarge),
+            (tooMany, nil, .batchTooLarge), (bigBatch, nil, .batchTooLarge), (bigSingle, .track, .eventTooLarge),
         ]
         for (body, type, code) in cases {
             do {
@@ -81,6 +125,17 @@ struct IncomingBatchTests {
                 #expect(error.code == code)
             }
         }
+    }
+
+    @Test func anOversizedMessageOfABatchCostsOnlyItself() throws {
+        var small = configuration
+        small.maximumEventBytes = 200
+        let body = JSONWriter.encode(["batch": [IncomingBatchTests.track("big", pad: 300), IncomingBatchTests.track("ok")]])
+        let batch = try IncomingBatch(body: body, singleType: nil, configuration: small)
+        #expect(batch.rejected.map(\.index) == [0])
+        #expect(batch.rejected.first?.error.code == .eventTooLarge)
+        #expect(batch.rejected.first?.messageId == "big")
+        #expect(batch.count == 1)
     }
 
     static func track(_ id: String, pad: Int = 0) -> JSONValue {

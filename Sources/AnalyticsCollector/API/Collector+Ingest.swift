@@ -2,37 +2,63 @@ import CourierCore
 import CourierHTTP
 
 extension Collector {
-    /// `POST /v1/batch` and the single-message endpoints: authenticate, validate, commit, answer.
-    func ingest(_ request: HTTPRequest, singleType: MessageType?) -> HTTPResponse {
+    /// `POST /v1/batch` and the single-message endpoints: limit, authenticate, validate, commit,
+    /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
+    /// the others are stored.
+    func ingest(_ request: HTTPRequest, singleType: MessageType?) throws(CollectorError) -> HTTPResponse {
         do throws(CollectorError) {
+            try limit(clientLimiter, key: request.remoteAddress, what: "this client")
             // A key in the Authorization header is checked before the body is read, so a wrong key
             // costs no parsing; a key in the body can only be checked after.
             let headerKey = request.basicCredentials?.user
-            if let headerKey, !headerKey.isEmpty { _ = try authenticate(key: headerKey) }
+            if let headerKey, !headerKey.isEmpty {
+                _ = try authenticate(key: headerKey)
+                try limit(writeKeyLimiter, key: headerKey, what: "this write key")
+            }
             let batch = try IncomingBatch(body: request.body, singleType: singleType, configuration: configuration)
-            let writeKey = try authenticate(key: headerKey?.isEmpty == false ? headerKey : batch.bodyWriteKey)
+            let writeKey: String
+            if let headerKey, !headerKey.isEmpty {
+                writeKey = headerKey
+            } else {
+                writeKey = try authenticate(key: batch.bodyWriteKey)
+                try limit(writeKeyLimiter, key: writeKey, what: "this write key")
+            }
             let messages = batch.prepare(writeKey: writeKey, receivedAt: clock.nowMilliseconds)
-            let outcome = try committer.submit(messages)
+            try quotas.check(writeKey: writeKey, bytes: messages.reduce(0) { $0 + $1.payload.count })
+            let outcome = messages.isEmpty ? CommitOutcome(stored: 0, duplicates: 0) : try committer.submit(messages)
+            quotas.add(writeKey: writeKey, bytes: outcome.storedBytes)
             counters.stored.add(outcome.stored, ordering: .relaxed)
             counters.duplicates.add(outcome.duplicates, ordering: .relaxed)
-            return .json(["success": true])
+            counters.rejectedMessages.add(batch.rejected.count, ordering: .relaxed)
+            var answer: [String: JSONValue] = ["success": true]
+            if !batch.rejected.isEmpty { answer["rejected"] = .array(batch.rejected.map(\.json)) }
+            return .json(.object(answer))
         } catch {
             counters.rejected.add(1, ordering: .relaxed)
-            return error.response(retryAfterSeconds: error.code == .overloaded ? configuration.retryAfterSeconds : nil)
+            throw error
         }
     }
 
-    /// The write key from HTTP Basic (user part) or the body's `writeKey`, checked against the
-    /// known projects and their kill switch.
+    private func limit(_ limiter: RateLimiter?, key: String, what: String) throws(CollectorError) {
+        guard let limiter, case .limited(let seconds) = limiter.take(key) else { return }
+        throw CollectorError(.rateLimited, "too many requests from \(what); retry later", retryAfterSeconds: seconds)
+    }
+
+    /// The write key from HTTP Basic (user part) or the body's `writeKey`, checked for its shape,
+    /// then against the known projects and their kill switch.
     private func authenticate(key: String?) throws(CollectorError) -> String {
         guard let key, !key.isEmpty else {
-            throw CollectorError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)", status: 401)
+            throw CollectorError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)")
+        }
+        guard WriteKey.isWellFormed(key) else {
+            throw CollectorError(.unauthorized,
+                                 "a write key is at most \(WriteKey.maximumBytes) bytes, without control characters")
         }
         guard let settings = try settingsCache.settings(writeKey: key) else {
-            throw CollectorError(.unauthorized, "unknown write key", status: 401)
+            throw CollectorError(.unauthorized, "unknown write key")
         }
         guard settings.enabled else {
-            throw CollectorError(.projectDisabled, "collection is disabled for this project", status: 403)
+            throw CollectorError(.projectDisabled, "collection is disabled for this project")
         }
         return key
     }

@@ -60,13 +60,22 @@ final class GroupCommitter: Sendable {
         }
         switch admission {
         case .accepted: break
-        case .busy: throw CollectorError(.overloaded, "the collector is busy; retry later", status: 429)
-        case .stopping: throw CollectorError(.storageUnavailable, "the collector is shutting down; retry later", status: 503)
+        case .busy:
+            throw CollectorError(.overloaded, "the collector is busy; retry later",
+                                 retryAfterSeconds: configuration.retryAfterSeconds)
+        case .stopping:
+            throw CollectorError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
         }
         wake.signal()
-        ticket.done.wait()
+        let waited = ticket.done.wait(timeout: .now() + .nanoseconds(Int(clamping: configuration.commitTimeout.wholeNanoseconds)))
+        guard waited == .success else {
+            // The request thread is not held hostage by a stuck store: the client is told to retry,
+            // and if the commit does land later, the retry is a duplicate and is skipped.
+            throw CollectorError(.commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
+                                 retryAfterSeconds: configuration.retryAfterSeconds)
+        }
         let result = ticket.result.withLock { $0 } ?? .failure(
-            CollectorError(.storageUnavailable, "the commit did not finish", status: 503))
+            CollectorError(.storageUnavailable, "the commit did not finish"))
         return try result.get()
     }
 
@@ -115,20 +124,19 @@ final class GroupCommitter: Sendable {
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
             if results.count != tickets.count {
-                throw CollectorError(.storageUnavailable, "the store answered \(results.count) of \(tickets.count) batches",
-                                     status: 503)
+                throw EventStoreError(.unavailable, detail: "the store answered \(results.count) of \(tickets.count) batches")
             }
         } catch {
             // One shared transaction failed: commit each batch alone so one bad batch (or a
             // transient failure) costs only the batches it really affects.
             results = tickets.map { ticket in
-                do throws(CollectorError) {
+                do throws(EventStoreError) {
                     guard let outcome = try store.commit([ticket.messages], dedupeCutoff: cutoff).first else {
-                        throw CollectorError(.storageUnavailable, "the store answered no outcome", status: 503)
+                        throw EventStoreError(.unavailable, detail: "the store answered no outcome")
                     }
                     return .success(outcome)
                 } catch {
-                    return .failure(error)
+                    return .failure(CollectorError(error))
                 }
             }
         }

@@ -14,6 +14,9 @@ public struct IncomingBatch: Sendable {
     private let spans: [[JSONMemberSpan]?]
     /// The batch's `sentAt` (milliseconds) when present.
     let sentAt: Int64?
+    /// Messages of a batch that failed validation: they are not stored, and the answer lists
+    /// them, so one bad event never costs the good ones beside it.
+    public let rejected: [RejectedMessage]
 
     /// Parses and validates a body.
     /// - Parameters:
@@ -32,7 +35,7 @@ public struct IncomingBatch: Sendable {
         let byteLimit = singleType == nil ? configuration.maximumBatchBytes : configuration.maximumEventBytes
         if body.count > byteLimit {
             let code: CollectorError.Code = singleType == nil ? .batchTooLarge : .eventTooLarge
-            throw CollectorError(code, "body is \(body.count) bytes; the limit is \(byteLimit)", status: 413)
+            throw CollectorError(code, "body is \(body.count) bytes; the limit is \(byteLimit)")
         }
         var sizes: [Int] = []
         var memberSpans: [[JSONMemberSpan]] = []
@@ -44,10 +47,10 @@ public struct IncomingBatch: Sendable {
             document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
                                             shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
         } catch {
-            throw CollectorError(.invalidJSON, "invalid JSON: \(error)", status: 400)
+            throw CollectorError(.invalidJSON, "invalid JSON: \(error)")
         }
         guard case .object(var top) = document else {
-            throw CollectorError(.invalidRequest, "the body must be a JSON object", status: 400)
+            throw CollectorError(.invalidRequest, "the body must be a JSON object")
         }
         bodyWriteKey = top["writeKey"]?.stringValue
         top["writeKey"] = nil
@@ -61,46 +64,57 @@ public struct IncomingBatch: Sendable {
             raw = [.object(top)]
         } else {
             guard let batch = top["batch"]?.arrayValue else {
-                throw CollectorError(.invalidRequest, "batch must be an array of messages", status: 400)
+                throw CollectorError(.invalidRequest, "batch must be an array of messages")
             }
             guard batch.count <= configuration.maximumBatchEvents else {
                 throw CollectorError(.batchTooLarge,
-                                     "batch has \(batch.count) messages; the limit is \(configuration.maximumBatchEvents)",
-                                     status: 413)
-            }
-            for (i, size) in sizes.enumerated() where size > configuration.maximumEventBytes {
-                throw CollectorError(.eventTooLarge,
-                                     "message \(i) is \(size) bytes; the limit is \(configuration.maximumEventBytes)",
-                                     status: 413)
+                                     "batch has \(batch.count) messages; the limit is \(configuration.maximumBatchEvents)")
             }
             raw = batch
             for key in ["context", "integrations"] {
                 if let value = top[key], !value.isNull {
                     guard value.objectValue != nil else {
-                        throw CollectorError(.invalidRequest, "\(key) must be an object", status: 400)
+                        throw CollectorError(.invalidRequest, "\(key) must be an object")
                     }
                     shared[key] = value
                 }
             }
-            // The shared members are copied into every message: each merged message must still fit
-            // the per-event limit, or a small batch could expand into gigabytes of stored rows.
-            if !shared.isEmpty {
-                let sharedBytes = JSONWriter.encode(.object(shared)).count
-                if let largest = sizes.max(), largest + sharedBytes > configuration.maximumEventBytes {
-                    throw CollectorError(.eventTooLarge,
-                                         "a message with the batch's context is over \(configuration.maximumEventBytes) bytes",
-                                         status: 413)
-                }
-            }
         }
+        // The shared members are copied into every message: each merged message must still fit
+        // the per-event limit, or a small batch could expand into gigabytes of stored rows.
+        let sharedBytes = shared.isEmpty ? 0 : JSONWriter.encode(.object(shared)).count
         var messages: [[String: JSONValue]] = []
         var spans: [[JSONMemberSpan]?] = []
         messages.reserveCapacity(raw.count)
         spans.reserveCapacity(raw.count)
         let haveSpans = singleType == nil && memberSpans.count == raw.count
         var fullTree: [JSONValue]?
+        var rejected: [RejectedMessage] = []
         for (i, element) in raw.enumerated() {
-            var (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+            guard singleType == nil else {
+                let (message, _) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+                messages.append(message)
+                spans.append(nil)
+                continue
+            }
+            let size = i < sizes.count ? sizes[i] : 0
+            if size + sharedBytes > configuration.maximumEventBytes {
+                let what = sharedBytes > 0 ? "with the batch's context and integrations " : ""
+                rejected.append(RejectedMessage(
+                    index: i, messageId: element["messageId"]?.stringValue,
+                    error: CollectorError(.eventTooLarge, "message \(i) \(what)is \(size + sharedBytes) bytes; "
+                                            + "the limit is \(configuration.maximumEventBytes)")))
+                continue
+            }
+            var message: [String: JSONValue]
+            var changed: Bool
+            do throws(CollectorError) {
+                (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+            } catch {
+                rejected.append(RejectedMessage(index: i, messageId: element["messageId"]?.stringValue,
+                                                error: CollectorError(.invalidMessage, error.message)))
+                continue
+            }
             if changed && singleType == nil {
                 // This message is rewritten in full, so it needs its whole tree: read the body
                 // again without the shallow shortcut (rare: numeric ids, a batch-level context).
@@ -114,6 +128,7 @@ public struct IncomingBatch: Sendable {
             messages.append(message)
             spans.append(haveSpans && !changed ? memberSpans[i] : nil)
         }
+        self.rejected = rejected
         self.messages = messages
         self.body = body
         self.spans = spans
@@ -224,7 +239,7 @@ public struct IncomingBatch: Sendable {
     private static func timestamp(_ value: JSONValue?, field: String) throws(CollectorError) -> Int64? {
         guard let value = nonNull(value) else { return nil }
         guard let text = value.stringValue, let ms = Timestamp.parseMilliseconds(text) else {
-            throw CollectorError(.invalidRequest, "\(field) must be an ISO 8601 timestamp", status: 400)
+            throw CollectorError(.invalidRequest, "\(field) must be an ISO 8601 timestamp")
         }
         return ms
     }
@@ -239,7 +254,7 @@ public struct IncomingBatch: Sendable {
                                  singleType: MessageType?) throws(CollectorError) -> ([String: JSONValue], Bool) {
         var changed = !shared.isEmpty
         func invalid(_ message: String) -> CollectorError {
-            CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message, status: 400)
+            CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
         }
         guard case .object(var message) = element else { throw invalid("must be a JSON object") }
         guard let typeText = message["type"]?.stringValue else { throw invalid("type is required") }

@@ -34,7 +34,7 @@ public struct ProjectSettings: Sendable, Equatable {
     /// - Throws: `CollectorError` (400) for an unknown member or a value out of range.
     public func applying(_ patch: JSONValue) throws(CollectorError) -> ProjectSettings {
         guard let members = patch.objectValue else {
-            throw CollectorError(.invalidRequest, "settings must be a JSON object", status: 400)
+            throw CollectorError(.invalidRequest, "settings must be a JSON object")
         }
         var next = self
         for (key, value) in members {
@@ -84,6 +84,6 @@ public struct ProjectSettings: Sendable, Equatable {
     }
 
     private static func invalid(_ message: String) -> CollectorError {
-        CollectorError(.invalidRequest, message, status: 400)
+        CollectorError(.invalidRequest, message)
     }
 }

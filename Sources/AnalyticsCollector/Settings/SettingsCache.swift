@@ -3,16 +3,30 @@ import Synchronization
 
 /// Project settings read through a short-lived cache, so a burst of batches costs one store read
 /// per project, and a change made by another instance shows within the TTL.
+///
+/// Known projects and unknown keys are kept apart: unknown keys (which anyone can send, as many
+/// as they like) go to a small, bounded set that is emptied when full, so they can neither grow
+/// the memory nor push real projects out.
 final class SettingsCache: Sendable {
     private struct Entry {
-        let settings: ProjectSettings?
+        let settings: ProjectSettings
         let readAt: UInt64
     }
+
+    private struct State {
+        var known: [String: Entry] = [:]
+        var unknown: [String: UInt64] = [:]
+    }
+
+    /// Unknown keys remembered at most (each at most `WriteKey.maximumBytes` long).
+    static let maximumUnknownKeys = 4_096
+    /// Known projects cached at most; beyond, the cache is emptied and refilled as read.
+    static let maximumKnownProjects = 100_000
 
     private let store: any EventStore
     private let clock: any Clock
     private let ttlNanoseconds: UInt64
-    private let entries = Mutex<[String: Entry]>([:])
+    private let state = Mutex(State())
 
     init(store: any EventStore, clock: any Clock, ttl: Duration) {
         self.store = store
@@ -21,31 +35,68 @@ final class SettingsCache: Sendable {
     }
 
     /// The settings of `writeKey`, or `nil` when the key is unknown.
-    /// - Throws: `CollectorError` when the store cannot be read.
+    /// - Throws: `CollectorError` (`storageUnavailable`) when the store cannot be read.
     func settings(writeKey: String) throws(CollectorError) -> ProjectSettings? {
         let now = clock.uptimeNanoseconds
-        if let entry = entries.withLock({ $0[writeKey] }), now &- entry.readAt < ttlNanoseconds {
-            return entry.settings
+        let cached: ProjectSettings?? = state.withLock { state in
+            if let entry = state.known[writeKey], now &- entry.readAt < ttlNanoseconds { return .some(entry.settings) }
+            if let readAt = state.unknown[writeKey], now &- readAt < ttlNanoseconds { return .some(nil) }
+            return nil
         }
-        let settings = try store.settings(writeKey: writeKey)
-        entries.withLock { cache in
-            if cache.count > 10_000 { cache.removeAll() }
-            cache[writeKey] = Entry(settings: settings, readAt: now)
+        if let cached { return cached }
+        let settings: ProjectSettings?
+        do {
+            settings = try store.settings(writeKey: writeKey)
+        } catch {
+            throw CollectorError(error)
+        }
+        state.withLock { state in
+            if let settings {
+                if state.known.count >= Self.maximumKnownProjects { state.known.removeAll() }
+                state.known[writeKey] = Entry(settings: settings, readAt: now)
+                state.unknown[writeKey] = nil
+            } else {
+                if state.unknown.count >= Self.maximumUnknownKeys { state.unknown.removeAll() }
+                state.unknown[writeKey] = now
+            }
         }
         return settings
     }
 
+    /// How many unknown keys are remembered now.
+    var unknownKeyCount: Int { state.withLock { $0.unknown.count } }
+
     /// Changes settings in one store transaction and refreshes the cache entry.
-    /// - Throws: `CollectorError`.
+    /// - Throws: `CollectorError` from `change`, or `storageUnavailable`.
     func update(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
         throws(CollectorError) -> ProjectSettings {
-        let settings = try store.updateSettings(writeKey: writeKey, change)
-        entries.withLock { $0[writeKey] = Entry(settings: settings, readAt: clock.uptimeNanoseconds) }
+        let settings: ProjectSettings
+        do {
+            settings = try store.updateSettings(writeKey: writeKey) { current in try change(current) }
+        } catch let error as CollectorError {
+            throw error
+        } catch let error as EventStoreError {
+            throw CollectorError(error)
+        } catch {
+            throw CollectorError(.storageUnavailable, "the event store is unavailable; nothing was changed")
+        }
+        store(settings, for: writeKey)
         return settings
     }
 
     /// Forgets a cached entry (after a project is registered).
     func invalidate(writeKey: String) {
-        _ = entries.withLock { $0.removeValue(forKey: writeKey) }
+        state.withLock { state in
+            state.known[writeKey] = nil
+            state.unknown[writeKey] = nil
+        }
+    }
+
+    private func store(_ settings: ProjectSettings, for writeKey: String) {
+        let now = clock.uptimeNanoseconds
+        state.withLock { state in
+            state.known[writeKey] = Entry(settings: settings, readAt: now)
+            state.unknown[writeKey] = nil
+        }
     }
 }

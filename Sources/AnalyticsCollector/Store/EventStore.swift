@@ -29,11 +29,14 @@ public struct CommitOutcome: Sendable, Equatable {
     public var stored: Int
     /// Messages skipped because their `messageId` was seen within the dedupe window.
     public var duplicates: Int
+    /// Payload bytes of the stored messages (what counts against storage quotas).
+    public var storedBytes: Int
 
     /// Creates an outcome.
-    public init(stored: Int, duplicates: Int) {
+    public init(stored: Int, duplicates: Int, storedBytes: Int = 0) {
         self.stored = stored
         self.duplicates = duplicates
+        self.storedBytes = storedBytes
     }
 }
 
@@ -53,30 +56,34 @@ public struct EventPage: Sendable, Equatable {
     public let nextCursor: Int64?
 }
 
-/// Where the collector keeps projects, events and the dedupe memory.
+/// Where the collector keeps projects, events and the dedupe memory. Every method throws
+/// `EventStoreError` (storage terms); the collector decides what a client is told.
 public protocol EventStore: Sendable {
     /// Stores several batches in one transaction (group commit), skipping `messageId`s seen since
-    /// `dedupeCutoff` (milliseconds). Returns one outcome per batch, in order.
-    /// - Throws: `CollectorError` (`storageUnavailable`) when the commit fails; nothing is stored.
-    func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(CollectorError) -> [CommitOutcome]
+    /// `dedupeCutoff` (milliseconds), and adds each project's stored bytes to its usage. Returns
+    /// one outcome per batch, in order.
+    /// - Throws: `EventStoreError` when the commit fails; nothing is stored.
+    func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome]
     /// Events of a project after the cursor `after`, oldest first.
-    /// - Throws: `CollectorError`.
-    func events(writeKey: String, after: Int64, limit: Int) throws(CollectorError) -> EventPage
+    /// - Throws: `EventStoreError`.
+    func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage
     /// Forgets `messageId`s seen before `cutoff`. Returns how many were forgotten.
-    /// - Throws: `CollectorError`.
-    func pruneSeenMessages(before cutoff: Int64) throws(CollectorError) -> Int
+    /// - Throws: `EventStoreError`.
+    func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int
     /// A project's settings, or `nil` if the write key is unknown.
-    /// - Throws: `CollectorError`.
-    func settings(writeKey: String) throws(CollectorError) -> ProjectSettings?
+    /// - Throws: `EventStoreError`.
+    func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings?
     /// Creates or replaces a project's settings.
-    /// - Throws: `CollectorError`.
-    func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(CollectorError)
+    /// - Throws: `EventStoreError`.
+    func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError)
     /// Reads, changes and writes a project's settings in one transaction (the project is created
     /// with defaults if new). Returns the new settings.
-    /// - Throws: `CollectorError` from `change` or the store.
-    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
-        throws(CollectorError) -> ProjectSettings
+    /// - Throws: what `change` throws (nothing is written then), or `EventStoreError`.
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws -> ProjectSettings
     /// Creates a project with default settings unless it exists.
-    /// - Throws: `CollectorError`.
-    func registerProject(writeKey: String) throws(CollectorError)
+    /// - Throws: `EventStoreError`.
+    func registerProject(writeKey: String) throws(EventStoreError)
+    /// Payload bytes stored per project, for storage quotas.
+    /// - Throws: `EventStoreError`.
+    func usage() throws(EventStoreError) -> [String: Int64]
 }

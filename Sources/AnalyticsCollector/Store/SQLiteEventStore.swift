@@ -27,6 +27,11 @@ public final class SQLiteEventStore: EventStore {
                 PRIMARY KEY(write_key, message_id)
             ) WITHOUT ROWID;
             """),
+        .init("project usage", sql: """
+            ALTER TABLE projects ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+            UPDATE projects SET stored_bytes = (
+                SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM events WHERE events.write_key = projects.write_key);
+            """),
     ])
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
@@ -43,7 +48,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// Stores batches in one transaction; see `EventStore.commit`.
-    public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(CollectorError) -> [CommitOutcome] {
+    public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         try storage {
             try pool.transaction { db in
                 let remember = try db.cachedStatement("""
@@ -53,10 +58,12 @@ public final class SQLiteEventStore: EventStore {
                     """)
                 let insert = try db.cachedStatement(
                     "INSERT INTO events(write_key, message_id, type, received_at, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+                let usage = try db.cachedStatement("UPDATE projects SET stored_bytes = stored_bytes + ?2 WHERE write_key = ?1")
                 var outcomes: [CommitOutcome] = []
                 outcomes.reserveCapacity(batches.count)
                 for batch in batches {
                     var outcome = CommitOutcome(stored: 0, duplicates: 0)
+                    var bytesByProject: [String: Int] = [:]
                     for message in batch {
                         remember.reset()
                         try remember.bind(message.writeKey, at: 1)
@@ -76,6 +83,14 @@ public final class SQLiteEventStore: EventStore {
                         try insert.bind(utf8Text: message.payload, at: 5)
                         try insert.step()
                         outcome.stored += 1
+                        outcome.storedBytes += message.payload.count
+                        bytesByProject[message.writeKey, default: 0] += message.payload.count
+                    }
+                    for (writeKey, bytes) in bytesByProject {
+                        usage.reset()
+                        try usage.bind(writeKey, at: 1)
+                        try usage.bind(Int64(bytes), at: 2)
+                        try usage.step()
                     }
                     outcomes.append(outcome)
                 }
@@ -85,7 +100,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// Reads a page of a project's events.
-    public func events(writeKey: String, after: Int64, limit: Int) throws(CollectorError) -> EventPage {
+    public func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
         let rows: [StoredEvent] = try storage {
             try pool.read { db in
                 try db.query(
@@ -101,7 +116,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// Deletes dedupe entries older than `cutoff`, a few thousand per transaction, so commits of
     /// incoming batches interleave with a large prune instead of waiting for all of it.
-    public func pruneSeenMessages(before cutoff: Int64) throws(CollectorError) -> Int {
+    public func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {
         try storage {
             var total = 0
             while true {
@@ -119,7 +134,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// Reads a project's settings.
-    public func settings(writeKey: String) throws(CollectorError) -> ProjectSettings? {
+    public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
         try storage {
             try pool.read { db in
                 try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
@@ -130,7 +145,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// Writes a project's settings, creating the project if needed.
-    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(CollectorError) {
+    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
         try storage {
             try pool.write { db in
                 try db.run("""
@@ -142,16 +157,16 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// Reads, changes and writes a project's settings in one transaction.
-    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
-        throws(CollectorError) -> ProjectSettings {
-        var failure: CollectorError?
+    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
+        -> ProjectSettings {
+        var failure: (any Error)?
         let result: ProjectSettings? = try storage {
             try pool.transaction { db -> ProjectSettings? in
                 let current = try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
                     ProjectSettings.decode(row.text(0) ?? "{}")
                 }.first ?? ProjectSettings()
                 let next: ProjectSettings
-                do throws(CollectorError) {
+                do {
                     next = try change(current)
                 } catch {
                     failure = error
@@ -168,8 +183,18 @@ public final class SQLiteEventStore: EventStore {
         return result ?? ProjectSettings()
     }
 
+    /// Payload bytes stored per project.
+    public func usage() throws(EventStoreError) -> [String: Int64] {
+        try storage {
+            try pool.read { db in
+                Dictionary(try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
+                           uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+
     /// Creates a project with default settings unless it exists.
-    public func registerProject(writeKey: String) throws(CollectorError) {
+    public func registerProject(writeKey: String) throws(EventStoreError) {
         try storage {
             try pool.write { db in
                 try db.run("INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
@@ -178,15 +203,14 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
-    /// Runs a database operation and translates its failure into the collector's error.
-    private func storage<T>(_ body: () throws -> T) throws(CollectorError) -> T {
+    /// Runs a database operation and translates its failure into the store's error.
+    private func storage<T>(_ body: () throws -> T) throws(EventStoreError) -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
-            let reason = error.isDiskFull ? "the disk is full" : error.message
-            throw CollectorError(.storageUnavailable, "event store failed: \(reason)", status: 503)
+            throw EventStoreError(error)
         } catch {
-            throw CollectorError(.storageUnavailable, "event store failed: \(error)", status: 503)
+            throw EventStoreError(.unavailable, detail: "\(error)")
         }
     }
 }

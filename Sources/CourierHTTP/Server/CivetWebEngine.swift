@@ -26,6 +26,8 @@ final class CivetWebEngine: @unchecked Sendable {
             ("enable_keep_alive", "yes"),
             ("tcp_nodelay", "1"),
             ("linger_timeout_ms", "1000"),
+            // CORS is the router's: civetweb would otherwise answer every preflight itself.
+            ("access_control_allow_origin", ""),
         ]
         var cStrings: [UnsafeMutablePointer<CChar>?] = []
         for (k, v) in options {
@@ -54,9 +56,15 @@ final class CivetWebEngine: @unchecked Sendable {
         port = n > 0 ? Int(ports[0].port) : configuration.port
     }
 
-    func stop() {
+    /// Answers what is in flight (new requests get 503), then stops civetweb.
+    /// - Returns: requests still unanswered when `deadline` passed.
+    func stop(deadline: Duration) -> Int {
+        let responder = box.takeUnretainedValue().responder
+        let left = responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         mg_stop(context)
+        responder.watchdog.stop()
         box.release()
+        return left
     }
 }
 
@@ -76,6 +84,8 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     guard let connection, let data, let infoPointer = mg_get_request_info(connection) else { return 0 }
     let started = DispatchTime.now().uptimeNanoseconds
     let responder = Unmanaged<ResponderBox>.fromOpaque(data).takeUnretainedValue().responder
+    responder.lifecycle.enter()
+    defer { responder.lifecycle.leave() }
     let info = infoPointer.pointee
     let method = info.request_method.map { String(cString: $0) } ?? "GET"
     let path = info.local_uri.map { String(cString: $0) } ?? "/"
@@ -96,11 +106,16 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     let configuration = responder.configuration
     let limit = configuration.maximumBodyBytes
     var outcome = BodyOutcome.complete([])
+    var cut = false
     if info.content_length > Int64(limit) {
         outcome = .tooLarge
-    } else {
+    } else if info.content_length != 0 {
         let deadline = started &+ UInt64(max(1, configuration.requestTimeoutMilliseconds)) * 1_000_000
+        let ticket = responder.watchdog.watch(
+            .init(serverPort: Int(info.server_port), remoteAddress: remote, remotePort: Int(info.remote_port)),
+            deadline: deadline)
         outcome = readBody(connection, expected: info.content_length, limit: limit, deadline: deadline)
+        cut = responder.watchdog.finish(ticket)
     }
     let request = HTTPRequest(method: method, path: path, queryString: query, headers: headers,
                               body: outcome.body, remoteAddress: remote)
@@ -111,8 +126,9 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     } else {
         response = responder.respond(to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started)
     }
-    if outcome.isTooLarge || outcome.isIncomplete {
-        // The rest of the body is still on the socket: close instead of draining it.
+    if outcome.isTooLarge || outcome.isIncomplete || cut || response.status == 400 || responder.lifecycle.isDraining {
+        // The rest of the body is still on the socket, the framing is in doubt, or the server is
+        // stopping: close instead of reading another request from this connection.
         mg_disable_connection_keep_alive(connection)
     }
     write(response, to: connection, headOnly: method == "HEAD")
@@ -140,8 +156,8 @@ private enum BodyOutcome {
 }
 
 /// Reads the body up to `limit` bytes, within one deadline for the whole body (civetweb's own
-/// timeout applies to each read, so a client dripping a byte at a time would otherwise hold a
-/// worker forever).
+/// timeout applies to each read, and a read waits for its whole buffer: `BodyReadWatchdog` ends
+/// a read that is still waiting at the deadline).
 private func readBody(_ connection: OpaquePointer, expected: Int64, limit: Int, deadline: UInt64) -> BodyOutcome {
     var body: [UInt8] = []
     if expected > 0 { body.reserveCapacity(Int(expected)) }

@@ -27,13 +27,12 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
 
-    /// The error shape every Courier server uses: `{"error":{"code":…,"message":…}}`, plus any
-    /// `extra` top-level members.
-    public static func error(status: Int, code: String, message: String, extra: [String: JSONValue] = [:],
-                             headers: [(String, String)] = []) -> HTTPResponse {
-        var body = extra
-        body["error"] = .object(["code": .string(code), "message": .string(message)])
-        return json(.object(body), status: status, headers: headers)
+    /// The error shape every Courier server uses: `{"error":{"code":…,"message":…}}` with the
+    /// same `code` and `message` at the top level, where Segment's clients read them.
+    public static func error(status: Int, code: String, message: String, headers: [(String, String)] = []) -> HTTPResponse {
+        json(["code": .string(code), "message": .string(message),
+              "error": ["code": .string(code), "message": .string(message)]],
+             status: status, headers: headers)
     }
 
     /// The header `name` (any case).

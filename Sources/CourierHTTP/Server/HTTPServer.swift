@@ -27,11 +27,18 @@ public final class HTTPServer: Sendable {
         var router = router
         router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
         let metrics = self.metrics
-        router.add("GET", "/metrics") { _ in
-            .text(metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
-                  contentType: "text/plain; version=0.0.4")
+        let metricsToken = configuration.metricsToken
+        router.add("GET", "/metrics") { request in
+            if let metricsToken {
+                guard let token = request.bearerToken, ConstantTime.equals(token, metricsToken) else {
+                    throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
+                }
+            }
+            return .text(metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
+                         contentType: "text/plain; version=0.0.4")
         }
-        responder = Responder(router: router, configuration: configuration, metrics: metrics)
+        responder = Responder(router: router, configuration: configuration, metrics: metrics,
+                              lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog())
     }
 
     /// The port the server listens on (the chosen one when configured with port 0).
@@ -51,15 +58,19 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    deinit { stop() }
+    deinit { stop(deadline: .zero) }
 
-    /// Stops accepting connections, lets requests in flight finish, then returns.
-    public func stop() {
+    /// Stops gracefully: requests in flight finish and are answered (new ones get `503` with
+    /// `Retry-After` and `Connection: close`) until `deadline`, then the server stops listening
+    /// and returns.
+    /// - Returns: how many requests were still unanswered at the deadline (0 after a clean stop).
+    @discardableResult
+    public func stop(deadline: Duration = .seconds(10)) -> Int {
         let running = engine.withLock { engine -> CivetWebEngine? in
             let e = engine
             engine = nil
             return e
         }
-        running?.stop()
+        return running?.stop(deadline: deadline) ?? 0
     }
 }

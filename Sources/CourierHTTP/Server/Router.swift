@@ -1,5 +1,17 @@
-/// A handler: called on one of the server's worker threads, it must be thread-safe.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// A handler: called on one of the server's worker threads, it must be thread-safe. What it
+/// throws is answered with the error's own response when it is an `HTTPResponseError`, and with
+/// `500 internal_error` otherwise.
+public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+/// Which browser origins may call a route (CORS). Routes allow none unless they say so: a route
+/// that takes a bearer token or a cookie must never be callable from any web page.
+public enum CrossOriginPolicy: Sendable, Equatable {
+    /// No CORS headers; a browser's preflight is refused.
+    case none
+    /// Any origin, without credentials (`Access-Control-Allow-Origin: *`), as public ingest
+    /// endpoints such as Segment's need.
+    case anyOrigin
+}
 
 /// Routes by method and path pattern; `{name}` segments capture a path parameter.
 ///
@@ -9,6 +21,7 @@ public struct Router: Sendable {
         let method: String
         let pattern: String
         let segments: [Segment]
+        let crossOrigin: CrossOriginPolicy
         let handler: HTTPHandler
     }
 
@@ -33,13 +46,16 @@ public struct Router: Sendable {
     /// - Parameters:
     ///   - method: the HTTP method, such as `POST`.
     ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
+    ///   - crossOrigin: which web pages may call it; none by default.
     ///   - handler: what answers it.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
+    public mutating func add(_ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+                             _ handler: @escaping HTTPHandler) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
-        routes.append(Route(method: method.uppercased(), pattern: pattern, segments: segments, handler: handler))
+        routes.append(Route(method: method.uppercased(), pattern: pattern, segments: segments, crossOrigin: crossOrigin,
+                            handler: handler))
     }
 
     func match(method: String, path: String) -> Match {

@@ -1,0 +1,23 @@
+import CourierCore
+
+/// One message of a batch that was not stored because it failed validation. A `200` answer
+/// lists these under `rejected`; the rest of the batch is stored.
+public struct RejectedMessage: Sendable, Equatable {
+    /// The message's position in `batch`, from 0.
+    public let index: Int
+    /// The message's `messageId`, when it had a string one.
+    public let messageId: String?
+    /// Why (`invalid_message` or `event_too_large`).
+    public let error: CollectorError
+
+    /// The entry of the answer's `rejected` list.
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "index": .int(Int64(index)),
+            "code": .string(error.code.rawValue),
+            "message": .string(error.message),
+        ]
+        if let messageId { object["messageId"] = .string(messageId) }
+        return .object(object)
+    }
+}
