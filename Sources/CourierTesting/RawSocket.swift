@@ -6,7 +6,9 @@ import Darwin
 
 /// A plain TCP connection to a loopback port, for tests that must control the bytes on the wire
 /// (a slow client, a half-sent request, a body larger than it claims).
-public final class RawSocket {
+public final class RawSocket: @unchecked Sendable {
+    // @unchecked: the only state is a descriptor fixed at init; the kernel serialises concurrent
+    // send and recv calls on one socket, so one thread may write while another reads.
     private let descriptor: Int32
 
     /// Why a socket call failed.

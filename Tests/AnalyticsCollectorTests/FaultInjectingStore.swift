@@ -11,6 +11,7 @@ final class FaultInjectingStore: EventStore {
     let releaseCommit = DispatchSemaphore(value: 0)
     let failuresLeft = Atomic<Int>(0)
     let commits = Atomic<Int>(0)
+    let settingsReads = Atomic<Int>(0)
 
     init(_ base: any EventStore) { self.base = base }
 
@@ -35,7 +36,10 @@ final class FaultInjectingStore: EventStore {
         try base.pruneSeenMessages(before: cutoff)
     }
 
-    func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? { try base.settings(writeKey: writeKey) }
+    func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
+        settingsReads.add(1, ordering: .relaxed)
+        return try base.settings(writeKey: writeKey)
+    }
 
     func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
         try base.saveSettings(settings, writeKey: writeKey)

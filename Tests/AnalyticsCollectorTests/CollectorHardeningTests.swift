@@ -1,0 +1,140 @@
+@testable import AnalyticsCollector
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Testing
+
+/// The collector as a hostile client would try it.
+@Suite(.timeLimit(.minutes(2)))
+struct CollectorHardeningTests {
+    @Test func hugeOrControlCharacterWriteKeysAreRefusedBeforeAnyLookup() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let huge = String(repeating: "k", count: 100_000)
+        for (index, key) in [huge, String(repeating: "a", count: 129), "bad\u{01}key", "tab\tkey"].enumerated() {
+            let body: JSONValue = ["batch": [CollectorHarness.track("m\(index)")], "writeKey": .string(key)]
+            let response = try await harness.post(json: body, auth: "")
+            #expect(response.status == 401)
+            #expect(response.json?["code"] == "unauthorized")
+        }
+        // None of them was looked up, so none is remembered.
+        #expect(harness.collector.settingsCache.unknownKeyCount == 0)
+        let fine: JSONValue = ["batch": [CollectorHarness.track("ok")], "writeKey": .string(String(repeating: "a", count: 128))]
+        #expect(try await harness.post(json: fine, auth: "").status == 401)
+        #expect(harness.collector.settingsCache.unknownKeyCount == 1)
+    }
+
+    @Test func unknownKeysStayBoundedAndNeverPushOutRealProjects() throws {
+        let store = try StoreBackend.memory.makeStore()
+        try store.registerProject(writeKey: "real")
+        let counting = FaultInjectingStore(store)
+        let cache = SettingsCache(store: counting, clock: ManualClock(), ttl: .seconds(60))
+        #expect(try cache.settings(writeKey: "real") != nil)
+        for i in 0..<(SettingsCache.maximumUnknownKeys * 2 + 10) {
+            #expect(try cache.settings(writeKey: "unknown-\(i)") == nil)
+        }
+        #expect(cache.unknownKeyCount <= SettingsCache.maximumUnknownKeys)
+        let readsBefore = counting.settingsReads.load(ordering: .relaxed)
+        #expect(try cache.settings(writeKey: "real") != nil)
+        // Still cached: no store read for the real project.
+        #expect(counting.settingsReads.load(ordering: .relaxed) == readsBefore)
+    }
+
+    @Test func eachWriteKeyHasARateLimit() async throws {
+        let harness = try CollectorHarness { $0.rateLimitPerWriteKey = RateLimit(perSecond: 1, burst: 2) }
+        defer { harness.stop() }
+        #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "a")).status == 200)
+        #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "b")).status == 200)
+        let limited = try await harness.post(json: CollectorHarness.batch(1, prefix: "c"))
+        #expect(limited.status == 429)
+        #expect(limited.json?["code"] == "rate_limited")
+        #expect(limited.header("retry-after") == "1")
+        harness.clock.advance(by: .seconds(1))
+        #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "c")).status == 200)
+        #expect(try await harness.storedEvents().count == 3)
+    }
+
+    @Test func eachClientAddressHasARateLimit() async throws {
+        let harness = try CollectorHarness { $0.rateLimitPerClient = RateLimit(perSecond: 0.5, burst: 1) }
+        defer { harness.stop() }
+        #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "a")).status == 200)
+        // Even with a wrong key: the client's bucket is spent before any lookup.
+        let limited = try await harness.post(json: CollectorHarness.batch(1, prefix: "b"),
+                                             auth: "Basic " + Base64.encode(Array("nope:".utf8)))
+        #expect(limited.status == 429)
+        #expect(limited.header("retry-after") == "2")
+    }
+
+    @Test func aStorageQuotaRefusesWithAClearCodeAndStoresNothingOfTheBatch() async throws {
+        let harness = try CollectorHarness(backend: .file) { $0.storageQuotaPerWriteKey = 1_500 }
+        defer { harness.stop() }
+        let first = try await harness.post(json: CollectorHarness.batch(3, prefix: "a"))
+        #expect(first.status == 200)
+        var refused: HTTPClientResponse?
+        for round in 0..<20 {
+            let response = try await harness.post(json: CollectorHarness.batch(3, prefix: "r\(round)-"))
+            if response.status != 200 {
+                refused = response
+                break
+            }
+        }
+        let answer = try #require(refused)
+        #expect(answer.status == 507)
+        #expect(answer.json?["code"] == "quota_exceeded")
+        let stored = try await harness.storedEvents()
+        #expect(stored.count % 3 == 0)
+        let usage = try harness.store.usage()[CollectorHarness.writeKey] ?? 0
+        #expect(usage <= 1_500)
+        #expect(usage > 0)
+    }
+
+    @Test func aTotalQuotaCountsEveryProject() async throws {
+        let harness = try CollectorHarness { $0.storageQuotaTotal = 600 }
+        defer { harness.stop() }
+        try harness.collector.register(writeKeys: ["second-key"])
+        #expect(try await harness.post(json: CollectorHarness.batch(2, prefix: "a")).status == 200)
+        let other = try await harness.post(json: CollectorHarness.batch(2, prefix: "b"),
+                                           auth: "Basic " + Base64.encode(Array("second-key:".utf8)))
+        #expect(other.status == 507)
+    }
+
+    @Test func storageFailuresNameTheirKindNotSQLite() async throws {
+        let store = FaultInjectingStore(try StoreBackend.memory.makeStore())
+        let harness = try CollectorHarness(store: store)
+        defer { harness.stop() }
+        // Two failures: the shared commit and the batch's own retry.
+        store.failuresLeft.store(2, ordering: .releasing)
+        let failed = try await harness.post(json: CollectorHarness.batch(1))
+        #expect(failed.status == 503)
+        let text = String(decoding: failed.body, as: UTF8.self)
+        #expect(!text.contains("SQLite") && !text.contains("INSERT"))
+        #expect(failed.json?["message"] == "the event store is unavailable; nothing was stored")
+    }
+
+    @Test func responsesHaveTheirKeysInAFixedOrder() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        var bodies = Set<String>()
+        for _ in 0..<5 {
+            let response = try await harness.post(json: CollectorHarness.batch(1), auth: "")
+            bodies.insert(String(decoding: response.body, as: UTF8.self))
+        }
+        #expect(bodies == [#"{"code":"unauthorized","error":{"code":"unauthorized","message":"a write key is required (HTTP Basic user or writeKey)"},"message":"a write key is required (HTTP Basic user or writeKey)"}"#])
+    }
+
+    @Test func twoBatchesWhoseIdsDifferOnlyInInvalidBytesAreNotCollapsed() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        func body(_ byte: UInt8) -> [UInt8] {
+            Array(#"{"batch":[{"type":"track","event":"e","userId":"u","messageId":"id-"#.utf8) + [byte]
+                + Array(#""}]}"#.utf8)
+        }
+        let first = try await harness.post(body: body(0xFE))
+        let second = try await harness.post(body: body(0xFF))
+        // Neither is acknowledged and silently dropped: both are refused as invalid JSON.
+        #expect(first.status == 400)
+        #expect(second.status == 400)
+        #expect(second.json?["code"] == "invalid_json")
+    }
+}
