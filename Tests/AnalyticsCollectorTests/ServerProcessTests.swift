@@ -1,0 +1,136 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// The `courier-server` executable as an operator runs it.
+@Suite(.timeLimit(.minutes(3)))
+struct ServerProcessTests {
+    /// Where `swift build` put `courier-server` (beside the test bundle).
+    static var serverExecutable: String? {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent("courier-server").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            url = url.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    static func dataDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-server-\(Identifier.uuid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test(arguments: ["", "short-token"])
+    func anEmptyOrShortAdminTokenIsRefusedAtStartup(token: String) async throws {
+        let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
+        let data = try Self.dataDirectory()
+        let (status, errors) = await runOffPool { () -> (Int32, String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: server)
+            process.arguments = ["--port", "0", "--data-dir", data.path, "--write-key", "k"]
+            process.environment = ["COURIER_ADMIN_TOKEN": token]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return (-1, "") }
+            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        #expect(status == 1)
+        #expect(errors.contains("at least 16 bytes"))
+    }
+
+    /// What one request of a client got.
+    enum Outcome: Sendable, Equatable {
+        case answered(Int)
+        case refused
+        case noAnswer
+    }
+
+    @Test func sigtermAnswersEveryRequestInFlightAndKeepsEveryAcknowledgedBatch() async throws {
+        let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
+        let data = try Self.dataDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
+                             "--rate-limit-client", "0", "--rate-limit-key", "0"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let port: Int = await runOffPool {
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = stdout.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: "http://127.0.0.1:") else { return 0 }
+            return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+        }
+        try #require(port > 0)
+        let record = OutcomeRecord()
+        let auth = "Basic " + Base64.encode(Array("sigterm-key:".utf8))
+        // Eight clients send batches on fresh connections until the server turns them away.
+        let clients = (0..<8).map { client in
+            Task {
+                await runOffPool {
+                    for round in 0..<400 {
+                        let id = "c\(client)-r\(round)"
+                        let body = JSONWriter.string(["batch": .array((0..<20).map { i in
+                            ["type": "track", "event": "Load", "userId": "u", "messageId": .string("\(id)-\(i)")]
+                        })])
+                        let outcome: Outcome
+                        if let socket = try? RawSocket(port: port, timeoutSeconds: 30) {
+                            let request = "POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: \(auth)\r\n"
+                                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+                            if (try? socket.send(request)) != nil, let response = socket.readResponse() {
+                                outcome = .answered(response.status)
+                            } else {
+                                outcome = .noAnswer
+                            }
+                        } else {
+                            outcome = .refused
+                        }
+                        record.add(outcome, id: id)
+                        if outcome != .answered(200) { return }
+                    }
+                }
+            }
+        }
+        #expect(await eventually { record.acknowledgedCount >= 100 })
+        kill(process.processIdentifier, SIGTERM)
+        for client in clients { await client.value }
+        await runOffPool { process.waitUntilExit() }
+        #expect(process.terminationStatus == 0)
+        let all = record.outcomes
+        // Every request that reached the server was answered: 200, or 503 once it was stopping.
+        #expect(!all.contains(.noAnswer))
+        #expect(all.allSatisfy { $0 == .answered(200) || $0 == .answered(503) || $0 == .refused })
+        // Every acknowledged batch is in the database.
+        let db = try Database(path: data.appendingPathComponent("collector.sqlite").path)
+        let stored = try db.query("SELECT count(*) FROM events") { $0.int(0) }.first ?? 0
+        #expect(stored == Int64(record.acknowledgedCount * 20))
+    }
+}
+
+/// What the clients of the SIGTERM test saw, shared across their threads.
+final class OutcomeRecord: Sendable {
+    private let state = Mutex<(outcomes: [ServerProcessTests.Outcome], acknowledged: Int)>(([], 0))
+
+    func add(_ outcome: ServerProcessTests.Outcome, id: String) {
+        state.withLock {
+            $0.outcomes.append(outcome)
+            if outcome == .answered(200) { $0.acknowledged += 1 }
+        }
+    }
+
+    var outcomes: [ServerProcessTests.Outcome] { state.withLock { $0.outcomes } }
+    var acknowledgedCount: Int { state.withLock { $0.acknowledged } }
+}
