@@ -109,7 +109,6 @@ struct IncomingBatchTests {
         small.maximumEventBytes = 200
         small.maximumBatchBytes = 2000
         let tooMany = JSONWriter.encode(["batch": .array((0..<4).map { IncomingBatchTests.track("\($0)") })])
-        let bigEvent = JSONWriter.encode(["batch": [IncomingBatchTests.track("x", pad: 300)]])
         let bigBatch = JSONWriter.encode(["batch": .array((0..<3).map { IncomingBatchTests.track("\($0)", pad: 150) }),
                                           "padding": .string(String(repeating: "p", count: 2000))])
         let bigSingle = JSONWriter.encode(IncomingBatchTests.track("x", pad: 300))

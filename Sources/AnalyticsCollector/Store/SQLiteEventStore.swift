@@ -43,7 +43,7 @@ public final class SQLiteEventStore: EventStore {
     /// Creates the events table (and its index) exactly as the store does, in a bare database, so a
     /// benchmark can measure SQLite inserting the same rows without the collector around it.
     /// - Throws: `DatabaseError`.
-    public static func createBenchmarkTable(_ db: Database) throws {
+    package static func createBenchmarkTable(_ db: Database) throws {
         try migrator.migrate(db)
     }
 

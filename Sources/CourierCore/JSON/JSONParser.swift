@@ -24,7 +24,7 @@ public struct JSONParser {
     /// Parses one document and appends to `sizes` the byte length of every element of the array
     /// that is the top-level object's member `member`.
     /// - Throws: `JSONError`.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
         into sizes: inout [Int]
     ) throws(JSONError) -> JSONValue {
@@ -43,7 +43,7 @@ public struct JSONParser {
     /// come back as empty `.object`/`.array` placeholders that still tell their kind. A caller
     /// that copies such members as sent needs no tree for them.
     /// - Throws: `JSONError`.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
         into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max
     ) throws(JSONError) -> JSONValue {

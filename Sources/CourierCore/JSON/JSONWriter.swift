@@ -111,12 +111,12 @@ public struct JSONWriter {
     }
 
     /// Appends raw, already-valid JSON text.
-    public mutating func append(raw: UnsafeRawBufferPointer) {
+    package mutating func append(raw: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: raw)
     }
 
     /// Appends raw, already-valid JSON text.
-    public mutating func append(raw: [UInt8]) {
+    package mutating func append(raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }
 
