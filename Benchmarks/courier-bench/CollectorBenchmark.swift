@@ -33,7 +33,11 @@ struct CollectorBenchmark {
         var stored: [Int] = []
         for run in 0..<runs {
             let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector-\(run).sqlite").path)
-            let collector = Collector(store: store)
+            // One client at full speed: rate limits would measure themselves, not the ingest path.
+            var configuration = CollectorConfiguration()
+            configuration.rateLimitPerClient = nil
+            configuration.rateLimitPerWriteKey = nil
+            let collector = Collector(configuration: configuration, store: store)
             try collector.register(writeKeys: ["bench"])
             var router = Router()
             collector.mount(on: &router)
