@@ -50,10 +50,12 @@ public struct GroupCipher: Sendable {
             signingKey: state.signingKey)
     }
 
-    /// Stores a member's sender key received in a distribution message.
+    /// Stores a member's sender key received in a distribution message. A key already known
+    /// (same id and signing key) keeps its current position: processing the message again does
+    /// not make old messages decrypt again.
     public func process(_ message: SenderKeyDistributionMessage, from name: SenderKeyName) throws {
         var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
-        record.add(
+        record.addReceived(
             SenderKeyState(
                 keyId: message.keyId, chainKey: SenderChainKey(iteration: message.iteration, seed: message.chainKey),
                 signingKey: message.signingKey, signingPrivateKey: nil))
