@@ -139,6 +139,29 @@ struct StoreBackendSessionTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func repeatedPreKeyMessageWithAnotherIdentityDoesNotChangeTheSavedIdentity(backend: StoreBackend) throws {
+        let alice = try BackendDevice(name: "alice", backend: backend)
+        let bob = try BackendDevice(name: "bob", backend: backend, policy: .acceptChanges)
+        try SessionBuilder(stores: alice.store.stores, remoteAddress: bob.address).process(bundle: bob.bundle())
+        let first = try alice.cipher(to: bob).encrypt([1])
+        guard case .preKey(let second) = try alice.cipher(to: bob).encrypt([2]) else {
+            Issue.record("before a reply every message opens the session")
+            return
+        }
+        #expect(try bob.cipher(to: alice).decrypt(first) == [1])
+        // The identity field is outside the MAC: swap it and the inner message still verifies.
+        let altered = try PreKeySignalMessage(
+            serialized: PreKeySignalMessage(
+                version: second.messageVersion, registrationId: second.registrationId, preKeyId: second.preKeyId,
+                signedPreKeyId: second.signedPreKeyId, baseKey: second.baseKey,
+                identityKey: IdentityKeyPair.generate().identityKey, message: second.message
+            ).serialized)
+        #expect(try bob.cipher(to: alice).decrypt(altered) { $0 } == [2])
+        #expect(try bob.store.identity(for: alice.address) == alice.identity.identityKey)
+        #expect(try bob.cipher(to: alice).decrypt(alice.cipher(to: bob).encrypt([3])) == [3])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func simultaneousInitiationConverges(backend: StoreBackend) throws {
         let alice = try BackendDevice(name: "alice", backend: backend)
         let bob = try BackendDevice(name: "bob", backend: backend)
