@@ -36,7 +36,7 @@ final class SQLiteSignalTransaction: SessionStore, PreKeyStore, SignedPreKeyStor
                 throw SignalProtocolError(
                     .invalidArgument, "signal store could not \(operation): its transaction has ended")
             }
-            return try SQLiteStorageError.translating(operation) { try body(SQLiteSignalTables(database)) }
+            return try SQLiteStorageError.translating(operation) { try body(SQLiteSignalTables(database, store.sealer)) }
         }
     }
 
