@@ -26,24 +26,29 @@ public enum HKDF {
             }
         }
         return SecretBytes(count: length) { out in
-            var previous = [UInt8]()
+            // T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) is computed in one scratch block, zeroed when done;
+            // HMAC reads T(i-1) from it before writing T(i) over it.
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 1)
+            block.initializeMemory(as: UInt8.self, repeating: 0)
+            defer {
+                Sodium.zero(block)
+                block.deallocate()
+            }
             var offset = 0
             var counter: UInt8 = 1
             prk.withUnsafeBytes { key in
                 while offset < length {
-                    let block = previous.withUnsafeBytes { p in
-                        info.withUnsafeBytes { i in
-                            withUnsafeBytes(of: counter) { c in Sodium.hmacSHA256(key: key, [p, i, c]) }
-                        }
+                    let previous = UnsafeRawBufferPointer(rebasing: block[0..<(counter == 1 ? 0 : 32)])
+                    info.withUnsafeBytes { i in
+                        withUnsafeBytes(of: counter) { c in Sodium.hmacSHA256(key: key, [previous, i, c], into: block) }
                     }
                     let take = min(32, length - offset)
-                    for index in 0..<take { out[offset + index] = block[index] }
+                    UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + take)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[0..<take]))
                     offset += take
-                    previous = block
                     counter &+= 1
                 }
             }
-            previous.withUnsafeMutableBytes { Sodium.zero($0) }
         }
     }
 
