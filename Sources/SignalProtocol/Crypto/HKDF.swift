@@ -1,5 +1,5 @@
 /// HKDF (RFC 5869) with HMAC-SHA256, as libsignal uses for protocol version 3.
-public enum HKDF {
+package enum HKDF {
     /// Derives `length` bytes of output keying material.
     /// - Parameters:
     ///   - inputKeyMaterial: the secret input (IKM).
@@ -7,14 +7,14 @@ public enum HKDF {
     ///   - info: context string.
     ///   - length: at most 255 × 32 bytes.
     /// - Throws: `.invalidArgument` when `length` is out of range.
-    public static func deriveSecrets(
+    package static func deriveSecrets(
         inputKeyMaterial: SecretBytes, salt: [UInt8] = [], info: [UInt8], length: Int
     ) throws -> SecretBytes {
         try deriveSecrets(inputKeyMaterial: inputKeyMaterial, salt: SecretBytes(salt), info: info, length: length)
     }
 
     /// Derives `length` bytes with a secret salt (the Double Ratchet's root key).
-    public static func deriveSecrets(
+    package static func deriveSecrets(
         inputKeyMaterial: SecretBytes, salt: SecretBytes, info: [UInt8], length: Int
     ) throws -> SecretBytes {
         guard length >= 0, length <= 255 * 32 else {
@@ -53,7 +53,7 @@ public enum HKDF {
     }
 
     /// Convenience over plain byte arrays, for tests and non-secret inputs.
-    public static func deriveSecrets(inputKeyMaterial: [UInt8], salt: [UInt8] = [], info: [UInt8], length: Int) throws
+    package static func deriveSecrets(inputKeyMaterial: [UInt8], salt: [UInt8] = [], info: [UInt8], length: Int) throws
         -> [UInt8]
     {
         try deriveSecrets(inputKeyMaterial: SecretBytes(inputKeyMaterial), salt: salt, info: info, length: length)
