@@ -6,37 +6,26 @@ import Testing
 struct GroupCipherStoreTests {
     @Test(arguments: StoreBackend.allCases)
     func reprocessedDistributionDoesNotRewindTheChain(backend: StoreBackend) throws {
-        let alice = try BackendDevice(name: "alice", backend: backend)
-        let bob = try BackendDevice(name: "bob", backend: backend)
-        let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        let aliceGroup = GroupCipher(store: alice.store)
-        let bobGroup = GroupCipher(store: bob.store)
-        let distribution = try aliceGroup.distributionMessage(for: name)
-        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
-        let first = try aliceGroup.encrypt([0], for: name)
-        #expect(try bobGroup.decrypt(first, from: name) == [0])
+        let pair = try GroupPair(backend)
+        let first = try pair.aliceGroup.encrypt([0], for: pair.name)
+        #expect(try pair.bobGroup.decrypt(first, from: pair.name) == [0])
 
-        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
-        let replay = #expect(throws: SignalProtocolError.self) { try bobGroup.decrypt(first, from: name) }
+        let again = try SenderKeyDistributionMessage(serialized: pair.distribution.serialized)
+        try pair.bobGroup.process(again, from: pair.name)
+        let replay = #expect(throws: SignalProtocolError.self) { try pair.bobGroup.decrypt(first, from: pair.name) }
         #expect(replay?.code == .duplicateMessage)
-        #expect(try bobGroup.decrypt(aliceGroup.encrypt([1], for: name), from: name) == [1])
+        #expect(try pair.bobGroup.decrypt(pair.aliceGroup.encrypt([1], for: pair.name), from: pair.name) == [1])
     }
 
     @Test(arguments: StoreBackend.allCases)
     func distributionWithTheSameIdButAnotherSigningKeyReplacesTheState(backend: StoreBackend) throws {
-        let alice = try BackendDevice(name: "alice", backend: backend)
-        let bob = try BackendDevice(name: "bob", backend: backend)
-        let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        let aliceGroup = GroupCipher(store: alice.store)
-        let bobGroup = GroupCipher(store: bob.store)
-        let distribution = try aliceGroup.distributionMessage(for: name)
-        try bobGroup.process(distribution, from: name)
+        let pair = try GroupPair(backend)
         let other = try SenderKeyDistributionMessage(
-            keyId: distribution.keyId, iteration: 0, chainKey: Sodium.randomSecret(32),
+            keyId: pair.distribution.keyId, iteration: 0, chainKey: Sodium.randomSecret(32),
             signingKey: KeyPair.generate().publicKey)
-        try bobGroup.process(other, from: name)
+        try pair.bobGroup.process(other, from: pair.name)
         let error = #expect(throws: SignalProtocolError.self) {
-            try bobGroup.decrypt(aliceGroup.encrypt([2], for: name), from: name)
+            try pair.bobGroup.decrypt(pair.aliceGroup.encrypt([2], for: pair.name), from: pair.name)
         }
         #expect(error?.code == .invalidSignature)
     }

@@ -98,7 +98,8 @@ struct HostileInputTests {
                 as [([UInt8]) throws -> Void]
             {
                 let error = #expect(throws: SignalProtocolError.self) { try parse(bytes) }
-                #expect(error.map { Self.malformedInputCodes.contains($0.code) } == true, "\(String(describing: error))")
+                #expect(
+                    error.map { Self.malformedInputCodes.contains($0.code) } == true, "\(String(describing: error))")
             }
         }
     }

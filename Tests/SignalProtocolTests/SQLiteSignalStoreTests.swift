@@ -227,7 +227,8 @@ struct SQLiteSignalStoreTests {
         let path = directory.path("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: SignalProtocolError.self) {
-            try SQLiteSignalStore(path: path, keyProvider: InMemoryKeyProvider(), identity: .generate(), registrationId: 1)
+            try SQLiteSignalStore(
+                path: path, keyProvider: InMemoryKeyProvider(), identity: .generate(), registrationId: 1)
         }
         #expect(error?.code == .storageFailure)
         #expect((error?.underlying as? DatabaseError)?.isCorrupt == true)

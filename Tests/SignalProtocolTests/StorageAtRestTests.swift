@@ -47,7 +47,9 @@ struct StorageAtRestTests {
             while offset + 8 <= bytes.count {
                 if let candidates = byPrefix[Self.prefix(bytes, offset)] {
                     for secret in candidates
-                    where offset + secret.count <= bytes.count && Array(bytes[offset..<(offset + secret.count)]) == secret {
+                    where offset + secret.count <= bytes.count
+                        && Array(bytes[offset..<(offset + secret.count)]) == secret
+                    {
                         hits.insert(secret.hex)
                     }
                 }
@@ -84,12 +86,14 @@ struct StorageAtRestTests {
         for index in 0..<20 {
             let (sender, receiver) = index % 3 == 2 ? (bob, alice) : (alice, bob)
             let plaintext = Array("message \(index)".utf8)
-            #expect(try receiver.cipher(to: sender).decrypt(sender.cipher(to: receiver).encrypt(plaintext)) == plaintext)
+            #expect(
+                try receiver.cipher(to: sender).decrypt(sender.cipher(to: receiver).encrypt(plaintext)) == plaintext)
             secrets.add(try alice.store.loadSession(for: bob.address))
             secrets.add(try bob.store.loadSession(for: alice.address))
         }
         let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        try GroupCipher(store: bob.store).process(GroupCipher(store: alice.store).distributionMessage(for: name), from: name)
+        try GroupCipher(store: bob.store).process(
+            GroupCipher(store: alice.store).distributionMessage(for: name), from: name)
         for index in 0..<3 {
             let message = try GroupCipher(store: alice.store).encrypt([UInt8(index)], for: name)
             secrets.add(try alice.store.loadSenderKey(for: name))
@@ -117,7 +121,8 @@ struct StorageAtRestTests {
 
     @Test func changedRecordGivesCorruptRecordNotACrash() throws {
         let (alice, bob) = try makeBackendPair(.sqliteFile)
-        let blob = try #require(try rawDatabase(alice).query("SELECT record FROM signal_sessions") { $0.bytes(0) }.first)
+        let blob = try #require(
+            try rawDatabase(alice).query("SELECT record FROM signal_sessions") { $0.bytes(0) }.first)
         for index in [0, 1, 30, blob.count - 1] {
             var changed = blob
             changed[index] ^= 0x01
@@ -134,7 +139,8 @@ struct StorageAtRestTests {
         let bob = try BackendDevice(name: "bob", backend: .sqliteFile)
         _ = try bob.bundle(preKeyId: 1)
         _ = try bob.bundle(preKeyId: 2)
-        try rawDatabase(bob).run("UPDATE signal_prekeys SET record = (SELECT record FROM signal_prekeys WHERE id = 1) WHERE id = 2")
+        try rawDatabase(bob).run(
+            "UPDATE signal_prekeys SET record = (SELECT record FROM signal_prekeys WHERE id = 1) WHERE id = 2")
         #expect(try bob.store.loadPreKey(id: 1)?.id == 1)
         let error = #expect(throws: SignalProtocolError.self) { try bob.store.loadPreKey(id: 2) }
         #expect(error?.code == .corruptRecord)
@@ -147,8 +153,9 @@ struct StorageAtRestTests {
             try SQLiteSignalStore(path: #require(bob.path), keyProvider: InMemoryKeyProvider())
         }
         #expect(error?.code == .corruptRecord)
-        #expect(try SQLiteSignalStore(path: #require(bob.path), keyProvider: bob.keyProvider).identityKeyPair()
-            .identityKey == bob.identity.identityKey)
+        #expect(
+            try SQLiteSignalStore(path: #require(bob.path), keyProvider: bob.keyProvider).identityKeyPair()
+                .identityKey == bob.identity.identityKey)
     }
 
     @Test func keyFileIsCreatedOwnerOnlyAndReused() throws {

@@ -93,7 +93,8 @@ struct StorageFormatTests {
             let error = #expect(throws: SignalProtocolError.self) {
                 try SessionRecord(serialized: SecretBytes(bytes.prefix(length)))
             }
-            #expect(error.map { storageCodes.contains($0.code) } == true, "prefix \(length): \(String(describing: error))")
+            #expect(
+                error.map { storageCodes.contains($0.code) } == true, "prefix \(length): \(String(describing: error))")
         }
         #expect(try SessionRecord(serialized: SecretBytes(bytes.prefix(2))).isFresh)
         var rng = SeededGenerator(seed: 5)

@@ -181,19 +181,15 @@ struct StoreBackendSessionTests {
 
     @Test(arguments: StoreBackend.allCases)
     func groupMembersDecryptOutOfOrderAndRefuseReplays(backend: StoreBackend) throws {
-        let alice = try BackendDevice(name: "alice", backend: backend)
-        let bob = try BackendDevice(name: "bob", backend: backend)
-        let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        let aliceGroup = GroupCipher(store: alice.store)
-        let bobGroup = GroupCipher(store: bob.store)
-        let distribution = try aliceGroup.distributionMessage(for: name)
-        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
-        let messages = try (0..<10).map { try aliceGroup.encrypt([UInt8($0)], for: name) }
+        let pair = try GroupPair(backend)
+        let messages = try (0..<10).map { try pair.aliceGroup.encrypt([UInt8($0)], for: pair.name) }
         for index in [3, 0, 9, 1, 2, 8, 4, 5, 7, 6] {
             let wire = try SenderKeyMessage(serialized: messages[index].serialized)
-            #expect(try bobGroup.decrypt(wire, from: name) == [UInt8(index)])
+            #expect(try pair.bobGroup.decrypt(wire, from: pair.name) == [UInt8(index)])
         }
-        let replay = #expect(throws: SignalProtocolError.self) { try bobGroup.decrypt(messages[4], from: name) }
+        let replay = #expect(throws: SignalProtocolError.self) {
+            try pair.bobGroup.decrypt(messages[4], from: pair.name)
+        }
         #expect(replay?.code == .duplicateMessage)
     }
 }

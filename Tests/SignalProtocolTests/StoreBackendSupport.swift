@@ -141,3 +141,24 @@ func makeBackendPair(_ backend: StoreBackend, oneTime: Bool = true) throws -> (
         bundle: bob.bundle(oneTime: oneTime))
     return (alice, bob)
 }
+
+/// Alice's sender key for a group, created and processed by Bob from its wire bytes, both on
+/// `backend`. Use the ciphers through the pair: it keeps the devices' temporary directories.
+struct GroupPair {
+    let alice: BackendDevice
+    let bob: BackendDevice
+    let name: SenderKeyName
+    let aliceGroup: GroupCipher
+    let bobGroup: GroupCipher
+    let distribution: SenderKeyDistributionMessage
+
+    init(_ backend: StoreBackend) throws {
+        alice = try BackendDevice(name: "alice", backend: backend)
+        bob = try BackendDevice(name: "bob", backend: backend)
+        name = SenderKeyName(groupId: "family-chat", sender: alice.address)
+        aliceGroup = GroupCipher(store: alice.store)
+        bobGroup = GroupCipher(store: bob.store)
+        distribution = try aliceGroup.distributionMessage(for: name)
+        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
+    }
+}

@@ -92,18 +92,13 @@ struct StoreConcurrencyTests {
 
     @Test(arguments: StoreBackend.allCases)
     func concurrentDecryptsOfOneMessageSucceedOnce(backend: StoreBackend) throws {
-        let alice = try BackendDevice(name: "alice", backend: backend)
-        let bob = try BackendDevice(name: "bob", backend: backend)
-        let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        let aliceGroup = GroupCipher(store: alice.store)
-        let bobGroup = GroupCipher(store: bob.store)
-        try bobGroup.process(aliceGroup.distributionMessage(for: name), from: name)
+        let pair = try GroupPair(backend)
         for round in 0..<10 {
-            let message = try aliceGroup.encrypt([UInt8(round)], for: name)
+            let message = try pair.aliceGroup.encrypt([UInt8(round)], for: pair.name)
             let outcomes = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 do {
-                    let plaintext = try bobGroup.decrypt(message, from: name)
+                    let plaintext = try pair.bobGroup.decrypt(message, from: pair.name)
                     outcomes.withLock { $0.append(plaintext == [UInt8(round)] ? "ok" : "wrong plaintext") }
                 } catch let error as SignalProtocolError {
                     outcomes.withLock { $0.append("\(error.code)") }

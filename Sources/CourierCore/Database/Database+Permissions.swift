@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Database {
@@ -22,6 +22,7 @@ extension Database {
 
     private static func permissionError(_ path: String) -> DatabaseError {
         // SQLITE_CANTOPEN: the file could not be prepared for opening.
-        DatabaseError(resultCode: 14, message: "cannot set the permissions of \(path): \(String(cString: strerror(errno)))")
+        DatabaseError(
+            resultCode: 14, message: "cannot set the permissions of \(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -36,7 +36,7 @@ public struct FileKeyProvider: KeyProvider {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("inspect the storage key file") }
-        guard info.st_mode & mode_t(0o170000) == mode_t(0o100000), info.st_size == Sodium.aeadKeyLength else {
+        guard info.st_mode & mode_t(0o170000) == mode_t(0o100000), Int(info.st_size) == Sodium.aeadKeyLength else {
             throw SignalProtocolError(.storageFailure, "storage key file \(path) is not a 32-byte regular file")
         }
         if info.st_mode & mode_t(0o077) != 0, fchmod(descriptor, mode_t(0o600)) != 0 {

@@ -36,7 +36,9 @@ final class SQLiteSignalTransaction: SessionStore, PreKeyStore, SignedPreKeyStor
                 throw SignalProtocolError(
                     .invalidArgument, "signal store could not \(operation): its transaction has ended")
             }
-            return try SQLiteStorageError.translating(operation) { try body(SQLiteSignalTables(database, store.sealer)) }
+            return try SQLiteStorageError.translating(operation) {
+                try body(SQLiteSignalTables(database, store.sealer))
+            }
         }
     }
 
