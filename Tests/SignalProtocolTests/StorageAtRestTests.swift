@@ -176,4 +176,28 @@ struct StorageAtRestTests {
         let error = #expect(throws: SignalProtocolError.self) { try provider.storageKey() }
         #expect(error?.code == .storageFailure)
     }
+
+    @Test func recordsWrittenBeforeSealingAreSealedOnOpen() throws {
+        let (alice, bob) = try makeBackendPair(.sqliteFile)
+        #expect(try bob.cipher(to: alice).decrypt(alice.cipher(to: bob).encrypt([1])) == [1])
+        let session = try #require(try alice.store.loadSession(for: bob.address))
+        // A file from before records were sealed: plain records, schema version 1.
+        let raw = try rawDatabase(alice)
+        try raw.run("UPDATE signal_sessions SET record = ?", [.blob(session.serialized().unsafeCopiedBytes)])
+        try raw.run(
+            "UPDATE signal_local_identity SET key_pair = ?", [.blob(alice.identity.serialized().unsafeCopiedBytes)])
+        try raw.execute("PRAGMA user_version = 1")
+
+        let reopened = try alice.reopened()
+        #expect(try reopened.store.identityKeyPair().identityKey == alice.identity.identityKey)
+        #expect(try bob.cipher(to: alice).decrypt(reopened.cipher(to: bob).encrypt([2])) == [2])
+        let formats = try raw.query(
+            "SELECT substr(record, 1, 1) FROM signal_sessions UNION ALL SELECT substr(key_pair, 1, 1) FROM signal_local_identity"
+        ) { $0.bytes(0) }
+        #expect(formats == [[RecordSealer.format], [RecordSealer.format]])
+        #expect(
+            try raw.query("SELECT count(*) FROM sqlite_master WHERE name = 'signal_records_to_seal'") { $0.int(0) } == [
+                0
+            ])
+    }
 }

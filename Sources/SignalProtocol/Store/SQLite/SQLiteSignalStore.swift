@@ -74,6 +74,7 @@ public final class SQLiteSignalStore: Sendable {
         let local = try SQLiteStorageError.translating("load the local identity") {
             try pool.transaction { database in
                 let tables = SQLiteSignalTables(database, sealer)
+                try tables.sealLegacyRecords()
                 if let stored = try tables.localIdentity() {
                     if let newIdentity,
                         stored.identity.identityKey != newIdentity.0.identityKey
@@ -96,6 +97,7 @@ public final class SQLiteSignalStore: Sendable {
         self.sealer = sealer
         self.identity = local.identity
         self.registrationId = local.registrationId
+        truncateLog()
     }
 
     /// This store as the bundle `SessionCipher` and `SessionBuilder` take, with its transaction runner.
