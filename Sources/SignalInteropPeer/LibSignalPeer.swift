@@ -2,28 +2,28 @@ internal import CSignalPeer
 import SignalProtocol
 
 /// A libsignal-protocol-c call failed.
-public struct PeerError: Error, CustomStringConvertible {
+package struct PeerError: Error, CustomStringConvertible {
     /// The libsignal error code (`SG_ERR_*`).
-    public let code: Int32
+    package let code: Int32
     /// The operation.
-    public let what: String
+    package let what: String
     /// `what failed with libsignal error code`.
-    public var description: String { "\(what) failed with libsignal error \(code)" }
+    package var description: String { "\(what) failed with libsignal error \(code)" }
 }
 
 /// A libsignal-protocol-c device in this process, driven through our C harness. Test and
 /// benchmark support only; not thread-safe, use from one task.
-public final class LibSignalPeer {
+package final class LibSignalPeer {
     private let pointer: OpaquePointer
     /// The name others use for this device.
-    public let name: String
+    package let name: String
     /// The device id.
-    public let deviceId: UInt32
+    package let deviceId: UInt32
     /// `name.deviceId`.
-    public var address: ProtocolAddress { ProtocolAddress(name: name, deviceId: deviceId) }
+    package var address: ProtocolAddress { ProtocolAddress(name: name, deviceId: deviceId) }
 
     /// Creates a device with a fresh identity and empty stores.
-    public init(name: String, deviceId: UInt32 = 1) throws {
+    package init(name: String, deviceId: UInt32 = 1) throws {
         guard let pointer = signal_peer_create() else { throw PeerError(code: -1, what: "signal_peer_create") }
         self.pointer = pointer
         self.name = name
@@ -38,17 +38,17 @@ public final class LibSignalPeer {
     }
 
     /// The device's registration id.
-    public var registrationId: UInt32 { signal_peer_registration_id(pointer) }
+    package var registrationId: UInt32 { signal_peer_registration_id(pointer) }
 
     /// The identity key.
-    public func identity() throws -> IdentityKey {
+    package func identity() throws -> IdentityKey {
         var bytes = [UInt8](repeating: 0, count: 33)
         _ = try check(signal_peer_identity(pointer, &bytes), "identity")
         return try PublicKey(serialized: bytes)
     }
 
     /// Publishes a signed prekey and, unless `preKeyId` is 0, a one-time prekey.
-    public func bundle(preKeyId: UInt32 = 77, signedPreKeyId: UInt32 = 3) throws -> PreKeyBundle {
+    package func bundle(preKeyId: UInt32 = 77, signedPreKeyId: UInt32 = 3) throws -> PreKeyBundle {
         var preKey = [UInt8](repeating: 0, count: 33)
         var signedPreKey = [UInt8](repeating: 0, count: 33)
         var signature = [UInt8](repeating: 0, count: 64)
@@ -62,7 +62,7 @@ public final class LibSignalPeer {
     }
 
     /// Starts a session from another device's bundle.
-    public func process(_ bundle: PreKeyBundle, from address: ProtocolAddress) throws {
+    package func process(_ bundle: PreKeyBundle, from address: ProtocolAddress) throws {
         let preKey = bundle.preKey?.serialized ?? [UInt8](repeating: 0, count: 33)
         _ = try check(
             signal_peer_process_bundle(
@@ -72,7 +72,7 @@ public final class LibSignalPeer {
     }
 
     /// Encrypts to `address`.
-    public func encrypt(_ plaintext: [UInt8], to address: ProtocolAddress) throws -> CiphertextMessage {
+    package func encrypt(_ plaintext: [UInt8], to address: ProtocolAddress) throws -> CiphertextMessage {
         var out = [UInt8](repeating: 0, count: plaintext.count + 512)
         var type: Int32 = 0
         let length = try check(
@@ -83,7 +83,7 @@ public final class LibSignalPeer {
     }
 
     /// Decrypts from `address`.
-    public func decrypt(_ message: CiphertextMessage, from address: ProtocolAddress) throws -> [UInt8] {
+    package func decrypt(_ message: CiphertextMessage, from address: ProtocolAddress) throws -> [UInt8] {
         let bytes = message.serialized
         var out = [UInt8](repeating: 0, count: bytes.count + 16)
         let length = try check(
@@ -94,7 +94,7 @@ public final class LibSignalPeer {
     }
 
     /// libsignal's 60-digit displayable fingerprint.
-    public func safetyNumber(
+    package func safetyNumber(
         local: String, localKey: IdentityKey, remote: String, remoteKey: IdentityKey, iterations: Int
     )
         throws -> String
@@ -108,7 +108,7 @@ public final class LibSignalPeer {
     }
 
     /// Creates our sender key for `group`; returns the distribution message.
-    public func groupCreate(group: String) throws -> [UInt8] {
+    package func groupCreate(group: String) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 1024)
         let length = try check(
             signal_peer_group_create(pointer, group, name, Int32(deviceId), &out, out.count), "group create")
@@ -116,14 +116,14 @@ public final class LibSignalPeer {
     }
 
     /// Stores a member's distribution message.
-    public func groupProcess(group: String, sender: ProtocolAddress, distribution: [UInt8]) throws {
+    package func groupProcess(group: String, sender: ProtocolAddress, distribution: [UInt8]) throws {
         _ = try check(
             signal_peer_group_process(
                 pointer, group, sender.name, Int32(sender.deviceId), distribution, distribution.count), "group process")
     }
 
     /// Encrypts a group message with our sender key.
-    public func groupEncrypt(group: String, _ plaintext: [UInt8]) throws -> [UInt8] {
+    package func groupEncrypt(group: String, _ plaintext: [UInt8]) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: plaintext.count + 256)
         let length = try check(
             signal_peer_group_encrypt(
@@ -133,7 +133,7 @@ public final class LibSignalPeer {
     }
 
     /// Decrypts a member's group message.
-    public func groupDecrypt(group: String, sender: ProtocolAddress, _ ciphertext: [UInt8]) throws -> [UInt8] {
+    package func groupDecrypt(group: String, sender: ProtocolAddress, _ ciphertext: [UInt8]) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ciphertext.count + 16)
         let length = try check(
             signal_peer_group_decrypt(

@@ -2,24 +2,24 @@ import SignalProtocol
 
 /// Throughput of this implementation beside libsignal-protocol-c measured in the same process,
 /// on the same 100-byte messages and in-memory stores.
-public enum SignalBenchmark {
+package enum SignalBenchmark {
     /// One measured figure for both implementations.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// What was measured.
-        public let name: String
+        package let name: String
         /// Operations per second, this implementation.
-        public let ours: Double
+        package let ours: Double
         /// Operations per second, libsignal-protocol-c.
-        public let libsignal: Double
+        package let libsignal: Double
     }
 
     /// All rows.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// The figures.
-        public let rows: [Row]
+        package let rows: [Row]
 
         /// A fixed-width table.
-        public var table: String {
+        package var table: String {
             func pad(_ text: String, _ width: Int) -> String {
                 text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
             }
@@ -42,7 +42,7 @@ public enum SignalBenchmark {
 
     /// Runs every scenario.
     /// - Parameter messages: messages per message scenario; sessions use a tenth of it.
-    public static func run(messages: Int = 2000) throws -> Report {
+    package static func run(messages: Int = 2000) throws -> Report {
         let payload = [UInt8](repeating: 0x61, count: 100)
         let sessions = max(messages / 10, 10)
         return Report(rows: [
@@ -62,7 +62,7 @@ public enum SignalBenchmark {
     }
 
     /// Runs only Courier's one-way message loop (for profiling).
-    public static func runOneWayOnly(messages: Int) throws {
+    package static func runOneWayOnly(messages: Int) throws {
         try oursMessages(messages, [UInt8](repeating: 0x61, count: 100), alternating: false)
     }
 

@@ -132,3 +132,29 @@ struct CryptoPrimitiveTests {
         #expect(preKeys.map(\.id) == [KeyHelper.preKeyIdModulus, 1, 2])
     }
 }
+
+struct SecretBufferTests {
+    @Test func writerWipesTheBufferItHandsOver() throws {
+        let secret = try Sodium.randomSecret(32)
+        var writer = ProtobufWriter()
+        for field in 1...20 { writer.writeSecret(UInt32(field), secret) }
+        let record = writer.takeSecret()
+        #expect(record.count == 15 * 34 + 5 * 35)  // fields 16...20 take a 2-byte tag
+        let retained = writer.retainedStorage
+        #expect(retained.count >= record.count)
+        #expect(retained.allSatisfy { $0 == 0 })
+    }
+
+    @Test func readerSlicesSecretsFromTheRecordItReads() throws {
+        var writer = ProtobufWriter()
+        writer.writeUInt32(1, 7)
+        let key = try Sodium.randomSecret(32)
+        writer.writeSecret(2, key)
+        var reader = ProtobufReader(secret: writer.takeSecret())
+        #expect(try reader.readTag()?.field == 1)
+        #expect(try reader.readUInt32() == 7)
+        #expect(try reader.readTag()?.field == 2)
+        #expect(try reader.readSecret() == key)
+        #expect(reader.isAtEnd)
+    }
+}

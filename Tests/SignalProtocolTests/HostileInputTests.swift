@@ -3,6 +3,11 @@ import Testing
 @testable import SignalProtocol
 
 struct HostileInputTests {
+    /// The codes a parser may give for bytes that are not a message.
+    static let malformedInputCodes: Set<SignalProtocolError.Code> = [
+        .invalidMessage, .invalidProtobuf, .invalidKey, .unknownVersion, .legacyVersion,
+    ]
+
     /// A session where Bob has answered, so Alice's next message is a plain SignalMessage.
     func establishedPair() throws -> (TestDevice, TestDevice) {
         let (alice, bob) = try makePair()
@@ -46,15 +51,27 @@ struct HostileInputTests {
             }
         }
         #expect(bob.store.loadSession(for: alice.address) == nil)
+        let preKey = try #require(bob.store.loadPreKey(id: 31))
+        var accepted = 0
+        var refused = 0
         for bit in 0..<(bytes.count * 8) {
             var flipped = bytes
             flipped[bit / 8] ^= 1 << UInt8(bit % 8)
             // Registration id and unknown fields are not authenticated (as in libsignal); a flip there may
-            // still decrypt, but never to anything other than the original plaintext and never without committing.
-            let result = try? bob.cipher(to: alice).decrypt(CiphertextMessage(type: 3, serialized: flipped)) { $0 }
-            if let result { #expect(result == plaintext) }
+            // still decrypt, but never to anything other than the original plaintext. Anything else is
+            // refused with the module's error.
+            do {
+                let result = try bob.cipher(to: alice).decrypt(CiphertextMessage(type: 3, serialized: flipped)) { $0 }
+                #expect(result == plaintext, "bit \(bit)")
+                accepted += 1
+            } catch is SignalProtocolError {
+                refused += 1
+            }
             bob.store.storeSession(SessionRecord(), for: alice.address)
+            bob.store.storePreKey(preKey)
         }
+        #expect(accepted > 0)
+        #expect(refused > bytes.count * 7)
     }
 
     @Test func unknownVersionsGiveClearErrors() throws {
@@ -77,8 +94,13 @@ struct HostileInputTests {
             let length = Int.random(in: 0..<80, using: &rng)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
             if !bytes.isEmpty { bytes[0] = 0x33 }
-            _ = try? SignalMessage(serialized: bytes)
-            _ = try? PreKeySignalMessage(serialized: bytes)
+            for parse in [{ _ = try SignalMessage(serialized: $0) }, { _ = try PreKeySignalMessage(serialized: $0) }]
+                as [([UInt8]) throws -> Void]
+            {
+                let error = #expect(throws: SignalProtocolError.self) { try parse(bytes) }
+                #expect(
+                    error.map { Self.malformedInputCodes.contains($0.code) } == true, "\(String(describing: error))")
+            }
         }
     }
 

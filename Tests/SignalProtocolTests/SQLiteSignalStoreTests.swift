@@ -121,7 +121,8 @@ struct SQLiteSignalStoreTests {
         let pages = try #require(rawDatabase(bob).query("PRAGMA page_count") { $0.int(0) }.first)
         var options = Database.Options()
         options.maximumPageCount = Int(pages)
-        let full = try SQLiteSignalStore(path: path, policy: .trustOnFirstUse, options: options)
+        let full = try SQLiteSignalStore(
+            path: path, keyProvider: bob.keyProvider, policy: .trustOnFirstUse, options: options)
         var accepted = 0
         let error = #expect(throws: SignalProtocolError.self) {
             try SessionCipher(stores: full.stores, remoteAddress: alice.address).decrypt(latest) { _ in accepted += 1 }
@@ -198,15 +199,17 @@ struct SQLiteSignalStoreTests {
         let path = try #require(bob.path)
         let other = try IdentityKeyPair.generate()
         let mismatch = #expect(throws: SignalProtocolError.self) {
-            try SQLiteSignalStore(path: path, identity: other, registrationId: bob.registrationId)
+            try SQLiteSignalStore(
+                path: path, keyProvider: bob.keyProvider, identity: other, registrationId: bob.registrationId)
         }
         #expect(mismatch?.code == .invalidArgument)
-        let same = try SQLiteSignalStore(path: path, identity: bob.identity, registrationId: bob.registrationId)
+        let same = try SQLiteSignalStore(
+            path: path, keyProvider: bob.keyProvider, identity: bob.identity, registrationId: bob.registrationId)
         #expect(same.identityKeyPair().identityKey == bob.identity.identityKey)
 
         let directory = try TemporaryDirectory()
         let empty = #expect(throws: SignalProtocolError.self) {
-            try SQLiteSignalStore(path: directory.path("new.sqlite"))
+            try SQLiteSignalStore(path: directory.path("new.sqlite"), keyProvider: InMemoryKeyProvider())
         }
         #expect(empty?.code == .invalidArgument)
     }
@@ -215,7 +218,7 @@ struct SQLiteSignalStoreTests {
         let bob = try BackendDevice(name: "bob", backend: .sqliteFile)
         let type = try rawDatabase(bob).query("SELECT typeof(key_pair) FROM signal_local_identity") { $0.text(0) }
         #expect(type == ["blob"])
-        let reopened = try SQLiteSignalStore(path: #require(bob.path))
+        let reopened = try SQLiteSignalStore(path: #require(bob.path), keyProvider: bob.keyProvider)
         #expect(reopened.identityKeyPair().privateKey.secret == bob.identity.privateKey.secret)
     }
 
@@ -224,7 +227,8 @@ struct SQLiteSignalStoreTests {
         let path = directory.path("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: SignalProtocolError.self) {
-            try SQLiteSignalStore(path: path, identity: .generate(), registrationId: 1)
+            try SQLiteSignalStore(
+                path: path, keyProvider: InMemoryKeyProvider(), identity: .generate(), registrationId: 1)
         }
         #expect(error?.code == .storageFailure)
         #expect((error?.underlying as? DatabaseError)?.isCorrupt == true)

@@ -139,6 +139,29 @@ struct StoreBackendSessionTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func repeatedPreKeyMessageWithAnotherIdentityDoesNotChangeTheSavedIdentity(backend: StoreBackend) throws {
+        let alice = try BackendDevice(name: "alice", backend: backend)
+        let bob = try BackendDevice(name: "bob", backend: backend, policy: .acceptChanges)
+        try SessionBuilder(stores: alice.store.stores, remoteAddress: bob.address).process(bundle: bob.bundle())
+        let first = try alice.cipher(to: bob).encrypt([1])
+        guard case .preKey(let second) = try alice.cipher(to: bob).encrypt([2]) else {
+            Issue.record("before a reply every message opens the session")
+            return
+        }
+        #expect(try bob.cipher(to: alice).decrypt(first) == [1])
+        // The identity field is outside the MAC: swap it and the inner message still verifies.
+        let altered = try PreKeySignalMessage(
+            serialized: PreKeySignalMessage(
+                version: second.messageVersion, registrationId: second.registrationId, preKeyId: second.preKeyId,
+                signedPreKeyId: second.signedPreKeyId, baseKey: second.baseKey,
+                identityKey: IdentityKeyPair.generate().identityKey, message: second.message
+            ).serialized)
+        #expect(try bob.cipher(to: alice).decrypt(altered) { $0 } == [2])
+        #expect(try bob.store.identity(for: alice.address) == alice.identity.identityKey)
+        #expect(try bob.cipher(to: alice).decrypt(alice.cipher(to: bob).encrypt([3])) == [3])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func simultaneousInitiationConverges(backend: StoreBackend) throws {
         let alice = try BackendDevice(name: "alice", backend: backend)
         let bob = try BackendDevice(name: "bob", backend: backend)
@@ -158,19 +181,15 @@ struct StoreBackendSessionTests {
 
     @Test(arguments: StoreBackend.allCases)
     func groupMembersDecryptOutOfOrderAndRefuseReplays(backend: StoreBackend) throws {
-        let alice = try BackendDevice(name: "alice", backend: backend)
-        let bob = try BackendDevice(name: "bob", backend: backend)
-        let name = SenderKeyName(groupId: "family-chat", sender: alice.address)
-        let aliceGroup = GroupCipher(store: alice.store)
-        let bobGroup = GroupCipher(store: bob.store)
-        let distribution = try aliceGroup.distributionMessage(for: name)
-        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
-        let messages = try (0..<10).map { try aliceGroup.encrypt([UInt8($0)], for: name) }
+        let pair = try GroupPair(backend)
+        let messages = try (0..<10).map { try pair.aliceGroup.encrypt([UInt8($0)], for: pair.name) }
         for index in [3, 0, 9, 1, 2, 8, 4, 5, 7, 6] {
             let wire = try SenderKeyMessage(serialized: messages[index].serialized)
-            #expect(try bobGroup.decrypt(wire, from: name) == [UInt8(index)])
+            #expect(try pair.bobGroup.decrypt(wire, from: pair.name) == [UInt8(index)])
         }
-        let replay = #expect(throws: SignalProtocolError.self) { try bobGroup.decrypt(messages[4], from: name) }
+        let replay = #expect(throws: SignalProtocolError.self) {
+            try pair.bobGroup.decrypt(messages[4], from: pair.name)
+        }
         #expect(replay?.code == .duplicateMessage)
     }
 }

@@ -42,6 +42,8 @@ struct BackendDevice {
     let backend: StoreBackend
     let policy: IdentityTrustPolicy
     let store: any TestSignalStore
+    /// The key that seals the SQLite store's records (a key file beside the database for `.sqliteFile`).
+    let keyProvider: any KeyProvider
     /// The database file for `.sqliteFile`; the directory lives as long as the device.
     let path: String?
     private let directory: TemporaryDirectory?
@@ -60,18 +62,23 @@ struct BackendDevice {
         switch backend {
         case .inMemory:
             store = InMemorySignalStore(identity: identity, registrationId: registrationId, policy: policy)
+            keyProvider = try InMemoryKeyProvider()
             directory = nil
             path = nil
         case .sqliteMemory:
+            keyProvider = try InMemoryKeyProvider()
             store = try SQLiteSignalStore(
-                path: ":memory:", identity: identity, registrationId: registrationId, policy: policy)
+                path: ":memory:", keyProvider: keyProvider, identity: identity, registrationId: registrationId,
+                policy: policy)
             directory = nil
             path = nil
         case .sqliteFile:
             let directory = try TemporaryDirectory()
             let path = directory.path("\(name).sqlite")
+            keyProvider = FileKeyProvider(path: directory.path("\(name).key"))
             store = try SQLiteSignalStore(
-                path: path, identity: identity, registrationId: registrationId, policy: policy)
+                path: path, keyProvider: keyProvider, identity: identity, registrationId: registrationId,
+                policy: policy)
             self.directory = directory
             self.path = path
         }
@@ -84,6 +91,7 @@ struct BackendDevice {
         registrationId = device.registrationId
         backend = device.backend
         policy = device.policy
+        keyProvider = device.keyProvider
         path = device.path
         directory = device.directory
         self.store = store
@@ -92,7 +100,8 @@ struct BackendDevice {
     /// The same device after an app restart: a new store over the same file, with the stored identity.
     func reopened() throws -> BackendDevice {
         guard let path else { throw SignalProtocolError(.invalidArgument, "only file-backed devices can reopen") }
-        return BackendDevice(reopening: self, store: try SQLiteSignalStore(path: path, policy: policy))
+        return BackendDevice(
+            reopening: self, store: try SQLiteSignalStore(path: path, keyProvider: keyProvider, policy: policy))
     }
 
     /// Publishes a fresh signed prekey (and one-time prekey unless `oneTime` is false) and returns the bundle.
@@ -131,4 +140,25 @@ func makeBackendPair(_ backend: StoreBackend, oneTime: Bool = true) throws -> (
     try SessionBuilder(stores: alice.store.stores, remoteAddress: bob.address).process(
         bundle: bob.bundle(oneTime: oneTime))
     return (alice, bob)
+}
+
+/// Alice's sender key for a group, created and processed by Bob from its wire bytes, both on
+/// `backend`. Use the ciphers through the pair: it keeps the devices' temporary directories.
+struct GroupPair {
+    let alice: BackendDevice
+    let bob: BackendDevice
+    let name: SenderKeyName
+    let aliceGroup: GroupCipher
+    let bobGroup: GroupCipher
+    let distribution: SenderKeyDistributionMessage
+
+    init(_ backend: StoreBackend) throws {
+        alice = try BackendDevice(name: "alice", backend: backend)
+        bob = try BackendDevice(name: "bob", backend: backend)
+        name = SenderKeyName(groupId: "family-chat", sender: alice.address)
+        aliceGroup = GroupCipher(store: alice.store)
+        bobGroup = GroupCipher(store: bob.store)
+        distribution = try aliceGroup.distributionMessage(for: name)
+        try bobGroup.process(SenderKeyDistributionMessage(serialized: distribution.serialized), from: name)
+    }
 }

@@ -21,6 +21,11 @@ public final class Database {
         /// `PRAGMA max_page_count`: caps the file's size, so a "disk full" can be tested (and a
         /// store bounded) without filling a real disk. `nil` leaves SQLite's default.
         public var maximumPageCount: Int?
+        /// Permission bits (for example `0o600`) the database file is created with, and an existing
+        /// file and its `-wal` and `-shm` files are narrowed to, before opening; SQLite gives new
+        /// `-wal` and `-shm` files the database file's mode. `nil` leaves it to the umask. Ignored
+        /// for `:memory:` and read-only connections.
+        public var filePermissions: UInt16?
 
         /// Default options: WAL, `synchronous=FULL`, 5 s busy timeout.
         public init() {}
@@ -34,6 +39,9 @@ public final class Database {
     /// Opens (creating if needed) the database at `path`; `:memory:` opens a private in-memory one.
     /// - Throws: `DatabaseError` if the file cannot be opened or is not a database.
     public init(path: String, options: Options = Options()) throws(DatabaseError) {
+        if let permissions = options.filePermissions, !options.readOnly, !path.isEmpty, path != ":memory:" {
+            try Self.restrictPermissions(of: path, to: permissions)
+        }
         var db: OpaquePointer?
         let flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX

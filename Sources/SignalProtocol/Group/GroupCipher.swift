@@ -15,6 +15,48 @@ public struct GroupCipher: Sendable {
     /// Our distribution message for `name` (our own address in a group), creating our sender key
     /// on first use; send it to every member over pairwise sessions.
     public func distributionMessage(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
+        try store.senderKeyTransaction { try bound(to: $0).distributionMessageInTransaction(for: name) }
+    }
+
+    /// Starts a new generation of our sender key (when a member leaves, so it cannot read on) and
+    /// returns its distribution message for the remaining members.
+    public func rotate(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
+        try store.senderKeyTransaction { try bound(to: $0).rotateInTransaction(for: name) }
+    }
+
+    /// Stores a member's sender key received in a distribution message. A key already known
+    /// (same id and signing key) keeps its current position: processing the message again does
+    /// not make old messages decrypt again.
+    public func process(_ message: SenderKeyDistributionMessage, from name: SenderKeyName) throws {
+        try store.senderKeyTransaction { try bound(to: $0).processInTransaction(message, from: name) }
+    }
+
+    /// Encrypts one group message with our sender key for `name`. Load, advance and store run in
+    /// one store transaction, so concurrent calls never reuse an iteration.
+    /// - Throws: `.noSenderKeyState` when `distributionMessage(for:)` was never called.
+    public func encrypt(_ plaintext: [UInt8], for name: SenderKeyName) throws -> SenderKeyMessage {
+        try store.senderKeyTransaction { try bound(to: $0).encryptInTransaction(plaintext, for: name) }
+    }
+
+    /// Decrypts a member's group message; state is committed only if `accept` returns, in the same
+    /// store transaction.
+    public func decrypt<R>(_ message: SenderKeyMessage, from name: SenderKeyName, accept: ([UInt8]) throws -> R)
+        throws -> R
+    {
+        try store.senderKeyTransaction { try bound(to: $0).decryptInTransaction(message, from: name, accept: accept) }
+    }
+
+    /// Decrypts and commits at once.
+    public func decrypt(_ message: SenderKeyMessage, from name: SenderKeyName) throws -> [UInt8] {
+        try decrypt(message, from: name) { $0 }
+    }
+
+    /// This cipher over the store of a running transaction.
+    private func bound(to store: any SenderKeyStore) -> GroupCipher {
+        GroupCipher(store: store, configuration: configuration)
+    }
+
+    private func distributionMessageInTransaction(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
         var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
         if record.isEmpty {
             try record.add(Self.newOwnState())
@@ -26,9 +68,7 @@ public struct GroupCipher: Sendable {
         return Self.distribution(of: state)
     }
 
-    /// Starts a new generation of our sender key (when a member leaves, so it cannot read on) and
-    /// returns its distribution message for the remaining members.
-    public func rotate(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
+    private func rotateInTransaction(for name: SenderKeyName) throws -> SenderKeyDistributionMessage {
         var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
         let state = try Self.newOwnState()
         record.add(state)
@@ -50,19 +90,16 @@ public struct GroupCipher: Sendable {
             signingKey: state.signingKey)
     }
 
-    /// Stores a member's sender key received in a distribution message.
-    public func process(_ message: SenderKeyDistributionMessage, from name: SenderKeyName) throws {
+    private func processInTransaction(_ message: SenderKeyDistributionMessage, from name: SenderKeyName) throws {
         var record = try store.loadSenderKey(for: name) ?? SenderKeyRecord()
-        record.add(
+        record.addReceived(
             SenderKeyState(
                 keyId: message.keyId, chainKey: SenderChainKey(iteration: message.iteration, seed: message.chainKey),
                 signingKey: message.signingKey, signingPrivateKey: nil))
         try store.storeSenderKey(record, for: name)
     }
 
-    /// Encrypts one group message with our sender key for `name`.
-    /// - Throws: `.noSenderKeyState` when `distributionMessage(for:)` was never called.
-    public func encrypt(_ plaintext: [UInt8], for name: SenderKeyName) throws -> SenderKeyMessage {
+    private func encryptInTransaction(_ plaintext: [UInt8], for name: SenderKeyName) throws -> SenderKeyMessage {
         guard var record = try store.loadSenderKey(for: name), var state = record.states.first,
             let signing = state.signingPrivateKey
         else {
@@ -78,10 +115,9 @@ public struct GroupCipher: Sendable {
         return message
     }
 
-    /// Decrypts a member's group message; state is committed only if `accept` returns.
-    public func decrypt<R>(_ message: SenderKeyMessage, from name: SenderKeyName, accept: ([UInt8]) throws -> R)
-        throws -> R
-    {
+    private func decryptInTransaction<R>(
+        _ message: SenderKeyMessage, from name: SenderKeyName, accept: ([UInt8]) throws -> R
+    ) throws -> R {
         guard var record = try store.loadSenderKey(for: name), let index = record.state(keyId: message.keyId) else {
             throw SignalProtocolError(.noSenderKeyState, "no sender key \(message.keyId) for \(name.sender)")
         }
@@ -95,11 +131,6 @@ public struct GroupCipher: Sendable {
         record.states[index] = state
         try store.storeSenderKey(record, for: name)
         return result
-    }
-
-    /// Decrypts and commits at once.
-    public func decrypt(_ message: SenderKeyMessage, from name: SenderKeyName) throws -> [UInt8] {
-        try decrypt(message, from: name) { $0 }
     }
 
     private func messageKey(iteration: UInt32, state: inout SenderKeyState) throws -> SenderMessageKey {

@@ -14,6 +14,22 @@ public struct SenderKeyRecord: Sendable {
 
     mutating func add(_ state: SenderKeyState) {
         states.removeAll { $0.keyId == state.keyId }
+        insertFirst(state)
+    }
+
+    /// Adds a member's state from a distribution message. A state with the same key id and
+    /// signing key is kept as it is (moved to the front), so a repeated or replayed distribution
+    /// message cannot rewind its chain and let old messages decrypt again (libsignal's Rust rule);
+    /// a state with the same id but another signing key is replaced.
+    mutating func addReceived(_ state: SenderKeyState) {
+        if let index = states.firstIndex(where: { $0.keyId == state.keyId && $0.signingKey == state.signingKey }) {
+            insertFirst(states.remove(at: index))
+        } else {
+            add(state)
+        }
+    }
+
+    private mutating func insertFirst(_ state: SenderKeyState) {
         states.insert(state, at: 0)
         if states.count > Self.maxStates { states.removeLast(states.count - Self.maxStates) }
     }

@@ -3,6 +3,9 @@
 /// Hardened for hostile input: every read is bounds-checked against the input, varints are
 /// limited to 10 bytes, length prefixes never allocate more than the bytes actually present,
 /// and groups (deprecated wire types 3 and 4) are refused rather than parsed.
+///
+/// The input lives in zero-on-free storage (records it parses hold chain and private keys), and
+/// secret fields are sliced from it without any intermediate array.
 struct ProtobufReader {
     enum WireType: UInt8 {
         case varint = 0
@@ -11,14 +14,19 @@ struct ProtobufReader {
         case fixed32 = 5
     }
 
-    private let bytes: [UInt8]
+    private let bytes: SecretBytes
     private var index: Int
     private let end: Int
 
     init<Bytes: Collection>(_ input: Bytes) where Bytes.Element == UInt8 {
-        bytes = Array(input)
+        self.init(secret: SecretBytes(input))
+    }
+
+    /// Reads a serialised secret record in place: the reader shares its zero-on-free buffer.
+    init(secret: SecretBytes) {
+        bytes = secret
         index = 0
-        end = bytes.count
+        end = secret.count
     }
 
     var isAtEnd: Bool { index >= end }
@@ -32,7 +40,7 @@ struct ProtobufReader {
         var shift: UInt64 = 0
         while true {
             guard index < end else { throw Self.malformed("truncated varint") }
-            let byte = bytes[index]
+            let byte = bytes.withUnsafeBytes { $0[index] }
             index += 1
             if shift == 63 && byte > 1 { throw Self.malformed("varint overflows 64 bits") }
             result |= UInt64(byte & 0x7F) << shift
@@ -53,17 +61,12 @@ struct ProtobufReader {
     }
 
     mutating func readLengthDelimited() throws -> [UInt8] {
-        let length = try readVarint()
-        guard length <= UInt64(end - index) else { throw Self.malformed("length prefix past end of input") }
-        let start = index
-        index += Int(length)
-        return Array(bytes[start..<index])
+        let range = try readLengthDelimitedRange()
+        return bytes.withUnsafeBytes { Array($0[range]) }
     }
 
     mutating func readSecret() throws -> SecretBytes {
-        var bytes = try readLengthDelimited()
-        defer { bytes.withUnsafeMutableBytes { Sodium.zero($0) } }
-        return SecretBytes(bytes)
+        bytes.slice(try readLengthDelimitedRange())
     }
 
     /// A varint field decoded as `uint32`; protobuf truncates larger values, and so do we.
@@ -76,7 +79,7 @@ struct ProtobufReader {
         case .varint: _ = try readVarint()
         case .fixed64: try advance(8)
         case .fixed32: try advance(4)
-        case .lengthDelimited: _ = try readLengthDelimitedCount()
+        case .lengthDelimited: _ = try readLengthDelimitedRange()
         }
     }
 
@@ -85,11 +88,12 @@ struct ProtobufReader {
         guard wireType == actual else { throw Self.malformed("unexpected wire type") }
     }
 
-    private mutating func readLengthDelimitedCount() throws -> Int {
+    private mutating func readLengthDelimitedRange() throws -> Range<Int> {
         let length = try readVarint()
         guard length <= UInt64(end - index) else { throw Self.malformed("length prefix past end of input") }
+        let start = index
         index += Int(length)
-        return Int(length)
+        return start..<index
     }
 
     private mutating func advance(_ count: Int) throws {

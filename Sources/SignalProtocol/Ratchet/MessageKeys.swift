@@ -1,16 +1,16 @@
 /// The per-message keys derived from one chain step.
-public struct MessageKeys: Sendable {
+package struct MessageKeys: Sendable {
     /// AES-256 key.
-    public let cipherKey: SecretBytes
+    package let cipherKey: SecretBytes
     /// HMAC-SHA256 key for the message MAC.
-    public let macKey: SecretBytes
+    package let macKey: SecretBytes
     /// AES-CBC IV.
-    public let iv: SecretBytes
+    package let iv: SecretBytes
     /// The chain index these keys belong to.
-    public let counter: UInt32
+    package let counter: UInt32
 
     /// Splits HKDF(seed, info "WhisperMessageKeys", 80) into cipher key 32, MAC key 32, IV 16.
-    public init(seed: SecretBytes, counter: UInt32) throws {
+    package init(seed: SecretBytes, counter: UInt32) throws {
         let derived = try HKDF.deriveSecrets(
             inputKeyMaterial: seed, info: Array("WhisperMessageKeys".utf8), length: 80)
         cipherKey = derived.slice(0..<32)

@@ -1,14 +1,14 @@
 /// The Double Ratchet root key.
-public struct RootKey: Sendable {
+package struct RootKey: Sendable {
     /// The 32-byte root key.
-    public let key: SecretBytes
+    package let key: SecretBytes
 
     /// Wraps a root key.
-    public init(key: SecretBytes) { self.key = key }
+    package init(key: SecretBytes) { self.key = key }
 
     /// One DH-ratchet step: HKDF(DH(ours, theirs), salt = root key, info "WhisperRatchet", 64)
     /// gives the next root key and a new chain key at index 0.
-    public func createChain(theirRatchetKey: PublicKey, ourRatchetKey: KeyPair) throws -> (RootKey, ChainKey) {
+    package func createChain(theirRatchetKey: PublicKey, ourRatchetKey: KeyPair) throws -> (RootKey, ChainKey) {
         let shared = try ourRatchetKey.privateKey.agree(with: theirRatchetKey)
         let derived = try HKDF.deriveSecrets(
             inputKeyMaterial: shared, salt: key, info: Array("WhisperRatchet".utf8), length: 64)

@@ -90,9 +90,14 @@ public struct SessionCipher: Sendable {
         let builder = SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
         let usedPreKey = try builder.process(message, into: &record)
         let plaintext = try decrypt(message.message, record: &record)
+        // The identity field is outside the MAC: save the identity of the state that decrypted (for a
+        // repeated opening message, the existing session's), never what the message claims.
+        guard let remoteIdentity = record.currentState?.remoteIdentity else {
+            throw SignalProtocolError(.noSession, "no session state with \(remoteAddress) after decrypting")
+        }
         let result = try accept(plaintext)
         try stores.sessions.storeSession(record, for: remoteAddress)
-        try stores.identities.saveIdentity(message.identityKey, for: remoteAddress)
+        try stores.identities.saveIdentity(remoteIdentity, for: remoteAddress)
         if let usedPreKey { try stores.preKeys.removePreKey(id: usedPreKey) }
         return result
     }

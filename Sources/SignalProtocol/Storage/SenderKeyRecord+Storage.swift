@@ -25,7 +25,7 @@ extension SenderKeyRecord {
     /// Restores a serialised record.
     public init(serialized: SecretBytes) throws {
         self.init()
-        var reader = serialized.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: serialized)
         var version: UInt32?
         while let (field, wireType) = try reader.readTag() {
             switch (field, wireType) {
@@ -40,7 +40,7 @@ extension SenderKeyRecord {
     }
 
     private static func readState(_ bytes: SecretBytes) throws -> SenderKeyState {
-        var reader = bytes.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: bytes)
         var keyId: UInt32?
         var iteration: UInt32 = 0
         var seed: SecretBytes?
@@ -73,7 +73,7 @@ extension SenderKeyRecord {
     }
 
     private static func readKey(_ bytes: SecretBytes) throws -> SenderMessageKey {
-        var reader = bytes.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: bytes)
         var iteration: UInt32 = 0
         var iv: SecretBytes?
         var cipherKey: SecretBytes?

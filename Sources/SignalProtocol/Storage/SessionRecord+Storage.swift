@@ -12,16 +12,16 @@ extension SessionRecord {
     /// - Throws: `.invalidProtobuf`, `.invalidKey`, `.unknownVersion`.
     public init(serialized: SecretBytes) throws {
         self.init()
-        var reader = serialized.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: serialized)
         var version: UInt32?
         while let (field, wireType) = try reader.readTag() {
             switch (field, wireType) {
             case (StorageFormat.versionField, .varint): version = try reader.readUInt32()
             case (1, .lengthDelimited):
-                currentState = try SessionState(reader: reader.readSecret().withUnsafeBytes { ProtobufReader($0) })
+                currentState = try SessionState(reader: ProtobufReader(secret: reader.readSecret()))
             case (2, .lengthDelimited):
                 previousStates.append(
-                    try SessionState(reader: reader.readSecret().withUnsafeBytes { ProtobufReader($0) }))
+                    try SessionState(reader: ProtobufReader(secret: reader.readSecret())))
             default: try reader.skip(wireType)
             }
         }
@@ -120,7 +120,7 @@ extension SessionState {
     }
 
     private static func readChain(_ bytes: SecretBytes) throws -> ReceiverChain {
-        var reader = bytes.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: bytes)
         var ratchetKey: [UInt8]?
         var key: SecretBytes?
         var index: UInt32 = 0
@@ -141,7 +141,7 @@ extension SessionState {
     }
 
     private static func readMessageKeys(_ bytes: SecretBytes) throws -> MessageKeys {
-        var reader = bytes.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: bytes)
         var counter: UInt32 = 0
         var cipherKey: SecretBytes?
         var macKey: SecretBytes?

@@ -37,7 +37,7 @@ extension IdentityKeyPair {
     /// Restores a serialised identity.
     /// - Throws: `.invalidProtobuf`, `.invalidKey`, `.unknownVersion`.
     public init(serialized: SecretBytes) throws {
-        var reader = serialized.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: serialized)
         var version: UInt32?
         var publicKey: [UInt8]?
         var privateKey: SecretBytes?
@@ -67,7 +67,7 @@ extension PreKeyRecord {
 
     /// Restores a serialised prekey.
     public init(serialized: SecretBytes) throws {
-        var reader = serialized.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: serialized)
         var version: UInt32?
         var id: UInt32?
         var publicKey: [UInt8]?
@@ -102,7 +102,7 @@ extension SignedPreKeyRecord {
 
     /// Restores a serialised signed prekey.
     public init(serialized: SecretBytes) throws {
-        var reader = serialized.withUnsafeBytes { ProtobufReader($0) }
+        var reader = ProtobufReader(secret: serialized)
         var version: UInt32?
         var id: UInt32?
         var publicKey: [UInt8]?

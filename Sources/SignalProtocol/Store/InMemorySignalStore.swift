@@ -1,6 +1,9 @@
 import Synchronization
 
 /// In-memory implementations of every store, for tests and ephemeral clients.
+///
+/// Each call is atomic, and `stores` carries a transaction runner that serialises whole decrypts
+/// and group operations, so one store may be shared by concurrent tasks.
 public final class InMemorySignalStore: SessionStore, PreKeyStore, SignedPreKeyStore, IdentityKeyStore,
     SenderKeyStore
 {
@@ -19,6 +22,8 @@ public final class InMemorySignalStore: SessionStore, PreKeyStore, SignedPreKeyS
     private let registrationId: UInt32
     private let policy: TrustPolicy
     private let state = Mutex(State())
+    /// Held for the whole of a transaction (`InMemorySignalStore+Transactions`).
+    let transactionGate = Mutex(())
 
     /// Creates an empty store for one device.
     public init(identity: IdentityKeyPair, registrationId: UInt32, policy: TrustPolicy = .trustOnFirstUse) {
@@ -27,9 +32,9 @@ public final class InMemorySignalStore: SessionStore, PreKeyStore, SignedPreKeyS
         self.policy = policy
     }
 
-    /// This store as the bundle `SessionCipher` takes.
+    /// This store as the bundle `SessionCipher` takes, with its transaction runner.
     public var stores: SignalStores {
-        SignalStores(sessions: self, preKeys: self, signedPreKeys: self, identities: self)
+        SignalStores(sessions: self, preKeys: self, signedPreKeys: self, identities: self, transactions: self)
     }
 
     /// The record for `address`, or nil.

@@ -8,8 +8,8 @@ public struct SignalStores: Sendable {
     public let signedPreKeys: any SignedPreKeyStore
     /// Identities.
     public let identities: any IdentityKeyStore
-    /// Makes multi-step updates atomic; nil for stores whose writes cannot fail halfway
-    /// (`InMemorySignalStore`), where the steps simply run in order.
+    /// Makes multi-step updates atomic (and serialises them against each other); when nil the
+    /// steps simply run in order, and the caller must not use the stores from two threads at once.
     public let transactions: (any SignalStoreTransactions)?
 
     /// Bundles stores.

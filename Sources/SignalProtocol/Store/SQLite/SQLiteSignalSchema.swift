@@ -40,6 +40,11 @@ enum SQLiteSignalSchema {
                     record BLOB NOT NULL,
                     PRIMARY KEY (group_id, sender_name, sender_device_id)
                 ) WITHOUT ROWID;
-                """)
+                """),
+        // Records became sealed (encrypted at rest). The table only marks that rows written before
+        // may still be plain; the store seals them once on open and drops it.
+        .init(
+            "signal stores v2: seal records",
+            sql: "CREATE TABLE IF NOT EXISTS signal_records_to_seal (id INTEGER PRIMARY KEY);"),
     ])
 }

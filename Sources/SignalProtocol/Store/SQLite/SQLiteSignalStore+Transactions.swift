@@ -6,17 +6,29 @@ extension SQLiteSignalStore: SignalStoreTransactions {
     /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
     ///   or commit (then nothing was committed).
     public func transaction<R>(_ body: (SignalStores) throws -> R) throws -> R {
+        try withTransaction { try body($0.stores) }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` with a sender key store bound to it.
+    /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
+    ///   or commit.
+    public func senderKeyTransaction<R>(_ body: (any SenderKeyStore) throws -> R) throws -> R {
+        try withTransaction { try body($0) }
+    }
+
+    private func withTransaction<R>(_ body: (SQLiteSignalTransaction) throws -> R) throws -> R {
         if SQLiteSignalTransaction.activeStore == ObjectIdentifier(self) {
             throw SignalProtocolError(
                 .storageFailure, "signal store transaction started inside its own transaction; use its stores")
         }
+        defer { truncateLog() }
         do {
             return try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
                 try pool.transaction { database in
                     let scope = SQLiteSignalTransaction(database: database, store: self)
                     defer { scope.close() }
                     do {
-                        return try body(scope.stores)
+                        return try body(scope)
                     } catch {
                         throw BodyFailure(error: error)
                     }

@@ -3,10 +3,15 @@ internal import CourierCore
 /// Every Signal store on one SQLite file (or `:memory:`): sessions, one-time and signed prekeys,
 /// identities with trust decisions, sender keys, and this device's identity.
 ///
-/// Records are stored in the module's `Storage/` format as blobs. `stores` carries a transaction
-/// runner, so a decrypt commits the new session state, the consumed one-time prekey, the saved
-/// identity and the caller's `accept` closure in one `BEGIN IMMEDIATE … COMMIT`, or rolls all of
-/// it back. Deleted and overwritten rows are zeroed on disk (`secure_delete`).
+/// Records are stored in the module's `Storage/` format, sealed with XChaCha20-Poly1305 under a
+/// key from a `KeyProvider` (the row's table and key are the associated data, so blobs cannot be
+/// swapped between rows). `stores` carries a transaction runner, so a decrypt commits the new
+/// session state, the consumed one-time prekey, the saved identity and the caller's `accept`
+/// closure in one `BEGIN IMMEDIATE … COMMIT`, or rolls all of it back.
+///
+/// Old state does not linger: the files are created with mode 0600, deleted and overwritten rows
+/// are zeroed (`secure_delete`), and after each commit the write-ahead log is checkpointed and
+/// truncated, so superseded session records and used prekeys do not stay in it.
 ///
 /// Errors are `SignalProtocolError`: `.storageFailure` for the database (the `DatabaseError` in
 /// `underlying`), `.corruptRecord` for a row that does not decode.
@@ -16,40 +21,60 @@ public final class SQLiteSignalStore: Sendable {
     /// How changed remote identity keys are treated.
     public let policy: IdentityTrustPolicy
     let pool: DatabasePool
+    let sealer: RecordSealer
     let identity: IdentityKeyPair
     let registrationId: UInt32
 
     /// Opens (creating if needed) the store at `path` for the device `identity`; on an existing
     /// file the stored identity must be the same.
-    /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds another identity.
+    /// - Parameter keyProvider: the key that seals the records; the same key must be given every time.
+    /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds another identity;
+    ///   `.corruptRecord` when the stored identity does not open with the provider's key.
     public convenience init(
-        path: String, identity: IdentityKeyPair, registrationId: UInt32, policy: IdentityTrustPolicy = .trustOnFirstUse
+        path: String, keyProvider: any KeyProvider, identity: IdentityKeyPair, registrationId: UInt32,
+        policy: IdentityTrustPolicy = .trustOnFirstUse
     ) throws {
-        try self.init(path: path, policy: policy, newIdentity: (identity, registrationId), options: .init())
+        try self.init(
+            path: path, keyProvider: keyProvider, policy: policy, newIdentity: (identity, registrationId),
+            options: .init())
     }
 
     /// Reopens the store at `path` with the identity stored in it.
-    /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds no identity yet.
-    public convenience init(path: String, policy: IdentityTrustPolicy = .trustOnFirstUse) throws {
-        try self.init(path: path, policy: policy, newIdentity: nil, options: .init())
+    /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds no identity yet;
+    ///   `.corruptRecord` when the stored identity does not open with the provider's key.
+    public convenience init(path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy = .trustOnFirstUse)
+        throws
+    {
+        try self.init(path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: .init())
     }
 
     /// Reopens with explicit connection options (tests bound the file size with them).
-    convenience init(path: String, policy: IdentityTrustPolicy, options: Database.Options) throws {
-        try self.init(path: path, policy: policy, newIdentity: nil, options: options)
+    convenience init(
+        path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy, options: Database.Options
+    ) throws {
+        try self.init(path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: options)
     }
 
     private init(
-        path: String, policy: IdentityTrustPolicy, newIdentity: (IdentityKeyPair, UInt32)?, options: Database.Options
+        path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy,
+        newIdentity: (IdentityKeyPair, UInt32)?, options: Database.Options
     ) throws {
+        let sealer = try RecordSealer(key: keyProvider.storageKey())
+        var options = options
+        options.filePermissions = 0o600
         let pool = try SQLiteStorageError.translating("open \(path)") {
             let pool = try DatabasePool(path: path, options: options, migrator: SQLiteSignalSchema.migrator)
-            try pool.write { try $0.execute("PRAGMA secure_delete = ON") }
+            // Deleted rows are zeroed, nothing spills to temporary files, and the log is cut back to
+            // nothing whenever it is reset.
+            try pool.write {
+                try $0.execute("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; PRAGMA journal_size_limit = 0")
+            }
             return pool
         }
         let local = try SQLiteStorageError.translating("load the local identity") {
             try pool.transaction { database in
-                let tables = SQLiteSignalTables(database)
+                let tables = SQLiteSignalTables(database, sealer)
+                try tables.sealLegacyRecords()
                 if let stored = try tables.localIdentity() {
                     if let newIdentity,
                         stored.identity.identityKey != newIdentity.0.identityKey
@@ -69,8 +94,10 @@ public final class SQLiteSignalStore: Sendable {
         self.path = path
         self.policy = policy
         self.pool = pool
+        self.sealer = sealer
         self.identity = local.identity
         self.registrationId = local.registrationId
+        truncateLog()
     }
 
     /// This store as the bundle `SessionCipher` and `SessionBuilder` take, with its transaction runner.
@@ -81,13 +108,28 @@ public final class SQLiteSignalStore: Sendable {
     /// Runs `body` on a reader connection (the writer for `:memory:`).
     func read<T>(_ operation: String, _ body: (SQLiteSignalTables) throws -> T) throws -> T {
         try refuseReentrantUse(operation)
-        return try SQLiteStorageError.translating(operation) { try pool.read { try body(SQLiteSignalTables($0)) } }
+        return try SQLiteStorageError.translating(operation) {
+            try pool.read { try body(SQLiteSignalTables($0, sealer)) }
+        }
     }
 
-    /// Runs `body` on the writer connection; each statement commits on its own.
+    /// Runs `body` on the writer connection; each statement commits on its own. Then clears the log.
     func write<T>(_ operation: String, _ body: (SQLiteSignalTables) throws -> T) throws -> T {
         try refuseReentrantUse(operation)
-        return try SQLiteStorageError.translating(operation) { try pool.write { try body(SQLiteSignalTables($0)) } }
+        let result = try SQLiteStorageError.translating(operation) {
+            try pool.write { try body(SQLiteSignalTables($0, sealer)) }
+        }
+        truncateLog()
+        return result
+    }
+
+    /// Copies committed pages into the database file and truncates the write-ahead log, so the
+    /// record versions a commit replaced or deleted (old sessions, used prekeys) do not stay in
+    /// it. Best effort: a reader in the middle of a read makes it give up, and the next commit
+    /// tries again; the commit it follows has succeeded either way.
+    func truncateLog() {
+        guard !pool.isInMemory else { return }
+        _ = try? pool.write { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Inside its own transaction the store must be reached through the stores handed to the

@@ -2,26 +2,27 @@ internal import CourierCore
 
 extension SQLiteSignalTables {
     func session(for address: ProtocolAddress) throws -> SessionRecord? {
-        try fetchSecret(
-            "SELECT record FROM signal_sessions WHERE name = ? AND device_id = ?", Self.arguments(address)
-        ).map { try SQLiteStorageError.decode("session for \(address)", $0, SessionRecord.init(serialized:)) }
+        try fetchRecord(
+            "session for \(address)", "SELECT record FROM signal_sessions WHERE name = ? AND device_id = ?",
+            Self.arguments(address), at: Self.sessionLocation(address), SessionRecord.init(serialized:))
     }
 
     func storeSession(_ record: SessionRecord, for address: ProtocolAddress) throws {
         try write(
             "INSERT OR REPLACE INTO signal_sessions (name, device_id, record) VALUES (?, ?, ?)",
-            Self.arguments(address), secret: record.serialized())
+            Self.arguments(address), record: record.serialized(), at: Self.sessionLocation(address))
     }
 
     func preKey(id: UInt32) throws -> PreKeyRecord? {
-        try fetchSecret("SELECT record FROM signal_prekeys WHERE id = ?", [.integer(Int64(id))])
-            .map { try SQLiteStorageError.decode("prekey \(id)", $0, PreKeyRecord.init(serialized:)) }
+        try fetchRecord(
+            "prekey \(id)", "SELECT record FROM signal_prekeys WHERE id = ?", [.integer(Int64(id))],
+            at: .init(table: "signal_prekeys", key: [String(id)]), PreKeyRecord.init(serialized:))
     }
 
     func storePreKey(_ record: PreKeyRecord) throws {
         try write(
             "INSERT OR REPLACE INTO signal_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
-            secret: record.serialized())
+            record: record.serialized(), at: .init(table: "signal_prekeys", key: [String(record.id)]))
     }
 
     func removePreKey(id: UInt32) throws {
@@ -29,14 +30,15 @@ extension SQLiteSignalTables {
     }
 
     func signedPreKey(id: UInt32) throws -> SignedPreKeyRecord? {
-        try fetchSecret("SELECT record FROM signal_signed_prekeys WHERE id = ?", [.integer(Int64(id))])
-            .map { try SQLiteStorageError.decode("signed prekey \(id)", $0, SignedPreKeyRecord.init(serialized:)) }
+        try fetchRecord(
+            "signed prekey \(id)", "SELECT record FROM signal_signed_prekeys WHERE id = ?", [.integer(Int64(id))],
+            at: .init(table: "signal_signed_prekeys", key: [String(id)]), SignedPreKeyRecord.init(serialized:))
     }
 
     func storeSignedPreKey(_ record: SignedPreKeyRecord) throws {
         try write(
             "INSERT OR REPLACE INTO signal_signed_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
-            secret: record.serialized())
+            record: record.serialized(), at: .init(table: "signal_signed_prekeys", key: [String(record.id)]))
     }
 
     func identity(for address: ProtocolAddress) throws -> IdentityKey? {
@@ -70,10 +72,11 @@ extension SQLiteSignalTables {
     }
 
     func senderKey(for name: SenderKeyName) throws -> SenderKeyRecord? {
-        try fetchSecret(
+        try fetchRecord(
+            "sender key",
             "SELECT record FROM signal_sender_keys WHERE group_id = ? AND sender_name = ? AND sender_device_id = ?",
-            [.text(name.groupId)] + Self.arguments(name.sender)
-        ).map { try SQLiteStorageError.decode("sender key", $0, SenderKeyRecord.init(serialized:)) }
+            [.text(name.groupId)] + Self.arguments(name.sender), at: Self.senderKeyLocation(name),
+            SenderKeyRecord.init(serialized:))
     }
 
     func storeSenderKey(_ record: SenderKeyRecord, for name: SenderKeyName) throws {
@@ -82,10 +85,19 @@ extension SQLiteSignalTables {
             INSERT OR REPLACE INTO signal_sender_keys (group_id, sender_name, sender_device_id, record)
             VALUES (?, ?, ?, ?)
             """,
-            [.text(name.groupId)] + Self.arguments(name.sender), secret: record.serialized())
+            [.text(name.groupId)] + Self.arguments(name.sender), record: record.serialized(),
+            at: Self.senderKeyLocation(name))
     }
 
     private static func arguments(_ address: ProtocolAddress) -> [SQLValue] {
         [.text(address.name), .integer(Int64(address.deviceId))]
+    }
+
+    private static func sessionLocation(_ address: ProtocolAddress) -> RecordSealer.Location {
+        .init(table: "signal_sessions", key: [address.name, String(address.deviceId)])
+    }
+
+    private static func senderKeyLocation(_ name: SenderKeyName) -> RecordSealer.Location {
+        .init(table: "signal_sender_keys", key: [name.groupId, name.sender.name, String(name.sender.deviceId)])
     }
 }

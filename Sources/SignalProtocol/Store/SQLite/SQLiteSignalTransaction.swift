@@ -4,7 +4,7 @@ import Synchronization
 /// The stores of one running `SQLiteSignalStore` transaction: the same tables, on the
 /// transaction's connection, valid only until the transaction ends.
 final class SQLiteSignalTransaction: SessionStore, PreKeyStore, SignedPreKeyStore, IdentityKeyStore,
-    @unchecked Sendable
+    SenderKeyStore, @unchecked Sendable
 {
     // @unchecked: `database` is only reached inside `isOpen.withLock`, so two threads never use it
     // at once, and only while `isOpen` is true. The transaction closes this object before its
@@ -36,7 +36,9 @@ final class SQLiteSignalTransaction: SessionStore, PreKeyStore, SignedPreKeyStor
                 throw SignalProtocolError(
                     .invalidArgument, "signal store could not \(operation): its transaction has ended")
             }
-            return try SQLiteStorageError.translating(operation) { try body(SQLiteSignalTables(database)) }
+            return try SQLiteStorageError.translating(operation) {
+                try body(SQLiteSignalTables(database, store.sealer))
+            }
         }
     }
 
@@ -75,5 +77,11 @@ final class SQLiteSignalTransaction: SessionStore, PreKeyStore, SignedPreKeyStor
     }
     func identity(for address: ProtocolAddress) throws -> IdentityKey? {
         try run("load an identity") { try $0.identity(for: address) }
+    }
+    func loadSenderKey(for name: SenderKeyName) throws -> SenderKeyRecord? {
+        try run("load a sender key") { try $0.senderKey(for: name) }
+    }
+    func storeSenderKey(_ record: SenderKeyRecord, for name: SenderKeyName) throws {
+        try run("store a sender key") { try $0.storeSenderKey(record, for: name) }
     }
 }
