@@ -186,6 +186,8 @@ struct StorageAtRestTests {
         try raw.run("UPDATE signal_sessions SET record = ?", [.blob(session.serialized().unsafeCopiedBytes)])
         try raw.run(
             "UPDATE signal_local_identity SET key_pair = ?", [.blob(alice.identity.serialized().unsafeCopiedBytes)])
+        // …and from before migrations were recorded by name: only `user_version` says v1.
+        try raw.execute("DROP TABLE courier_migrations")
         try raw.execute("PRAGMA user_version = 1")
 
         let reopened = try alice.reopened()

@@ -3,7 +3,7 @@ internal import CourierCore
 /// The tables of `SQLiteSignalStore`. Records are blobs in the module's `Storage/` format; the
 /// keys beside them are only what lookups need.
 enum SQLiteSignalSchema {
-    /// Migration *n* moves `user_version` *n−1* to *n*; append, never edit.
+    /// Migrations are applied by name; append, never edit or rename.
     static let migrator = Migrator([
         .init(
             "signal stores v1",
