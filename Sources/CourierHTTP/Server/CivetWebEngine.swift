@@ -126,7 +126,8 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     } else {
         response = responder.respond(to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started)
     }
-    if outcome.isTooLarge || outcome.isIncomplete || cut || response.status == 400 || responder.lifecycle.isDraining {
+    if outcome.isTooLarge || outcome.isIncomplete || cut || Responder.framingProblem(headers) != nil
+        || responder.lifecycle.isDraining {
         // The rest of the body is still on the socket, the framing is in doubt, or the server is
         // stopping: close instead of reading another request from this connection.
         mg_disable_connection_keep_alive(connection)

@@ -62,13 +62,16 @@ struct Responder: Sendable {
     /// Two different lengths, or a length beside chunked framing, are how requests are smuggled
     /// past a proxy that reads the other one.
     private func checkFraming(_ request: HTTPRequest) throws(HTTPError) {
-        if let length = request.header("content-length") {
-            let values = Set(length.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
-            if values.count > 1 { throw HTTPError(.badRequest, "conflicting Content-Length headers") }
-            if request.header("transfer-encoding") != nil {
-                throw HTTPError(.badRequest, "Content-Length and Transfer-Encoding together")
-            }
-        }
+        if let problem = Self.framingProblem(request.headers) { throw HTTPError(.badRequest, problem) }
+    }
+
+    /// Why the request's framing is ambiguous, or `nil` when it is not.
+    static func framingProblem(_ headers: [String: String]) -> String? {
+        guard let length = headers["content-length"] else { return nil }
+        let values = Set(length.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
+        if values.count > 1 { return "conflicting Content-Length headers" }
+        if headers["transfer-encoding"] != nil { return "Content-Length and Transfer-Encoding together" }
+        return nil
     }
 
     /// A browser's CORS preflight: allowed only for a route that admits any origin.
