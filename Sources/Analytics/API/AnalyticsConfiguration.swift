@@ -70,8 +70,10 @@ public struct AnalyticsConfiguration: Sendable {
 public enum Consent: String, Sendable, Codable {
     /// Events are collected and sent.
     case granted
-    /// Nothing is collected; revoking also purges what is queued.
+    /// Nothing is collected; revoking also purges what is queued and forgets the user.
     case denied
+    /// The user has not chosen yet: nothing is collected or sent, and nothing is purged.
+    case pending
 }
 
 /// What a sampling decision is keyed on.

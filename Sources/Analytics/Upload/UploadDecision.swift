@@ -4,11 +4,14 @@ import Foundation
 /// What the SDK does with a batch after an upload attempt. Pure: tests feed results and check
 /// decisions without a network.
 enum UploadDecision: Equatable {
-    /// 2xx: the collector has it; delete it.
-    case delivered
-    /// 400 and other client errors: the batch will never be accepted (poison); drop it and go on.
+    /// 2xx: the collector has it; delete it. `rejected` messages of it were invalid and not
+    /// stored (`{"success": true, "rejected": [{"index": 3, …}]}`).
+    case delivered(rejected: Int)
+    /// 400 for a single event, and client errors without a meaning of their own: the batch will
+    /// never be accepted (poison); drop it and go on.
     case poison(status: Int)
-    /// 413 with several events: split the batch and retry the halves.
+    /// 413 or 400 with several events: too large or unreadable as a whole; send the halves, so
+    /// only what is bad in itself is dropped.
     case split
     /// 413 with one event: that event can never be sent; drop it.
     case dropOversized
@@ -24,9 +27,10 @@ enum UploadDecision: Equatable {
         switch result {
         case .failure:
             return .retry(after: nil)
-        case .response(let status, let headers, _):
+        case .response(let status, let headers, let body):
             switch status {
-            case 200..<300: return .delivered
+            case 200..<300: return .delivered(rejected: rejectedCount(body, batchCount: batchCount))
+            case 400: return batchCount > 1 ? .split : .poison(status: 400)
             case 401: return .unauthorized
             case 403: return .disabled
             case 413: return batchCount > 1 ? .split : .dropOversized
@@ -34,6 +38,15 @@ enum UploadDecision: Equatable {
             default: return .poison(status: status)
             }
         }
+    }
+
+    /// How many messages of a batch of `batchCount` a 2xx body lists under `rejected`: the
+    /// distinct indices inside the batch, so a confused answer can never count more than the
+    /// batch. An unreadable body or no `rejected` member means all were accepted.
+    static func rejectedCount(_ body: [UInt8], batchCount: Int) -> Int {
+        guard !body.isEmpty, let entries = (try? JSONParser.parse(body))?["rejected"]?.arrayValue else { return 0 }
+        let indices = entries.compactMap { $0["index"]?.intValue }.filter { $0 >= 0 && $0 < batchCount }
+        return Set(indices).count
     }
 
     /// `Retry-After` as seconds or as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), capped at a
