@@ -2,6 +2,7 @@ import Analytics
 import CourierCore
 import CourierTesting
 import Foundation
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(2)))
@@ -372,6 +373,21 @@ struct PipelineTests {
         #expect(harness.transport.uploadedMessages.last?["event"] == "After corruption")
         #expect(harness.queueFiles.contains { $0.lastPathComponent.hasPrefix("queue.sqlite.corrupt-") })
         #expect(harness.logs.all.contains { $0.contains("damaged") })
+    }
+
+    @Test func aSteadyStreamOfCallsDoesNotStarveTheTimers() async throws {
+        // A caller that never pauses keeps the mailbox non-empty. The pipeline must still give its
+        // other jobs (timers, upload results) a turn: tasks that never run are never freed, and
+        // that was the memory that grew with every event.
+        let analytics = harness.make { $0.maximumPendingCalls = 1_000 }
+        let stop = Mutex(false)
+        let producer = Task.detached {
+            while !stop.withLock({ $0 }) { analytics.track("Flood") }
+        }
+        defer { stop.withLock { $0 = true } }
+        try await harness.clock.waitForSleepers(1, timeout: .seconds(10))
+        stop.withLock { $0 = true }
+        await producer.value
     }
 
     @Test func drainBlocksUntilUploadedForCommandLineTools() async throws {

@@ -55,6 +55,10 @@ actor AnalyticsPipeline {
             var batch = mailbox.takeAll()
             while !batch.isEmpty {
                 for command in batch { handle(command) }
+                // Give the actor's other jobs (timers, upload results, the settings fetch) their
+                // turn before the next batch: a caller that never pauses would otherwise keep this
+                // loop going for ever, starving them, and their tasks would pile up unfreed.
+                await Task.yield()
                 batch = mailbox.takeAll()
             }
         }
