@@ -1,4 +1,4 @@
-@testable import Analytics
+import Analytics
 import CourierCore
 import CourierTesting
 import Foundation
