@@ -135,7 +135,10 @@ struct PIIScrubberTests {
         #expect(PIIScrubber.redact(input) == expected)
     }
 
-    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd"])
+    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
+                      // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.
+                      "a1b2c3d4-1234-4567-8901-abcdef123456", "3f2c8a1e-77aa-4123-8123-abcdefabcdef",
+                      "12345678-1234-4123-8123-123456789012", "SKU-5551234-XL"])
     func leavesOrdinaryTextAlone(input: String) {
         #expect(PIIScrubber.redact(input) == input)
     }

@@ -95,6 +95,16 @@ struct PrivacyTests {
         #expect(messages.first { $0["type"] == "group" }?["groupId"] == "team of [email]")
     }
 
+    @Test func idsThatAreUUIDsPassTheScrubberUnchanged() async throws {
+        let analytics = harness.make()
+        analytics.identify(userId: "a1b2c3d4-1234-4567-8901-abcdef123456")
+        analytics.group("3f2c8a1e-77aa-4123-8123-abcdefabcdef")
+        _ = await analytics.flushed()
+        let messages = harness.transport.uploadedMessages
+        #expect(messages.first { $0["type"] == "identify" }?["userId"] == "a1b2c3d4-1234-4567-8901-abcdef123456")
+        #expect(messages.first { $0["type"] == "group" }?["groupId"] == "3f2c8a1e-77aa-4123-8123-abcdefabcdef")
+    }
+
     @Test func messageIdsAreRandomVersion4UUIDs() async throws {
         let analytics = harness.make { $0.flushAt = 500 }
         for _ in 0..<2_000 { analytics.track("Id") }

@@ -128,13 +128,18 @@ package struct PIIScrubber: Sendable {
             b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
         }
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b >= 65 && b <= 122) }
+        func isJoiner(_ b: UInt8) -> Bool { b == UInt8(ascii: "-") || b == UInt8(ascii: ".") }
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
             let startsRun = isDigit(bytes[i]) || (bytes[i] == UInt8(ascii: "+") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
                 || (bytes[i] == UInt8(ascii: "(") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
-            let afterWord = i > 0 && (isDigit(bytes[i - 1]) || (bytes[i - 1] >= 65 && bytes[i - 1] <= 122))
-            guard startsRun, !afterWord else { out.append(bytes[i]); i += 1; continue }
+            let afterWord = i > 0 && isWord(bytes[i - 1])
+            // Digits hyphenated or dotted onto a word belong to a token such as a UUID or a SKU
+            // (`3f2c8a1e-77aa-4123-8123-…`, `SKU-5551234-XL`), not to a phone number.
+            let joinedBefore = i > 1 && isJoiner(bytes[i - 1]) && isWord(bytes[i - 2])
+            guard startsRun, !afterWord, !joinedBefore else { out.append(bytes[i]); i += 1; continue }
             var end = i
             var digits = 0
             var lastDigitEnd = i
@@ -148,9 +153,9 @@ package struct PIIScrubber: Sendable {
                 }
                 end += 1
             }
-            let followedByWord = lastDigitEnd < bytes.count
-                && ((bytes[lastDigitEnd] >= 65 && bytes[lastDigitEnd] <= 122) || isDigit(bytes[lastDigitEnd]))
-            if digits >= 7, digits <= 15, !followedByWord {
+            let followedByWord = lastDigitEnd < bytes.count && isWord(bytes[lastDigitEnd])
+            let joinedAfter = lastDigitEnd + 1 < bytes.count && isJoiner(bytes[lastDigitEnd]) && isWord(bytes[lastDigitEnd + 1])
+            if digits >= 7, digits <= 15, !followedByWord, !joinedAfter {
                 out.append(contentsOf: phoneMarker.utf8)
                 i = lastDigitEnd
             } else {
