@@ -375,6 +375,22 @@ struct PipelineTests {
         #expect(harness.logs.all.contains { $0.contains("damaged") })
     }
 
+    @Test func aBufferFilledUpKeepsItsTimerInsteadOfMakingANewOne() async throws {
+        // One timer per interval, not a task made and cancelled every `writeBufferCount` events:
+        // the timer started by the first event still fires 250 ms after it.
+        let analytics = harness.make {
+            $0.writeBufferCount = 16
+            $0.flushAt = 1_000   // no upload, whose first step would write the buffer
+        }
+        for _ in 0..<20 { analytics.track("First") }
+        try await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .milliseconds(200))
+        for _ in 0..<20 { analytics.track("Second") }
+        #expect(await eventually { analytics.stats.stored == 32 })
+        try await harness.advance(.milliseconds(60))
+        #expect(await eventually { analytics.stats.stored == 40 })
+    }
+
     @Test func aSteadyStreamOfCallsDoesNotStarveTheTimers() async throws {
         // A caller that never pauses keeps the mailbox non-empty. The pipeline must still give its
         // other jobs (timers, upload results) a turn: tasks that never run are never freed, and

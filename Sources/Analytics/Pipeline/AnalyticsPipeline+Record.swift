@@ -42,7 +42,7 @@ extension AnalyticsPipeline {
         guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
         buffer.append(payload)
         if buffer.count >= configuration.writeBufferCount {
-            writeBuffer()
+            writeBuffer(keepingTimer: true)
         } else if bufferTimer == nil {
             bufferTimer = Task { [clock, interval = configuration.writeBufferInterval] in
                 do { try await clock.sleep(for: interval) } catch { return }
@@ -64,9 +64,14 @@ extension AnalyticsPipeline {
     }
 
     /// Appends the in-memory buffer to the queue in one transaction.
-    func writeBuffer() {
-        bufferTimer?.cancel()
-        bufferTimer = nil
+    /// - Parameter keepingTimer: leaves a pending buffer timer running, for a write made because
+    ///   the buffer filled up: at a high event rate that is one timer task per
+    ///   `writeBufferInterval`, not one made and cancelled every `writeBufferCount` events.
+    func writeBuffer(keepingTimer: Bool = false) {
+        if !keepingTimer {
+            bufferTimer?.cancel()
+            bufferTimer = nil
+        }
         guard !buffer.isEmpty else { return }
         let payloads = buffer
         buffer.removeAll(keepingCapacity: true)
