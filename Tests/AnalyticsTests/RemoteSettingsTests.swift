@@ -101,6 +101,10 @@ struct RemoteSettingsFuzzTests {
         if let seconds = settings.flushIntervalSeconds, !(seconds.isFinite && (1...86_400).contains(seconds)) {
             problems.append("flushIntervalSeconds \(seconds)")
         }
+        // The conversion the pipeline makes: it must not trap, and must land in range too.
+        if let interval = settings.flushInterval, !(Duration.seconds(1)...Duration.seconds(86_400)).contains(interval) {
+            problems.append("flushInterval \(interval)")
+        }
         return problems
     }
 
