@@ -12,6 +12,7 @@ enum BenchCommand {
           json        parsing Segment batches: Courier's parser beside Foundation's
           sdk         the analytics SDK: track cost beside a bare actor hop, queue writes beside
                       SQLite, end to end to the collector, memory with the network down
+          sdk-memory  only the SDK's memory with the network down (fails when RSS keeps growing)
           signal      sessions and messages per second beside libsignal-protocol-c
           all         every benchmark
 
@@ -19,12 +20,14 @@ enum BenchCommand {
           --runs N        repetitions; the median is reported (default 3)
           --seconds S     length of each load run (default 8)
           --messages N    messages per signal run (default 4000)
+          --events N      events for sdk-memory (default 1000000)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         var runs = 3
         var seconds = 8
         var messages = 4000
+        var events = 1_000_000
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -32,6 +35,7 @@ enum BenchCommand {
             case "--runs": runs = rest.popFirst().flatMap(Int.init) ?? runs
             case "--seconds": seconds = rest.popFirst().flatMap(Int.init) ?? seconds
             case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
+            case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -47,6 +51,7 @@ enum BenchCommand {
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
+                case "sdk-memory": try SDKBenchmark(runs: runs).memory(events: events)
                 case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)
                 case "signal":
                     var reports: [SignalBenchmark.Report] = []

@@ -247,37 +247,61 @@ struct SDKBenchmark {
         return Double(rows) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
-    private func memory() throws {
+    /// Memory with the network down while the queue sits at its cap: RSS must reach a plateau.
+    /// - Throws: `MemoryGrowth` when RSS grows by more than `allowedGrowth` after the warm-up
+    ///   (the first fifth of the events, long past the point where the queue is full).
+    func memory(events: Int = 1_000_000, allowedGrowth: Int = 10 << 20) throws {
         var configuration = AnalyticsConfiguration(writeKey: "bench", host: "http://127.0.0.1:9")
         let directory = storage()
         configuration.storageDirectory = directory
         configuration.defaultConsent = .granted
         configuration.transport = Offline()
         configuration.fetchesRemoteSettings = false
+        defer { try? FileManager.default.removeItem(at: directory) }
         let analytics = Analytics(configuration: configuration)
         let baseline = residentBytes()
+        let step = max(1, events / 10)
+        let warmUp = max(1, events / 5)
         var peak = baseline
+        var afterWarmUp = baseline
         var samples: [String] = []
-        for i in 1...1_000_000 {
+        for i in 1...max(1, events) {
             analytics.track("Order Completed", properties: Self.properties)
             // An app tracks in bursts, not a million in one loop: let the pipeline catch up every
             // 10,000 calls, so the figure is the SDK's steady state rather than a call backlog
             // (which `maximumPendingCalls` bounds on its own).
-            if i % 10_000 == 0 {
+            if i % 10_000 == 0 || i == events {
                 while analytics.stats.stored + analytics.stats.dropped(.overflow) < i - 100 { usleep(1000) }
             }
-            if i % 100_000 == 0 {
+            if i % step == 0 || i == warmUp {
                 let rss = residentBytes()
                 peak = max(peak, rss)
-                samples.append("\(i / 1000)k:\(rss >> 20)MiB")
+                if i == warmUp { afterWarmUp = rss }
+                if i % step == 0 { samples.append("\(i / 1000)k:\(rss >> 20)MiB") }
             }
         }
+        let final = residentBytes()
         let stats = analytics.stats
-        print("memory, 1,000,000 events with the network down (queue cap \(configuration.maximumQueueBytes >> 20) MiB): "
-            + "RSS \(baseline >> 20) MiB before, peak \(peak >> 20) MiB; queue \(stats.queueBytes >> 10) KiB, "
+        print("memory, \(events) events with the network down (queue cap \(configuration.maximumQueueBytes >> 20) MiB): "
+            + "RSS \(baseline >> 20) MiB before, \(afterWarmUp >> 20) MiB after the warm-up (\(warmUp) events), "
+            + "\(final >> 20) MiB at the end, peak \(peak >> 20) MiB; queue \(stats.queueBytes >> 10) KiB, "
             + "\(stats.dropped(.queueFull)) oldest dropped by the cap")
         print("  RSS at " + samples.joined(separator: " "))
-        try? FileManager.default.removeItem(at: directory)
+        let growth = final - afterWarmUp
+        guard growth <= allowedGrowth else {
+            throw MemoryGrowth(growth: growth, allowed: allowedGrowth, events: events - warmUp)
+        }
+    }
+
+    /// RSS kept growing once the SDK should have reached its steady state.
+    struct MemoryGrowth: Error, CustomStringConvertible {
+        let growth: Int
+        let allowed: Int
+        let events: Int
+        var description: String {
+            "FAIL: the SDK's RSS grew by \(growth >> 20) MiB over \(events) events after the warm-up "
+                + "(\(growth / max(1, events)) bytes per event); at most \(allowed >> 20) MiB is allowed"
+        }
     }
 
     private func residentBytes() -> Int {

@@ -29,3 +29,10 @@ public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async ->
     }
     return condition()
 }
+
+/// Runs `work` on a thread of its own and returns at once: for a slow, blocking clean-up (an
+/// HTTP server's stop takes up to two seconds) that a test does not need to wait for, so that it
+/// does not hold one of the few threads that every concurrently running test shares.
+public func inBackground(_ work: @escaping @Sendable () -> Void) {
+    Thread.detachNewThread(work)
+}

@@ -54,9 +54,12 @@ struct CollectorHarness {
         try server.start()
     }
 
+    /// Stops the server, then the collector, on a thread of their own: the test does not wait.
     func stop() {
-        server.stop()
-        collector.shutdown()
+        inBackground { [server, collector] in
+            server.stop()
+            collector.shutdown()
+        }
     }
 
     var basicAuth: String { "Basic " + Base64.encode(Array("\(Self.writeKey):".utf8)) }

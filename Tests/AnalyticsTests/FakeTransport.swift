@@ -17,6 +17,8 @@ final class FakeTransport: AnalyticsTransport {
     private let state = Mutex<(recorded: [Recorded], script: [TransportResult], offline: Bool)>(([], [], false))
     let settings = Mutex<JSONValue?>(nil)
     let rule = Mutex<(@Sendable (Int) -> TransportResult)?>(nil)
+    /// Answers from the upload's messages, before `rule`; `nil` falls through.
+    let bodyRule = Mutex<(@Sendable ([JSONValue]) -> TransportResult?)?>(nil)
 
     static let ok = TransportResult.response(status: 200, headers: [:], body: Array("{\"success\":true}".utf8))
     static func status(_ code: Int, headers: [String: String] = [:]) -> TransportResult {
@@ -43,6 +45,7 @@ final class FakeTransport: AnalyticsTransport {
         let body = request.body.flatMap { try? Gzip.decompress($0, limit: 1 << 24) }.flatMap { try? JSONParser.parse($0) }
         let messages = body?["batch"]?.arrayValue ?? []
         let rule = self.rule.withLock { $0 }
+        let answer = bodyRule.withLock { $0 }?(messages)
         return state.withLock { state in
             var record = Recorded(request: request, messages: messages, body: body)
             let result: TransportResult
@@ -50,6 +53,8 @@ final class FakeTransport: AnalyticsTransport {
                 result = .failure("offline")
             } else if !state.script.isEmpty {
                 result = state.script.removeFirst()
+            } else if let answer {
+                result = answer
             } else {
                 result = rule?(messages.count) ?? Self.ok
             }

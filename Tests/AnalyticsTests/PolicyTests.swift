@@ -1,4 +1,4 @@
-@testable import Analytics
+import Analytics
 import CourierCore
 import Testing
 
@@ -34,9 +34,14 @@ struct FlushPolicyTests {
 
 struct UploadDecisionTests {
     static let cases: [(TransportResult, Int, UploadDecision)] = [
-        (.response(status: 200, headers: [:], body: []), 5, .delivered),
-        (.response(status: 202, headers: [:], body: []), 5, .delivered),
-        (.response(status: 400, headers: [:], body: []), 5, .poison(status: 400)),
+        (.response(status: 200, headers: [:], body: []), 5, .delivered(rejected: 0)),
+        (.response(status: 202, headers: [:], body: []), 5, .delivered(rejected: 0)),
+        (.response(status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[]}"#.utf8)), 5, .delivered(rejected: 0)),
+        (.response(status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[{"index":4},{"index":0}]}"#.utf8)), 5,
+         .delivered(rejected: 2)),
+        (.response(status: 200, headers: [:], body: Array("not json".utf8)), 5, .delivered(rejected: 0)),
+        (.response(status: 400, headers: [:], body: []), 5, .split),
+        (.response(status: 400, headers: [:], body: []), 1, .poison(status: 400)),
         (.response(status: 422, headers: [:], body: []), 5, .poison(status: 422)),
         (.response(status: 413, headers: [:], body: []), 5, .split),
         (.response(status: 413, headers: [:], body: []), 1, .dropOversized),
@@ -63,6 +68,35 @@ struct UploadDecisionTests {
         #expect(UploadDecision.decide(past, batchCount: 1, now: now) == .retry(after: .zero))
         let junk = TransportResult.response(status: 429, headers: ["retry-after": "Sunday, whenever"], body: [])
         #expect(UploadDecision.decide(junk, batchCount: 1, now: now) == .retry(after: nil))
+    }
+}
+
+struct BatchSizerTests {
+    @Test func aRefusedBatchIsHalvedUntilItsSuspectsAreResolved() {
+        var sizer = BatchSizer(maximum: 10)
+        #expect(sizer.limit == 10)
+        sizer.refused(10)
+        #expect(sizer.limit == 5)
+        sizer.resolved(5)        // the first half was fine: the bad event is in the other half
+        #expect(sizer.limit == 5)
+        sizer.refused(5)
+        #expect(sizer.limit == 2)
+        sizer.resolved(2)
+        #expect(sizer.limit == 2)
+        sizer.refused(2)
+        sizer.resolved(1)
+        #expect(sizer.limit == 1)
+        sizer.resolved(1)        // the bad event, dropped alone
+        #expect(sizer.limit == 10)
+        #expect(sizer.suspects == 0)
+    }
+
+    @Test func aSingleEventIsNeverSplitFurther() {
+        var sizer = BatchSizer(maximum: 1)
+        sizer.refused(1)
+        #expect(sizer.limit == 1)
+        sizer.resolved(1)
+        #expect(sizer.limit == 1)
     }
 }
 
@@ -101,7 +135,10 @@ struct PIIScrubberTests {
         #expect(PIIScrubber.redact(input) == expected)
     }
 
-    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd"])
+    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
+                      // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.
+                      "a1b2c3d4-1234-4567-8901-abcdef123456", "3f2c8a1e-77aa-4123-8123-abcdefabcdef",
+                      "12345678-1234-4123-8123-123456789012", "SKU-5551234-XL"])
     func leavesOrdinaryTextAlone(input: String) {
         #expect(PIIScrubber.redact(input) == input)
     }

@@ -32,9 +32,12 @@ struct RealCollectorTests {
             try server.start()
         }
 
+        /// Stops the server, then the collector, on a thread of their own: the test does not wait.
         func stop() {
-            server.stop()
-            collector.shutdown()
+            inBackground { [server, collector] in
+                server.stop()
+                collector.shutdown()
+            }
         }
 
         func events() async throws -> [JSONValue] {
@@ -85,6 +88,50 @@ struct RealCollectorTests {
         #expect(tracks.allSatisfy { $0["context"]?["library"]?["name"] == "courier-analytics-swift" })
         #expect(events.first { $0["type"] == "identify" }?["traits"] == ["plan": "team"])
         #expect(analytics.stats.sent == 501)
+    }
+
+    @Test func aliasArrivesWithItsPreviousId() async throws {
+        let collector = try Collector_()
+        defer { collector.stop() }
+        let analytics = sdk(collector, storage: try Self.storage())
+        analytics.track("Before")
+        analytics.alias("signed-up-user")
+        analytics.track("After")
+        let result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        let events = try await collector.events()
+        #expect(events.count == 3)
+        let alias = try #require(events.first { $0["type"] == "alias" })
+        #expect(alias["previousId"] != nil)
+        #expect(alias["previousId"] == events.first { $0["event"] == "Before" }?["anonymousId"])
+        #expect(alias["userId"] == "signed-up-user")
+        #expect(events.first { $0["event"] == "After" }?["userId"] == "signed-up-user")
+        #expect(analytics.stats.dropped(.poison) == 0)
+    }
+
+    @Test func oneInvalidEventCostsOnlyItself() async throws {
+        let collector = try Collector_()
+        defer { collector.stop() }
+        var configuration = AnalyticsConfiguration(writeKey: Self.writeKey, host: collector.server.baseURL)
+        configuration.storageDirectory = try Self.storage()
+        configuration.defaultConsent = .granted
+        // A plugin that empties one event's name: the collector cannot accept a nameless track.
+        configuration.plugins = [AnalyticsPlugin(name: "breaks one") { event in
+            var e = event
+            if e.name == "Broken" { e.name = "" }
+            return e
+        }]
+        let analytics = Analytics(configuration: configuration)
+        for i in 0..<20 { analytics.track(i == 13 ? "Broken" : "Fine", properties: ["seq": .int(Int64(i))]) }
+        let result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        let seqs = try await collector.events().compactMap { $0["properties"]?["seq"]?.intValue }
+        #expect(seqs == (0..<20).filter { $0 != 13 }.map(Int64.init))
+        // Today's collector refuses the whole body (400) and the SDK bisects down to the event;
+        // one that answers 200 with a `rejected` list costs the same single event.
+        let stats = analytics.stats
+        #expect(stats.dropped(.poison) + stats.dropped(.rejected) == 1)
+        #expect(stats.sent == 19)
     }
 
     /// Where `swift build` put the `courier` executable (beside the test bundle).

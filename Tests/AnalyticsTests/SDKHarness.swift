@@ -39,12 +39,11 @@ struct SDKHarness {
         return folders.flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
     }
 
-    /// Advances the manual clock in small steps, yielding between them so timers fire in order.
-    func advance(_ duration: Duration, steps: Int = 10) async {
-        for _ in 0..<steps {
-            clock.advance(by: duration / steps)
-            for _ in 0..<50 { await Task.yield() }
-        }
+    /// Waits until `sleepers` timers sleep on the manual clock, then advances it: the advance can
+    /// never run before the timer it means to fire was registered.
+    func advance(_ duration: Duration, sleepers: Int = 1) async throws {
+        try await clock.waitForSleepers(sleepers)
+        clock.advance(by: duration)
     }
 }
 

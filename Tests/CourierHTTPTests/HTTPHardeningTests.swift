@@ -42,7 +42,7 @@ struct HTTPHardeningTests {
     }
 
     @Test func aHandlersErrorDecidesTheStatusAndOthersSayNothingInternal() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let teapot = try await client.send("GET", server.baseURL + "/teapot")
         #expect(teapot.status == 418)
         #expect(teapot.json?["error"]?["code"] == "teapot")
@@ -55,7 +55,7 @@ struct HTTPHardeningTests {
     }
 
     @Test func aHeaderValueWithCRLFIsNeverSent() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let fine = try await client.send("GET", server.baseURL + "/inject?v=plain")
         #expect(fine.header("x-name") == "plain")
         let injected = try await client.send("GET", server.baseURL + "/inject?v=a%0D%0ASet-Cookie:%20admin=1")
@@ -65,7 +65,7 @@ struct HTTPHardeningTests {
     }
 
     @Test func twoDifferentContentLengthsAre400() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhelloXX")
         let response = socket.readResponse()
@@ -75,7 +75,7 @@ struct HTTPHardeningTests {
     }
 
     @Test func metricsCanRequireAToken() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         #expect(try await client.send("GET", server.baseURL + "/metrics").status == 403)
         let wrong = try await client.send("GET", server.baseURL + "/metrics", headers: ["Authorization": "Bearer nope"])
         #expect(wrong.status == 403)
@@ -86,7 +86,7 @@ struct HTTPHardeningTests {
     }
 
     @Test func corsIsPerRoute() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         func preflight(_ path: String) throws -> (status: Int, head: String, body: [UInt8])? {
             let socket = try RawSocket(port: server.port)
             try socket.send("OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\n"
@@ -104,7 +104,7 @@ struct HTTPHardeningTests {
     /// A client that sends its body one byte at a time keeps every read of civetweb's waiting for
     /// a full buffer; the request deadline must still end it.
     @Test func aDrippingBodyIsCutOffAtTheDeadline() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 30)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
         let sent = Atomic<Int>(0)

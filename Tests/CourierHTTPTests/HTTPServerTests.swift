@@ -61,7 +61,7 @@ struct HTTPServerTests {
     }
 
     @Test func routesWithPathAndQueryParameters() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let response = try await client.send("GET", server.baseURL + "/hello/w%C3%B6rld?q=a%20b&x=1")
         #expect(response.status == 200)
         #expect(response.json == ["hello": "wörld", "q": "a b"])
@@ -69,7 +69,7 @@ struct HTTPServerTests {
     }
 
     @Test func unknownRouteAndWrongMethodGetJSONErrors() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let missing = try await client.send("GET", server.baseURL + "/nope")
         #expect(missing.status == 404)
         #expect(missing.json?["error"]?["code"] == "not_found")
@@ -80,7 +80,7 @@ struct HTTPServerTests {
     }
 
     @Test func bodyOverTheLimitIs413() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let big = [UInt8](repeating: 65, count: 64 * 1024 + 1)
         let response = try await client.send("POST", server.baseURL + "/echo", body: big)
         #expect(response.status == 413)
@@ -91,7 +91,7 @@ struct HTTPServerTests {
     }
 
     @Test func chunkedBodyOverTheLimitIs413() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         var request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
         for _ in 0..<20 { request += "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n" }
@@ -102,7 +102,7 @@ struct HTTPServerTests {
     }
 
     @Test func gzipBodiesAreDecompressed() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let text = Array(String(repeating: "courier ", count: 10_000).utf8)
         let response = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
                                              body: try Gzip.compress(text))
@@ -111,7 +111,7 @@ struct HTTPServerTests {
     }
 
     @Test func zipBombIs413AndBadGzipIs400() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let bomb = try Gzip.compress([UInt8](repeating: 0, count: 20 << 20))
         let refused = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"], body: bomb)
         #expect(refused.status == 413)
@@ -124,7 +124,7 @@ struct HTTPServerTests {
     }
 
     @Test func healthMetricsAndAccessLog() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let health = try await client.send("GET", server.baseURL + "/healthz")
         #expect(health.json == ["status": "ok"])
         _ = try await client.send("GET", server.baseURL + "/hello/a")
@@ -138,7 +138,7 @@ struct HTTPServerTests {
     }
 
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         for name in ["one", "two", "three"] {
             try socket.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -149,7 +149,7 @@ struct HTTPServerTests {
     }
 
     @Test func slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it")
         // The server's request timeout (500 ms) ends the request; the read returns on the close,
@@ -161,7 +161,7 @@ struct HTTPServerTests {
     }
 
     @Test func hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining() throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\nstart")
         let result = socket.readUntilClosed()
@@ -171,7 +171,7 @@ struct HTTPServerTests {
     }
 
     @Test func headAnswersWithoutABodyAndABusyPortIsAClearError() async throws {
-        defer { server.stop() }
+        defer { inBackground { [server] in server.stop() } }
         let head = try await client.send("HEAD", server.baseURL + "/healthz")
         #expect(head.status == 200)
         #expect(head.body.isEmpty)

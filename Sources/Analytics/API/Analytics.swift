@@ -68,12 +68,15 @@ public final class Analytics: Sendable {
         submit(.group, name: nil, properties: traits, extra: EventExtra(groupId: groupId))
     }
 
-    /// Links the current id to `userId` (for example after sign-up).
+    /// Links the current id (`userId`, else `anonymousId`) to `userId`, for example after sign-up;
+    /// later events carry the new `userId`.
     public func alias(_ userId: String) {
-        submit(.alias, name: nil, properties: [:], extra: EventExtra(userId: userId, previousId: nil))
+        submit(.alias, name: nil, properties: [:], extra: EventExtra(userId: userId))
     }
 
-    /// Grants or revokes consent. Revoking purges everything not yet sent. Persists across launches.
+    /// Grants or revokes consent; persists across launches. Before consent the SDK collects nothing
+    /// and makes no request. Revoking purges everything not yet sent and forgets the user (ids and
+    /// traits); a later grant starts with a new `anonymousId`.
     public func setConsent(_ consent: Consent) { send(.setConsent(consent)) }
 
     /// Asks for an upload now (fire-and-forget).
@@ -92,8 +95,10 @@ public final class Analytics: Sendable {
     }
 
     /// For command-line tools at exit: blocks the calling thread until the queue is uploaded or
-    /// `timeout` passes. Never call it on an app's main thread.
+    /// `timeout` passes. Never call it on an app's main thread, nor from async code (use
+    /// `flushed()` there): it would block a thread of the concurrency pool.
     /// - Returns: the queue's state, or `nil` when the deadline passed first.
+    @available(*, noasync, message: "blocks its thread; await flushed() in async code")
     public func drain(timeout: Duration) -> FlushResult? {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<FlushResult?>(nil)
@@ -118,6 +123,12 @@ public final class Analytics: Sendable {
 
     /// Counters: tracked, stored, sent, dropped by reason, retries, queue size.
     public var stats: AnalyticsStats { recorder.snapshot }
+
+    /// The folder inside `storageDirectory` that holds `writeKey`'s queue (tests and tools).
+    package static func storageFolderName(writeKey: String) -> String { AnalyticsPipeline.folderName(for: writeKey) }
+
+    /// How many times remote settings were fetched and applied: lets tests wait for them.
+    package var remoteSettingsApplied: Int { recorder.remoteSettingsApplied }
 
     private func submit(_ kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue],
                         extra: EventExtra = EventExtra()) {

@@ -34,13 +34,14 @@ public struct AnalyticsConfiguration: Sendable {
     public var writeBufferInterval: Duration = .milliseconds(250)
     /// Events waiting to reach the pipeline beyond which `track` drops (counted, never blocks).
     public var maximumPendingCalls = 100_000
-    /// Consent when the user has not chosen yet. Nothing is collected while it is `.denied`.
+    /// Consent when the user has not chosen yet. Unless it is `.granted`, nothing is collected and
+    /// no request is made (not even the settings fetch).
     public var defaultConsent: Consent = .denied
     /// Percentage (0–100) of users or sessions kept, until remote settings say otherwise.
     public var sampleRate: Double = 100
     /// Whether sampling is decided per user or per session.
     public var samplingUnit: SamplingUnit = .user
-    /// Property and trait keys kept; `nil` keeps all (remote settings may set it).
+    /// Property and trait keys kept; `nil` keeps all. A remote list can only narrow it.
     public var propertyAllowList: [String]?
     /// Whether e-mail addresses and phone numbers in string values are redacted.
     public var redactsPII = true
@@ -70,8 +71,10 @@ public struct AnalyticsConfiguration: Sendable {
 public enum Consent: String, Sendable, Codable {
     /// Events are collected and sent.
     case granted
-    /// Nothing is collected; revoking also purges what is queued.
+    /// Nothing is collected; revoking also purges what is queued and forgets the user.
     case denied
+    /// The user has not chosen yet: nothing is collected or sent, and nothing is purged.
+    case pending
 }
 
 /// What a sampling decision is keyed on.

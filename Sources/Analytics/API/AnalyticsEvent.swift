@@ -58,7 +58,7 @@ public struct AnalyticsEvent: Sendable, Equatable {
 
     /// The message as JSON bytes. `encodedContext` is the already-encoded form of `context`, when
     /// the caller knows it is unchanged (the common case: no plugin touched it).
-    func encoded(encodedContext: [UInt8]? = nil) -> [UInt8] {
+    package func encoded(encodedContext: [UInt8]? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 512 + (encodedContext?.count ?? 256))
         // `,"name":` straight from the literal's bytes: no String is made per key.
         func key(_ name: StaticString) {
@@ -98,8 +98,8 @@ public struct AnalyticsEvent: Sendable, Equatable {
         return writer.bytes
     }
 
-    /// The Segment message.
-    public var json: JSONValue {
+    /// The Segment message as a JSON value (tests and benchmarks compare against it).
+    package var json: JSONValue {
         var message: [String: JSONValue] = [
             "type": .string(kind.rawValue),
             "messageId": .string(messageId),

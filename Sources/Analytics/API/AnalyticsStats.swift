@@ -16,8 +16,10 @@ public enum DropReason: String, Sendable, CaseIterable {
     case queueFull
     /// Older than `maximumEventAge`.
     case expired
-    /// In a batch the collector refused as invalid (400).
+    /// The collector refused it as unreadable (400, once bisecting left it alone in its batch).
     case poison
+    /// The collector stored the rest of its batch but listed this message as invalid.
+    case rejected
     /// The pipeline was too far behind; the call was not accepted.
     case overflow
     /// The queue could not be written (for example a full disk).
@@ -48,6 +50,12 @@ public struct AnalyticsStats: Sendable, Equatable {
 /// The shared, lock-protected counters behind `Analytics.stats`.
 final class StatsRecorder: Sendable {
     private let state = Mutex(AnalyticsStats())
+    private let settingsApplied = Atomic<Int>(0)
+
+    /// How many times remote settings were fetched and applied (a test hook).
+    var remoteSettingsApplied: Int { settingsApplied.load(ordering: .acquiring) }
+
+    func settingsWereApplied() { settingsApplied.add(1, ordering: .releasing) }
 
     var snapshot: AnalyticsStats { state.withLock { $0 } }
 

@@ -6,14 +6,18 @@ extension AnalyticsPipeline {
                 extra: EventExtra) {
         guard remote.enabled else { return stats.drop(.disabled) }
         guard consent == .granted else { return stats.drop(.consent) }
-        let scrubber = PIIScrubber(allowList: allowList.map(Set.init), redacts: configuration.redactsPII)
+        let scrubber = PIIScrubber(allowList: remote.allowList(local: configuration.propertyAllowList),
+                                   redacts: configuration.redactsPII)
+        var previousId: String?
         switch kind {
         case .identify:
-            if let userId = extra.userId { identity.userId = userId }
+            if let userId = extra.userId { identity.userId = scrubber.redact(userId) }
             identity.traits.merge(scrubber.scrub(properties)) { _, new in new }
             if let queue { try? identity.save(to: queue) }
         case .alias:
-            if let userId = extra.userId { identity.userId = userId }
+            // The id the user had until now, as analytics-swift sends it: the collector needs both.
+            previousId = identity.userId ?? identity.anonymousId
+            if let userId = extra.userId { identity.userId = scrubber.redact(userId) }
             if let queue { try? identity.save(to: queue) }
         default:
             break
@@ -24,19 +28,21 @@ extension AnalyticsPipeline {
             messageId: messageIds.next(), kind: kind, name: name,
             properties: kind == .identify ? identity.traits : properties, timestamp: timestamp,
             userId: identity.userId, anonymousId: identity.anonymousId, groupId: extra.groupId,
-            previousId: extra.previousId, context: shared.value)
+            previousId: previousId, context: shared.value)
         for plugin in configuration.plugins {
             guard let changed = plugin.transform(event) else { return stats.drop(.plugin) }
             event = changed
         }
-        event.properties = scrubber.scrub(event.properties)
+        // After the plugins, so what they add is scrubbed too. The shared context is the SDK's
+        // own (app, os, device…); it is scanned only when a plugin may have changed it.
+        scrubber.scrub(&event, context: !configuration.plugins.isEmpty)
         let samplingId = configuration.samplingUnit == .user ? (event.userId ?? event.anonymousId) : String(sessionId)
         guard Sampler.isSampled(samplingId, rate: rate) else { return stats.drop(.sampled) }
         let payload = event.encoded(encodedContext: configuration.plugins.isEmpty ? shared.bytes : nil)
         guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
         buffer.append(payload)
         if buffer.count >= configuration.writeBufferCount {
-            writeBuffer()
+            writeBuffer(keepingTimer: true)
         } else if bufferTimer == nil {
             bufferTimer = Task { [clock, interval = configuration.writeBufferInterval] in
                 do { try await clock.sleep(for: interval) } catch { return }
@@ -57,14 +63,15 @@ extension AnalyticsPipeline {
         return (value, bytes)
     }
 
-    private var allowList: [String]? {
-        remote.allowListSet ? remote.propertyAllowList : configuration.propertyAllowList
-    }
-
     /// Appends the in-memory buffer to the queue in one transaction.
-    func writeBuffer() {
-        bufferTimer?.cancel()
-        bufferTimer = nil
+    /// - Parameter keepingTimer: leaves a pending buffer timer running, for a write made because
+    ///   the buffer filled up: at a high event rate that is one timer task per
+    ///   `writeBufferInterval`, not one made and cancelled every `writeBufferCount` events.
+    func writeBuffer(keepingTimer: Bool = false) {
+        if !keepingTimer {
+            bufferTimer?.cancel()
+            bufferTimer = nil
+        }
         guard !buffer.isEmpty else { return }
         let payloads = buffer
         buffer.removeAll(keepingCapacity: true)

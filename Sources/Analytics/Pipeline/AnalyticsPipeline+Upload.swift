@@ -23,7 +23,7 @@ extension AnalyticsPipeline {
         }
         while let queue, !stopped, remote.enabled, consent == .granted, !unauthorized {
             writeBuffer()
-            guard let batch = try? queue.peek(maximumCount: batchLimit, maximumBytes: configuration.maximumBatchBytes),
+            guard let batch = try? queue.peek(maximumCount: sizer.limit, maximumBytes: configuration.maximumBatchBytes),
                   !batch.isEmpty else { return }
             let request: TransportRequest
             do {
@@ -36,22 +36,27 @@ extension AnalyticsPipeline {
             }
             let result = await transport.send(request)
             switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
-            case .delivered:
+            case .delivered(let rejected):
+                // The collector stored the rest; the rejected ones can never be, so the whole
+                // batch leaves the queue either way.
                 try? queue.delete(batch)
-                stats.update { $0.sent += batch.count }
+                stats.update { $0.sent += batch.count - rejected }
+                stats.drop(.rejected, count: rejected)
                 attempt = 0
                 lastAttemptFailed = false
-                batchLimit = configuration.maximumBatchCount
+                sizer.resolved(batch.count)
             case .poison(let status):
                 try? queue.delete(batch)
                 stats.drop(.poison, count: batch.count)
-                log("the collector refused a batch as invalid (\(status)); it was dropped")
+                log("the collector refused \(batch.count == 1 ? "an event" : "a batch") as invalid (\(status)); it was dropped")
                 lastAttemptFailed = false
+                sizer.resolved(batch.count)
             case .split:
-                batchLimit = max(1, batch.count / 2)
+                sizer.refused(batch.count)
             case .dropOversized:
                 try? queue.delete(batch)
                 stats.drop(.tooLarge, count: batch.count)
+                sizer.resolved(batch.count)
             case .unauthorized:
                 unauthorized = true
                 lastAttemptFailed = true

@@ -21,11 +21,12 @@ actor AnalyticsPipeline {
     var flushTimer: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
     var uploading = false
+    var settingsFetchStarted = false
     var stopped = false
     var unauthorized = false
     var lastAttemptFailed = false
     var attempt = 0
-    var batchLimit: Int
+    var sizer: BatchSizer
     var waiters: [CheckedContinuation<FlushResult, Never>] = []
     var backgroundedAt: UInt64?
     var context: [String: JSONValue] = [:]
@@ -41,7 +42,7 @@ actor AnalyticsPipeline {
         transport = configuration.transport ?? URLSessionTransport()
         consent = configuration.defaultConsent
         policy = FlushPolicy(flushAt: configuration.flushAt, interval: configuration.flushInterval)
-        batchLimit = configuration.maximumBatchCount
+        sizer = BatchSizer(maximum: configuration.maximumBatchCount)
         directory = (configuration.storageDirectory ?? Self.defaultDirectory)
             .appendingPathComponent(Self.folderName(for: configuration.writeKey))
     }
@@ -54,6 +55,10 @@ actor AnalyticsPipeline {
             var batch = mailbox.takeAll()
             while !batch.isEmpty {
                 for command in batch { handle(command) }
+                // Give the actor's other jobs (timers, upload results, the settings fetch) their
+                // turn before the next batch: a caller that never pauses would otherwise keep this
+                // loop going for ever, starving them, and their tasks would pile up unfreed.
+                await Task.yield()
                 batch = mailbox.takeAll()
             }
         }
@@ -80,9 +85,10 @@ actor AnalyticsPipeline {
             log("the queue cannot be opened (\(error)); events are not persisted")
         }
         if let queue {
-            identity = Identity.load(from: queue)
-            try? identity.save(to: queue)
             if let saved = queue.value("consent").flatMap(Consent.init(rawValue:)) { consent = saved }
+            identity = Identity.load(from: queue)
+            // Ids are stored only with consent; without it this launch's ids live in memory only.
+            if consent == .granted { try? identity.save(to: queue) }
             if let text = queue.value("settings"), let json = try? JSONParser.parse(text) {
                 apply(RemoteSettings(json: json))
             }
@@ -94,9 +100,7 @@ actor AnalyticsPipeline {
         updateQueueStats()
         // Whatever the last process left behind goes out now, without waiting for a new event.
         perform(policy.trigger(.launch, queued: queue?.count ?? 0))
-        if configuration.fetchesRemoteSettings {
-            Task { await self.fetchSettings() }
-        }
+        fetchSettingsIfAllowed()
     }
 
     private func handle(_ command: Command) {
@@ -121,7 +125,7 @@ actor AnalyticsPipeline {
             }
         case .reset:
             identity = Identity(anonymousId: Identifier.uuid())
-            if let queue { try? identity.save(to: queue) }
+            if let queue, consent == .granted { try? identity.save(to: queue) }
             startSession()
         case .lifecycle(let event):
             lifecycle(event)
@@ -131,14 +135,24 @@ actor AnalyticsPipeline {
     private func setConsent(_ value: Consent) {
         consent = value
         try? queue?.setValue(value.rawValue, for: "consent")
-        if value == .denied {
-            // Revoking consent purges everything not yet sent.
+        switch value {
+        case .granted:
+            if let queue { try? identity.save(to: queue) }
+            fetchSettingsIfAllowed()
+            perform(policy.trigger(.explicit, queued: queue?.count ?? 0))
+        case .denied:
+            // Revoking consent purges everything not yet sent and forgets the user: the stored
+            // ids and traits are deleted, and a later grant starts with a new anonymous id.
             stats.drop(.consent, count: buffer.count + (queue?.count ?? 0))
             buffer.removeAll()
             try? queue?.deleteAll()
+            identity = Identity(anonymousId: Identifier.uuid())
+            if let queue { try? Identity.delete(from: queue) }
             perform(policy.queueEmptied())
             updateQueueStats()
             resumeWaiters()
+        case .pending:
+            break
         }
     }
 
@@ -192,11 +206,15 @@ actor AnalyticsPipeline {
     func apply(_ settings: RemoteSettings) {
         remote = settings
         policy.flushAt = settings.flushAt ?? configuration.flushAt
-        if let seconds = settings.flushIntervalSeconds {
-            policy.interval = .milliseconds(Int64(seconds * 1000))
-        } else {
-            policy.interval = configuration.flushInterval
-        }
+        policy.interval = settings.flushInterval ?? configuration.flushInterval
+    }
+
+    /// Fetches settings once per launch, and only with consent: before it, the SDK makes no
+    /// request at all.
+    func fetchSettingsIfAllowed() {
+        guard configuration.fetchesRemoteSettings, consent == .granted, !settingsFetchStarted else { return }
+        settingsFetchStarted = true
+        Task { await self.fetchSettings() }
     }
 
     private func fetchSettings() async {
@@ -206,6 +224,7 @@ actor AnalyticsPipeline {
         let settings = RemoteSettings(json: json)
         apply(settings)
         try? queue?.setValue(JSONWriter.string(settings.json), for: "settings")
+        stats.settingsWereApplied()
         if settings.enabled { startUpload() }
     }
 

@@ -15,7 +15,6 @@ enum Command: Sendable {
 struct EventExtra: Sendable {
     var userId: String?
     var groupId: String?
-    var previousId: String?
 }
 
 /// App lifecycle moments the SDK reacts to.

@@ -15,6 +15,11 @@ struct Identity: Sendable, Equatable {
         return identity
     }
 
+    /// Forgets the stored ids and traits (consent was revoked).
+    static func delete(from queue: EventQueue) throws {
+        for key in ["anonymousId", "userId", "traits"] { try queue.setValue(nil, for: key) }
+    }
+
     func save(to queue: EventQueue) throws {
         try queue.setValue(anonymousId, for: "anonymousId")
         try queue.setValue(userId, for: "userId")

@@ -1,30 +1,16 @@
-/// Random version-4 UUID strings for `messageId`s, from xoshiro256** seeded by the system's
-/// generator: unique for dedupe, far cheaper per event than `UUID().uuidString`, and never used
-/// for anything secret.
-struct MessageIdGenerator {
-    private var state: (UInt64, UInt64, UInt64, UInt64)
+/// Random version-4 UUID strings for `messageId`s: 122 bits from the system's CSPRNG
+/// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random` on Apple platforms) for
+/// every id, so no id says anything about the next one. Formatted by hand, which is far cheaper per
+/// event than `UUID().uuidString.lowercased()`.
+package struct MessageIdGenerator {
+    private var system = SystemRandomNumberGenerator()
 
-    init() {
-        var system = SystemRandomNumberGenerator()
-        state = (system.next(), system.next(), system.next(), system.next() | 1)
-    }
-
-    private mutating func next64() -> UInt64 {
-        let result = ((state.1 &* 5) << 7 | (state.1 &* 5) >> 57) &* 9
-        let t = state.1 << 17
-        state.2 ^= state.0
-        state.3 ^= state.1
-        state.1 ^= state.2
-        state.0 ^= state.3
-        state.2 ^= t
-        state.3 = state.3 << 45 | state.3 >> 19
-        return result
-    }
+    package init() {}
 
     /// A lowercase UUID string such as `3f2c…-4…-8…`.
-    mutating func next() -> String {
-        var high = next64()
-        var low = next64()
+    package mutating func next() -> String {
+        var high = system.next()
+        var low = system.next()
         high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000    // RFC 4122 variant
         let hex: StaticString = "0123456789abcdef"

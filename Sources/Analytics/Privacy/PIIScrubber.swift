@@ -1,17 +1,40 @@
 import CourierCore
 
 /// Removes personal data before anything is stored: keeps only allow-listed property keys, and
-/// replaces e-mail addresses and phone numbers inside string values.
-struct PIIScrubber: Sendable {
+/// replaces e-mail addresses and phone numbers inside string values, ids, names and context.
+package struct PIIScrubber: Sendable {
     /// Keys kept at the top level of `properties`/`traits`; `nil` keeps all.
-    var allowList: Set<String>?
+    package var allowList: Set<String>?
     /// Whether string values are scanned for e-mail addresses and phone numbers.
-    var redacts: Bool
+    package var redacts: Bool
 
     static let emailMarker = "[email]"
     static let phoneMarker = "[phone]"
 
-    func scrub(_ properties: [String: JSONValue]) -> [String: JSONValue] {
+    package init(allowList: Set<String>?, redacts: Bool) {
+        self.allowList = allowList
+        self.redacts = redacts
+    }
+
+    /// Scrubs every field of `event` that can carry personal data: properties (allow-list and
+    /// redaction), the event name, every id, and `context` when `context` is true.
+    package func scrub(_ event: inout AnalyticsEvent, context: Bool) {
+        event.properties = scrub(event.properties)
+        guard redacts else { return }
+        event.name = event.name.map(redact)
+        event.userId = event.userId.map(redact)
+        event.anonymousId = redact(event.anonymousId)
+        event.groupId = event.groupId.map(redact)
+        event.previousId = event.previousId.map(redact)
+        if context, event.context.values.contains(where: Self.mayContainPII) {
+            event.context = event.context.mapValues(redact)
+        }
+    }
+
+    /// `text` with e-mail addresses and phone numbers replaced (unchanged when redaction is off).
+    package func redact(_ text: String) -> String { redacts ? Self.redact(text) : text }
+
+    package func scrub(_ properties: [String: JSONValue]) -> [String: JSONValue] {
         // Fast path: nothing to filter and nothing that looks like personal data.
         if allowList == nil && (!redacts || !properties.values.contains(where: Self.mayContainPII)) {
             return properties
@@ -23,7 +46,7 @@ struct PIIScrubber: Sendable {
         return result
     }
 
-    func redact(_ value: JSONValue) -> JSONValue {
+    package func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let s): return .string(Self.redact(s))
         case .array(let a): return .array(a.map(redact))
@@ -52,7 +75,7 @@ struct PIIScrubber: Sendable {
     }
 
     /// Replaces e-mail addresses and phone numbers in `text`.
-    static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         guard mayContainPII(text) else { return text }
         let bytes = Array(text.utf8)
         let at = bytes.contains(UInt8(ascii: "@"))
@@ -105,13 +128,18 @@ struct PIIScrubber: Sendable {
             b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
         }
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b >= 65 && b <= 122) }
+        func isJoiner(_ b: UInt8) -> Bool { b == UInt8(ascii: "-") || b == UInt8(ascii: ".") }
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
             let startsRun = isDigit(bytes[i]) || (bytes[i] == UInt8(ascii: "+") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
                 || (bytes[i] == UInt8(ascii: "(") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
-            let afterWord = i > 0 && (isDigit(bytes[i - 1]) || (bytes[i - 1] >= 65 && bytes[i - 1] <= 122))
-            guard startsRun, !afterWord else { out.append(bytes[i]); i += 1; continue }
+            let afterWord = i > 0 && isWord(bytes[i - 1])
+            // Digits hyphenated or dotted onto a word belong to a token such as a UUID or a SKU
+            // (`3f2c8a1e-77aa-4123-8123-…`, `SKU-5551234-XL`), not to a phone number.
+            let joinedBefore = i > 1 && isJoiner(bytes[i - 1]) && isWord(bytes[i - 2])
+            guard startsRun, !afterWord, !joinedBefore else { out.append(bytes[i]); i += 1; continue }
             var end = i
             var digits = 0
             var lastDigitEnd = i
@@ -125,9 +153,9 @@ struct PIIScrubber: Sendable {
                 }
                 end += 1
             }
-            let followedByWord = lastDigitEnd < bytes.count
-                && ((bytes[lastDigitEnd] >= 65 && bytes[lastDigitEnd] <= 122) || isDigit(bytes[lastDigitEnd]))
-            if digits >= 7, digits <= 15, !followedByWord {
+            let followedByWord = lastDigitEnd < bytes.count && isWord(bytes[lastDigitEnd])
+            let joinedAfter = lastDigitEnd + 1 < bytes.count && isJoiner(bytes[lastDigitEnd]) && isWord(bytes[lastDigitEnd + 1])
+            if digits >= 7, digits <= 15, !followedByWord, !joinedAfter {
                 out.append(contentsOf: phoneMarker.utf8)
                 i = lastDigitEnd
             } else {

@@ -1,28 +1,28 @@
 /// When to upload: whichever comes first of N events, T seconds since the first unsent event, the
 /// app going to the background, an explicit `flush()`, or the next launch. A pure state machine:
 /// it returns actions and keeps no timers itself, and asks for no timer while nothing is queued.
-struct FlushPolicy: Equatable {
-    enum Trigger: String, Equatable {
+package struct FlushPolicy: Equatable {
+    package enum Trigger: String, Equatable {
         case count, timer, background, explicit, launch, retry
     }
 
-    enum Action: Equatable {
+    package enum Action: Equatable {
         case upload(Trigger)
         case scheduleTimer(after: Duration)
         case cancelTimer
     }
 
-    var flushAt: Int
-    var interval: Duration
-    private(set) var timerScheduled = false
+    package var flushAt: Int
+    package var interval: Duration
+    package private(set) var timerScheduled = false
 
-    init(flushAt: Int, interval: Duration) {
+    package init(flushAt: Int, interval: Duration) {
         self.flushAt = max(1, flushAt)
         self.interval = interval
     }
 
     /// Events were written; `queued` are now waiting.
-    mutating func eventsStored(queued: Int) -> [Action] {
+    package mutating func eventsStored(queued: Int) -> [Action] {
         if queued >= flushAt {
             return cancelTimer() + [.upload(.count)]
         }
@@ -34,16 +34,16 @@ struct FlushPolicy: Equatable {
     }
 
     /// The interval timer fired.
-    mutating func timerFired(queued: Int) -> [Action] {
+    package mutating func timerFired(queued: Int) -> [Action] {
         timerScheduled = false
         return queued > 0 ? [.upload(.timer)] : []
     }
 
     /// The queue was emptied by an upload (or purged).
-    mutating func queueEmptied() -> [Action] { cancelTimer() }
+    package mutating func queueEmptied() -> [Action] { cancelTimer() }
 
     /// The app went to the background, `flush()` was called, or the SDK launched.
-    mutating func trigger(_ trigger: Trigger, queued: Int) -> [Action] {
+    package mutating func trigger(_ trigger: Trigger, queued: Int) -> [Action] {
         queued > 0 ? cancelTimer() + [.upload(trigger)] : []
     }
 

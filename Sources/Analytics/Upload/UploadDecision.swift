@@ -3,12 +3,15 @@ import Foundation
 
 /// What the SDK does with a batch after an upload attempt. Pure: tests feed results and check
 /// decisions without a network.
-enum UploadDecision: Equatable {
-    /// 2xx: the collector has it; delete it.
-    case delivered
-    /// 400 and other client errors: the batch will never be accepted (poison); drop it and go on.
+package enum UploadDecision: Equatable {
+    /// 2xx: the collector has it; delete it. `rejected` messages of it were invalid and not
+    /// stored (`{"success": true, "rejected": [{"index": 3, …}]}`).
+    case delivered(rejected: Int)
+    /// 400 for a single event, and client errors without a meaning of their own: the batch will
+    /// never be accepted (poison); drop it and go on.
     case poison(status: Int)
-    /// 413 with several events: split the batch and retry the halves.
+    /// 413 or 400 with several events: too large or unreadable as a whole; send the halves, so
+    /// only what is bad in itself is dropped.
     case split
     /// 413 with one event: that event can never be sent; drop it.
     case dropOversized
@@ -20,13 +23,14 @@ enum UploadDecision: Equatable {
     case retry(after: Duration?)
 
     /// - Parameter now: the wall clock in milliseconds, for a `Retry-After` given as a date.
-    static func decide(_ result: TransportResult, batchCount: Int, now: Int64 = 0) -> UploadDecision {
+    package static func decide(_ result: TransportResult, batchCount: Int, now: Int64 = 0) -> UploadDecision {
         switch result {
         case .failure:
             return .retry(after: nil)
-        case .response(let status, let headers, _):
+        case .response(let status, let headers, let body):
             switch status {
-            case 200..<300: return .delivered
+            case 200..<300: return .delivered(rejected: rejectedCount(body, batchCount: batchCount))
+            case 400: return batchCount > 1 ? .split : .poison(status: 400)
             case 401: return .unauthorized
             case 403: return .disabled
             case 413: return batchCount > 1 ? .split : .dropOversized
@@ -36,9 +40,18 @@ enum UploadDecision: Equatable {
         }
     }
 
+    /// How many messages of a batch of `batchCount` a 2xx body lists under `rejected`: the
+    /// distinct indices inside the batch, so a confused answer can never count more than the
+    /// batch. An unreadable body or no `rejected` member means all were accepted.
+    package static func rejectedCount(_ body: [UInt8], batchCount: Int) -> Int {
+        guard !body.isEmpty, let entries = (try? JSONParser.parse(body))?["rejected"]?.arrayValue else { return 0 }
+        let indices = entries.compactMap { $0["index"]?.intValue }.filter { $0 >= 0 && $0 < batchCount }
+        return Set(indices).count
+    }
+
     /// `Retry-After` as seconds or as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), capped at a
     /// day; a date in the past means "now".
-    static func retryAfter(_ value: String?, now: Int64) -> Duration? {
+    package static func retryAfter(_ value: String?, now: Int64) -> Duration? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = Double(text) {
             guard seconds.isFinite, seconds >= 0 else { return nil }
@@ -49,7 +62,7 @@ enum UploadDecision: Equatable {
     }
 
     /// Milliseconds since 1970 of an IMF-fixdate (RFC 9110), the only form servers must send.
-    static func httpDate(_ text: String) -> Int64? {
+    package static func httpDate(_ text: String) -> Int64? {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),

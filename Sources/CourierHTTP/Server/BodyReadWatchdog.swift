@@ -70,47 +70,12 @@ final class BodyReadWatchdog: Sendable {
             // be reused for another request) while its connection is being looked up.
             let stopped = state.withLock { state -> Bool in
                 for (id, entry) in state.entries where !entry.cut && entry.deadline <= now {
-                    Self.shutDownReading(entry.connection)
+                    ConnectionSockets.shutDownReading(entry.connection)
                     state.entries[id]?.cut = true
                 }
                 return state.stopped
             }
             if stopped { return }
         }
-    }
-
-    /// Finds the socket whose local port and peer match, and shuts its reading side.
-    private static func shutDownReading(_ connection: Connection) {
-        let limit = min(Int(sysconf(Int32(_SC_OPEN_MAX))), 65_536)
-        for fd in 0..<Int32(max(limit, 0)) {
-            guard let local = endpoint(fd, peer: false), local.port == connection.serverPort,
-                  let peer = endpoint(fd, peer: true), peer.port == connection.remotePort,
-                  peer.address == connection.remoteAddress
-            else { continue }
-            shutdown(fd, Int32(SHUT_RD))
-            return
-        }
-    }
-
-    private static func endpoint(_ fd: Int32, peer: Bool) -> (address: String, port: Int)? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length)
-            }
-        }
-        guard rc == 0 else { return nil }
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
-        let flags = NI_NUMERICHOST | NI_NUMERICSERV
-        let ok = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), flags)
-            }
-        }
-        guard ok == 0 else { return nil }
-        let address = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (address, Int(String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0)
     }
 }
