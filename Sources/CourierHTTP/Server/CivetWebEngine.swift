@@ -61,7 +61,6 @@ final class CivetWebEngine: @unchecked Sendable {
     func stop(deadline: Duration) -> Int {
         let responder = box.takeUnretainedValue().responder
         let left = responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
-        if left == 0 { ConnectionSockets.shutDownAll(toPort: port) }
         mg_stop(context)
         responder.watchdog.stop()
         box.release()

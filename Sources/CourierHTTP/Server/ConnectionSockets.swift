@@ -12,16 +12,6 @@ enum ConnectionSockets {
         }
     }
 
-    /// Shuts every connection to `serverPort` in both directions: used at a stop, once no request
-    /// is in flight, so that idle keep-alive connections do not hold the stop for civetweb's
-    /// two-second poll.
-    static func shutDownAll(toPort serverPort: Int) {
-        forEachConnection(toPort: serverPort) { fd, _ in
-            shutdown(fd, Int32(SHUT_RDWR))
-            return false
-        }
-    }
-
     /// Calls `body` with each connected socket whose local port is `port`, until it returns `true`.
     private static func forEachConnection(toPort port: Int, _ body: (Int32, (address: String, port: Int)) -> Bool) {
         let limit = min(Int(sysconf(Int32(_SC_OPEN_MAX))), 65_536)
