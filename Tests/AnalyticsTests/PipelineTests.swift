@@ -375,6 +375,28 @@ struct PipelineTests {
         #expect(harness.logs.all.contains { $0.contains("damaged") })
     }
 
+    /// After an app downgrade the queue file has a schema this build does not know: it is kept as
+    /// it is (with the consent and ids in it, for when the newer build returns), never moved aside
+    /// as if it were damaged; this launch works from memory.
+    @Test func aQueueFromANewerBuildIsKeptNotMovedAside() async throws {
+        let folder = harness.directory.appendingPathComponent(Analytics.storageFolderName(writeKey: "sdk-test-key"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("queue.sqlite").path
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER)")
+            try db.execute("INSERT INTO courier_migrations(name) VALUES ('queue v9 from a newer build')")
+        }
+        let analytics = harness.make()
+        analytics.track("After downgrade")
+        _ = await analytics.flushed()
+        #expect(harness.transport.uploadedMessages.last?["event"] == "After downgrade")
+        #expect(!harness.queueFiles.contains { $0.lastPathComponent.contains("corrupt") })
+        #expect(harness.logs.all.contains { $0.contains("newer build") })
+        let db = try Database(path: path)
+        #expect(try db.query("SELECT name FROM courier_migrations") { $0.text(0) ?? "" } == ["queue v9 from a newer build"])
+    }
+
     @Test func aBufferFilledUpKeepsItsTimerInsteadOfMakingANewOne() async throws {
         // One timer per interval, not a task made and cancelled every `writeBufferCount` events:
         // the timer started by the first event still fires 250 ms after it.

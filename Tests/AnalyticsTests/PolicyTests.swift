@@ -135,6 +135,20 @@ struct PIIScrubberTests {
         #expect(PIIScrubber.redact(input) == expected)
     }
 
+    /// A numeric user id is a database key: redacting it as a phone number would merge every
+    /// such user into one `[phone]` user.
+    @Test(arguments: [
+        ("12345678", "12345678"),
+        ("4155550134", "4155550134"),
+        ("-9876543210", "-9876543210"),
+        ("+14155550134", "[phone]"),
+        ("415-555-0134", "[phone]"),
+        ("jane@example.com", "[email]"),
+    ])
+    func numericIdsAreKeptButContactDetailsInIdsAreNot(id: String, expected: String) {
+        #expect(PIIScrubber(allowList: nil, redacts: true).redactIdentifier(id) == expected)
+    }
+
     @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
                       // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.
                       "a1b2c3d4-1234-4567-8901-abcdef123456", "3f2c8a1e-77aa-4123-8123-abcdefabcdef",

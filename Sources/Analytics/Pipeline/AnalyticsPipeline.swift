@@ -77,10 +77,15 @@ actor AnalyticsPipeline {
     private func start() {
         let now = clock.nowMilliseconds
         do {
-            let (opened, recovered) = try EventQueue.open(directory: directory, now: now,
-                                                          maximumFileBytes: configuration.maximumQueueFileBytes)
+            let (opened, opening) = try EventQueue.open(directory: directory, now: now,
+                                                        maximumFileBytes: configuration.maximumQueueFileBytes)
             queue = opened
-            if recovered { log("the queue file was damaged; it was moved aside and a new queue started") }
+            switch opening {
+            case .opened: break
+            case .recovered: log("the queue file was damaged; it was moved aside and a new queue started")
+            case .newerSchema:
+                log("the queue file was written by a newer build; it is kept, and this launch queues in memory")
+            }
         } catch {
             log("the queue cannot be opened (\(error)); events are not persisted")
         }

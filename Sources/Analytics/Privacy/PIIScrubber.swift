@@ -22,13 +22,22 @@ package struct PIIScrubber: Sendable {
         event.properties = scrub(event.properties)
         guard redacts else { return }
         event.name = event.name.map(redact)
-        event.userId = event.userId.map(redact)
-        event.anonymousId = redact(event.anonymousId)
-        event.groupId = event.groupId.map(redact)
-        event.previousId = event.previousId.map(redact)
+        event.userId = event.userId.map(redactIdentifier)
+        event.anonymousId = redactIdentifier(event.anonymousId)
+        event.groupId = event.groupId.map(redactIdentifier)
+        event.previousId = event.previousId.map(redactIdentifier)
         if context, event.context.values.contains(where: Self.mayContainPII) {
             event.context = event.context.mapValues(redact)
         }
+    }
+
+    /// An id with e-mail addresses and phone numbers replaced, except that an id made only of
+    /// digits is a database key, not a phone number, and is kept: turning every numeric user id
+    /// into `[phone]` would merge all those users into one.
+    package func redactIdentifier(_ id: String) -> String {
+        let digits = id.utf8.drop { $0 == UInt8(ascii: "-") }
+        if !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return id }
+        return redact(id)
     }
 
     /// `text` with e-mail addresses and phone numbers replaced (unchanged when redaction is off).

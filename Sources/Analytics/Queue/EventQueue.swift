@@ -28,15 +28,29 @@ final class EventQueue {
             """),
     ])
 
+    /// How `open` found the queue file.
+    enum Opening: Equatable {
+        /// Opened as it was.
+        case opened
+        /// It was damaged: moved aside as `queue.sqlite.corrupt-<time>`, and a new queue started.
+        case recovered
+        /// A newer build migrated it (an app downgrade): it is left untouched for that build, and
+        /// this launch queues in memory.
+        case newerSchema
+    }
+
     /// Opens the queue in `directory`. A file that is not a database (or fails its migration) is
-    /// moved aside as `queue.sqlite.corrupt-<time>` and a new queue is started.
-    /// - Returns: the queue and whether a corrupt file was moved aside.
-    static func open(directory: URL, now: Int64, maximumFileBytes: Int? = nil) throws -> (EventQueue, recovered: Bool) {
+    /// moved aside as `queue.sqlite.corrupt-<time>` and a new queue is started; a file from a newer
+    /// build is kept and the queue lives in memory for this launch.
+    /// - Returns: the queue and how its file was found.
+    static func open(directory: URL, now: Int64, maximumFileBytes: Int? = nil) throws -> (EventQueue, Opening) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         excludeFromBackup(directory)
         let path = directory.appendingPathComponent("queue.sqlite").path
         do {
-            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), false)
+            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), .opened)
+        } catch is DatabaseSchemaError {
+            return (try EventQueue(path: ":memory:", maximumFileBytes: maximumFileBytes), .newerSchema)
         } catch let error as DatabaseError where error.isCorrupt || error.primaryCode == 1 {
             for suffix in ["", "-wal", "-shm"] {
                 let file = path + suffix
@@ -44,7 +58,7 @@ final class EventQueue {
                     try? FileManager.default.moveItem(atPath: file, toPath: path + ".corrupt-\(now)" + suffix)
                 }
             }
-            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), true)
+            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), .recovered)
         }
     }
 
