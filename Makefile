@@ -33,7 +33,7 @@ bench: bootstrap
 	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks
 
 clean:
 	rm -rf .build

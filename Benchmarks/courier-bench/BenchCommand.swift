@@ -84,13 +84,16 @@ enum BenchCommand {
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 /// One result line: `name  value unit   vs peer value   ratio ×`.
 func line(_ name: String, _ value: Double, _ unit: String, _ peer: Double, _ peerName: String) -> String {
     let ratio = peer > 0 ? value / peer : 0
-    func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
     let figure = String(format: "%12.0f", value)
     let peerFigure = String(format: "%12.0f", peer)
     return pad(name, 30) + figure + " " + unit + "   vs " + pad(peerName, 32) + peerFigure + " " + unit

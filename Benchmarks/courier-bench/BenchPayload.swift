@@ -11,8 +11,10 @@ enum BenchPayload {
 
     static func batchBody(prefix: String, request: Int) -> [UInt8] {
         let events = (0..<eventsPerBatch).map { event(prefix: prefix, request: request, index: $0) }
-        return Array(("{\"batch\":[" + events.joined(separator: ",")
-            + "],\"sentAt\":\"2026-11-29T08:00:01.000Z\",\"context\":{\"library\":{\"name\":\"courier-bench\",\"version\":\"1\"}}}").utf8)
+        return Array(
+            ("{\"batch\":[" + events.joined(separator: ",")
+                + "],\"sentAt\":\"2026-11-29T08:00:01.000Z\",\"context\":{\"library\":{\"name\":\"courier-bench\",\"version\":\"1\"}}}")
+                .utf8)
     }
 
     /// The same body built by wrk's Lua for every request, with a per-thread, per-request prefix.

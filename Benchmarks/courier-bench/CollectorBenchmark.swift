@@ -23,7 +23,8 @@ struct CollectorBenchmark {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("wrk is not installed (apt-get install wrk, or run scripts/bootstrap)")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(Identifier.uuid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-bench-\(Identifier.uuid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("batch.lua")
@@ -66,38 +67,53 @@ struct CollectorBenchmark {
         let ingestRate = median(ingest.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
         let sinkRate = median(sink.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
         let sqliteRate = median(sqlite)
-        print("== collector: \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs ==")
+        print(
+            "== collector: \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs =="
+        )
         print(line("durable ingest (events/s)", ingestRate, "ev/s", sinkRate, "civetweb, body read only"))
         print(line("durable ingest (events/s)", ingestRate, "ev/s", sqliteRate, "SQLite 100-row txns, FULL"))
-        print(line("durable ingest (events/s)", ingestRate, "ev/s", min(sinkRate, sqliteRate), "lower ceiling (goal ≥ 0.50×)"))
-        print(String(format: "ingest latency p50 %.2f ms, p99 %.2f ms (sink p50 %.2f ms, p99 %.2f ms); errors %d; every acknowledged event stored",
-                     median(ingest.map(\.p50Milliseconds)), median(ingest.map(\.p99Milliseconds)),
-                     median(sink.map(\.p50Milliseconds)), median(sink.map(\.p99Milliseconds)),
-                     ingest.map(\.errors).reduce(0, +)))
+        print(
+            line(
+                "durable ingest (events/s)", ingestRate, "ev/s", min(sinkRate, sqliteRate),
+                "lower ceiling (goal ≥ 0.50×)"))
+        print(
+            String(
+                format:
+                    "ingest latency p50 %.2f ms, p99 %.2f ms (sink p50 %.2f ms, p99 %.2f ms); errors %d; every acknowledged event stored",
+                median(ingest.map(\.p50Milliseconds)), median(ingest.map(\.p99Milliseconds)),
+                median(sink.map(\.p50Milliseconds)), median(sink.map(\.p99Milliseconds)),
+                ingest.map(\.errors).reduce(0, +)))
     }
 
     private func load(server: HTTPServer, script: String, path: String) throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script,
-                             server.baseURL, "--", path]
+        process.arguments = [
+            "-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script,
+            server.baseURL, "--", path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
-        guard let rps = Self.number(after: "Requests/sec:", in: text) else { throw BenchError("wrk output not understood:\n\(text)") }
+        guard let rps = Self.number(after: "Requests/sec:", in: text) else {
+            throw BenchError("wrk output not understood:\n\(text)")
+        }
         let requests = Int(Self.number(before: " requests in", in: text) ?? 0)
-        return LoadResult(requestsPerSecond: rps,
-                          p50Milliseconds: Self.latency("50%", in: text), p99Milliseconds: Self.latency("99%", in: text),
-                          errors: Int(Self.number(after: "Non-2xx or 3xx responses:", in: text) ?? 0), requests: requests)
+        return LoadResult(
+            requestsPerSecond: rps,
+            p50Milliseconds: Self.latency("50%", in: text), p99Milliseconds: Self.latency("99%", in: text),
+            errors: Int(Self.number(after: "Non-2xx or 3xx responses:", in: text) ?? 0), requests: requests)
     }
 
     private func sqliteCeiling(path: String) throws -> Double {
         let db = try Database(path: path)
         try SQLiteEventStore.createBenchmarkTable(db)
-        let payloads = (0..<BenchPayload.eventsPerBatch).map { Array(BenchPayload.event(prefix: "s", request: 0, index: $0).utf8) }
+        let payloads = (0..<BenchPayload.eventsPerBatch).map {
+            Array(BenchPayload.event(prefix: "s", request: 0, index: $0).utf8)
+        }
         let insert = try db.cachedStatement(
             "INSERT INTO events(write_key, message_id, type, received_at, payload) VALUES (?1, ?2, 'track', ?3, ?4)")
         let start = DispatchTime.now().uptimeNanoseconds

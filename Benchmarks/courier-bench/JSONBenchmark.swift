@@ -11,12 +11,19 @@ struct JSONBenchmark {
         case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { self = .null }
-            else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-            else if let d = try? c.decode(Double.self) { self = .number(d) }
-            else if let s = try? c.decode(String.self) { self = .string(s) }
-            else if let a = try? c.decode([AnyJSON].self) { self = .array(a) }
-            else { self = .object(try c.decode([String: AnyJSON].self)) }
+            if c.decodeNil() {
+                self = .null
+            } else if let b = try? c.decode(Bool.self) {
+                self = .bool(b)
+            } else if let d = try? c.decode(Double.self) {
+                self = .number(d)
+            } else if let s = try? c.decode(String.self) {
+                self = .string(s)
+            } else if let a = try? c.decode([AnyJSON].self) {
+                self = .array(a)
+            } else {
+                self = .object(try c.decode([String: AnyJSON].self))
+            }
         }
     }
 
@@ -30,7 +37,9 @@ struct JSONBenchmark {
             serialization.append(try rate(iterations) { _ = try JSONSerialization.jsonObject(with: data) })
             decoder.append(try rate(iterations / 3) { _ = try JSONDecoder().decode(AnyJSON.self, from: data) })
         }
-        print("== json: Segment batches of \(BenchPayload.eventsPerBatch) events (\(body.count) bytes), median of \(runs) runs ==")
+        print(
+            "== json: Segment batches of \(BenchPayload.eventsPerBatch) events (\(body.count) bytes), median of \(runs) runs =="
+        )
         print(line("JSONParser events/s", median(ours), "ev/s", median(serialization), "Foundation JSONSerialization"))
         print(line("JSONParser events/s", median(ours), "ev/s", median(decoder), "JSONDecoder → enum"))
     }

@@ -39,9 +39,13 @@ struct SDKBenchmark {
             queueRates.append(queue); sqliteRates.append(sqlite)
             e2e.append(try endToEnd())
         }
-        print(line("track p50 on caller (ns)", median(trackP50), "ns", median(hopP50), "bare actor hop p50 (goal ≤ 2×)"))
+        print(
+            line("track p50 on caller (ns)", median(trackP50), "ns", median(hopP50), "bare actor hop p50 (goal ≤ 2×)"))
         print(line("track p99 on caller (ns)", median(trackP99), "ns", median(hopP99), "bare actor hop p99"))
-        print(line("queue writes (events/s)", median(queueRates), "ev/s", median(sqliteRates), "SQLite 16-row txns, NORMAL"))
+        print(
+            line(
+                "queue writes (events/s)", median(queueRates), "ev/s", median(sqliteRates), "SQLite 16-row txns, NORMAL"
+            ))
         print(line("end to end (events/s)", median(e2e), "ev/s", 60_000, "goal"))
         let commit = try commitCeiling()
         print(line("end to end (events/s)", median(e2e), "ev/s", commit, "one durable 500-row commit at a time"))
@@ -131,15 +135,20 @@ struct SDKBenchmark {
         try? FileManager.default.removeItem(at: directory)
 
         // The ceiling: the same encoded events inserted by SQLite directly, 16 per transaction.
-        let payload = JSONWriter.encode(AnalyticsEvent(
-            messageId: Identifier.uuid(), kind: .track, name: "Order Completed", properties: Self.properties,
-            timestamp: 0, userId: nil, anonymousId: Identifier.uuid(), groupId: nil, previousId: nil,
-            context: ["library": ["name": "courier-analytics-swift"]]).json)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ceiling-\(Identifier.uuid()).sqlite").path
+        let payload = JSONWriter.encode(
+            AnalyticsEvent(
+                messageId: Identifier.uuid(), kind: .track, name: "Order Completed", properties: Self.properties,
+                timestamp: 0, userId: nil, anonymousId: Identifier.uuid(), groupId: nil, previousId: nil,
+                context: ["library": ["name": "courier-analytics-swift"]]
+            ).json)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ceiling-\(Identifier.uuid()).sqlite")
+            .path
         var options = Database.Options()
         options.synchronous = "NORMAL"
         let db = try Database(path: path, options: options)
-        try db.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL)")
+        try db.execute(
+            "CREATE TABLE events(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL)"
+        )
         let insert = try db.cachedStatement("INSERT INTO events(created_at, bytes, payload) VALUES (?1, ?2, ?3)")
         let ceilingStart = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<(count / 16) {
@@ -205,7 +214,10 @@ struct SDKBenchmark {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {
-            print(String(format: "  %.2f s total, %d uploads, %.2f s waiting for answers", seconds, timing.calls, timing.seconds))
+            print(
+                String(
+                    format: "  %.2f s total, %d uploads, %.2f s waiting for answers", seconds, timing.calls,
+                    timing.seconds))
         }
         return Double(count) / seconds
     }
@@ -221,7 +233,9 @@ struct SDKBenchmark {
             let start = DispatchTime.now().uptimeNanoseconds
             let result = await base.send(request)
             let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            totals.withLock { $0.calls += 1; $0.nanos += elapsed }
+            totals.withLock {
+                $0.calls += 1; $0.nanos += elapsed
+            }
             return result
         }
     }
@@ -239,7 +253,8 @@ struct SDKBenchmark {
         var rows = 0
         for round in 0..<40 {
             let batch = (0..<500).map { i in
-                PreparedMessage(writeKey: "bench", messageId: "c-\(round)-\(i)", type: "track", receivedAt: 0, payload: payload)
+                PreparedMessage(
+                    writeKey: "bench", messageId: "c-\(round)-\(i)", type: "track", receivedAt: 0, payload: payload)
             }
             _ = try store.commit([batch], dedupeCutoff: 0)
             rows += batch.count
@@ -282,10 +297,11 @@ struct SDKBenchmark {
         }
         let final = residentBytes()
         let stats = analytics.stats
-        print("memory, \(events) events with the network down (queue cap \(configuration.maximumQueueBytes >> 20) MiB): "
-            + "RSS \(baseline >> 20) MiB before, \(afterWarmUp >> 20) MiB after the warm-up (\(warmUp) events), "
-            + "\(final >> 20) MiB at the end, peak \(peak >> 20) MiB; queue \(stats.queueBytes >> 10) KiB, "
-            + "\(stats.dropped(.queueFull)) oldest dropped by the cap")
+        print(
+            "memory, \(events) events with the network down (queue cap \(configuration.maximumQueueBytes >> 20) MiB): "
+                + "RSS \(baseline >> 20) MiB before, \(afterWarmUp >> 20) MiB after the warm-up (\(warmUp) events), "
+                + "\(final >> 20) MiB at the end, peak \(peak >> 20) MiB; queue \(stats.queueBytes >> 10) KiB, "
+                + "\(stats.dropped(.queueFull)) oldest dropped by the cap")
         print("  RSS at " + samples.joined(separator: " "))
         let growth = final - afterWarmUp
         guard growth <= allowedGrowth else {

@@ -24,7 +24,9 @@ public final class Collector: Sendable {
     ///   - configuration: limits, dedupe window, admin token.
     ///   - store: where projects and events live.
     ///   - clock: the source of `receivedAt` and of the dedupe window's time.
-    public init(configuration: CollectorConfiguration = .init(), store: any EventStore, clock: any Clock = SystemClock()) {
+    public init(
+        configuration: CollectorConfiguration = .init(), store: any EventStore, clock: any Clock = SystemClock()
+    ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -37,9 +39,10 @@ public final class Collector: Sendable {
             RateLimiter(perSecond: $0.perSecond, burst: $0.burst, clock: clock)
         }
         let hasQuota = configuration.storageQuotaPerWriteKey != nil || configuration.storageQuotaTotal != nil
-        quotas = QuotaLedger(usage: hasQuota ? ((try? store.usage()) ?? [:]) : [:],
-                             perKeyQuota: configuration.storageQuotaPerWriteKey,
-                             totalQuota: configuration.storageQuotaTotal)
+        quotas = QuotaLedger(
+            usage: hasQuota ? ((try? store.usage()) ?? [:]) : [:],
+            perKeyQuota: configuration.storageQuotaPerWriteKey,
+            totalQuota: configuration.storageQuotaTotal)
     }
 
     /// Registers write keys (projects with default settings unless they exist).
@@ -47,8 +50,9 @@ public final class Collector: Sendable {
     public func register(writeKeys: [String]) throws(CollectorError) {
         for key in writeKeys {
             guard WriteKey.isWellFormed(key) else {
-                throw CollectorError(.invalidRequest,
-                                     "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
+                throw CollectorError(
+                    .invalidRequest,
+                    "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
             }
             do {
                 try store.registerProject(writeKey: key)

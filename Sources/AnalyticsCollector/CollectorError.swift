@@ -74,7 +74,8 @@ public struct CollectorError: HTTPResponseError, Equatable, CustomStringConverti
 
     /// The HTTP response: `{"code","error":{"code","message"},"message"}`.
     public func response() -> HTTPResponse {
-        .error(status: status, code: code.rawValue, message: message,
-               headers: retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [])
+        .error(
+            status: status, code: code.rawValue, message: message,
+            headers: retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [])
     }
 }

@@ -38,7 +38,9 @@ public final class ManualClock: Clock {
 
         /// Removes the sleeper or waiter `id` (its task was cancelled) and returns its continuation.
         mutating func remove(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
-            if let index = sleepers.firstIndex(where: { $0.id == id }) { return sleepers.remove(at: index).continuation }
+            if let index = sleepers.firstIndex(where: { $0.id == id }) {
+                return sleepers.remove(at: index).continuation
+            }
             if let index = waiters.firstIndex(where: { $0.id == id }) { return waiters.remove(at: index).continuation }
             return nil
         }

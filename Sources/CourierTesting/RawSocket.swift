@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A plain TCP connection to a loopback port, for tests that must control the bytes on the wire
@@ -24,9 +24,9 @@ public final class RawSocket: @unchecked Sendable {
     /// - Throws: `RawSocket.Failure`.
     public init(port: Int, timeoutSeconds: Int = 10) throws {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
         var address = sockaddr_in()
@@ -34,7 +34,9 @@ public final class RawSocket: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else {
             let message = String(cString: strerror(errno))
@@ -88,7 +90,8 @@ public final class RawSocket: @unchecked Sendable {
         while true {
             if let end = Self.headerEnd(data) {
                 let head = String(decoding: data[..<end], as: UTF8.self)
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: " ")) } ?? 0
                 if data.count >= end + 4 + length {
                     let status = Int(head.split(separator: " ")[1]) ?? 0
@@ -103,7 +106,8 @@ public final class RawSocket: @unchecked Sendable {
 
     private static func headerEnd(_ data: [UInt8]) -> Int? {
         guard data.count >= 4 else { return nil }
-        for i in 0...(data.count - 4) where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10 {
+        for i in 0...(data.count - 4) where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10
+        {
             return i
         }
         return nil
@@ -121,8 +125,8 @@ extension StringProtocol {
 
 private func sendBytes(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+        return Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
     #else
-    return Darwin.send(fd, pointer, count, 0)
+        return Darwin.send(fd, pointer, count, 0)
     #endif
 }

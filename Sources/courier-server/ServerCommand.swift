@@ -36,8 +36,10 @@ enum ServerCommand {
         configuration.adminToken = try options.resolvedAdminToken()
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
         if options.adminToken != nil {
-            FileHandle.standardError.write(Data(
-                "courier-server: warning: --admin-token shows the token in the process list; use --admin-token-file or COURIER_ADMIN_TOKEN\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "courier-server: warning: --admin-token shows the token in the process list; use --admin-token-file or COURIER_ADMIN_TOKEN\n"
+                        .utf8))
         }
         if let n = options.rateLimitPerWriteKey {
             configuration.rateLimitPerWriteKey = n > 0 ? RateLimit(perSecond: n, burst: n * 2) : nil
@@ -69,7 +71,8 @@ enum ServerCommand {
         }
         let server = HTTPServer(configuration: http, router: router, metricsProviders: [{ collector.metricsText() }])
         try server.start()
-        FileHandle.standardOutput.write(Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))
+        FileHandle.standardOutput.write(
+            Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))
 
         waitForTerminationSignal()
         print("courier-server stopping: finishing requests in flight")

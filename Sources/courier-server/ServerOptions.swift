@@ -76,14 +76,18 @@ struct ServerOptions {
                 guard let v = value(flag), let n = Double(v), n.isFinite, n >= 0, n <= 1_000_000 else {
                     return .failure("\(flag) must be a number of requests per second from 0 to 1000000")
                 }
-                if flag == "--rate-limit-key" { options.rateLimitPerWriteKey = n } else { options.rateLimitPerClient = n }
+                if flag == "--rate-limit-key" {
+                    options.rateLimitPerWriteKey = n
+                } else {
+                    options.rateLimitPerClient = n
+                }
             case "--quota-key-mib", "--quota-total-mib":
                 guard let v = value(flag), let n = Int64(v), n > 0, n <= 1 << 40 else {
                     return .failure("\(flag) must be a positive number of MiB")
                 }
                 if flag == "--quota-key-mib" { options.quotaPerWriteKeyMiB = n } else { options.quotaTotalMiB = n }
             case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
-                 "--admin-token", "--admin-token-file", "--dedupe-window-hours":
+                "--admin-token", "--admin-token-file", "--dedupe-window-hours":
                 guard let v = value(flag) else { return .failure("\(flag) needs a value") }
                 switch flag {
                 case "--host": options.host = v

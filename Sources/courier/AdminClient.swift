@@ -13,8 +13,10 @@ struct AdminClient {
     }
 
     func updateSettings(writeKey: String, patch: JSONValue) async throws -> JSONValue {
-        try check(try await http.sendJSON("PUT", "\(server)/v1/projects/\(Self.escape(writeKey))/settings", patch,
-                                          headers: adminHeaders()))
+        try check(
+            try await http.sendJSON(
+                "PUT", "\(server)/v1/projects/\(Self.escape(writeKey))/settings", patch,
+                headers: adminHeaders()))
     }
 
     func events(writeKey: String, after: String, limit: Int) async throws -> JSONValue {
@@ -24,7 +26,8 @@ struct AdminClient {
 
     /// Percent-encodes everything but unreserved characters (RFC 3986).
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? text
     }
 
     private func adminHeaders() throws -> [String: String] {

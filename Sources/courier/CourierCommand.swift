@@ -43,31 +43,43 @@ enum CourierCommand {
             case ("track", let name?):
                 let count = Int(parsed.option("--count") ?? "1") ?? 0
                 guard count >= 1 else { throw CommandError("--count takes a positive whole number") }
-                guard let drain = Double(parsed.option("--drain-seconds") ?? "10"), drain.isFinite, drain >= 0, drain <= 3600 else {
+                guard let drain = Double(parsed.option("--drain-seconds") ?? "10"), drain.isFinite, drain >= 0,
+                    drain <= 3600
+                else {
                     throw CommandError("--drain-seconds takes seconds from 0 to 3600")
                 }
                 let command = TrackCommand(
                     name: name, properties: try TrackCommand.parseProperties(parsed.props),
-                    server: server, writeKey: parsed.option("--write-key") ?? environment["COURIER_WRITE_KEY"] ?? "dev-write-key",
+                    server: server,
+                    writeKey: parsed.option("--write-key") ?? environment["COURIER_WRITE_KEY"] ?? "dev-write-key",
                     userId: parsed.option("--user-id"), dataDirectory: parsed.option("--data-dir"), count: count,
                     progressEvery: parsed.option("--progress").flatMap(Int.init), drainSeconds: drain)
                 if let unknown = parsed.leftoverOptions.first { throw CommandError("unknown option \(unknown)") }
                 return command.run()
             case ("settings", "get"):
-                guard let key = parsed.positional.dropFirst(2).first else { throw CommandError("settings get needs a write key") }
+                guard let key = parsed.positional.dropFirst(2).first else {
+                    throw CommandError("settings get needs a write key")
+                }
                 print(JSONWriter.string(try await client.settings(writeKey: key)))
             case ("settings", "set"):
-                guard let key = parsed.positional.dropFirst(2).first else { throw CommandError("settings set needs a write key") }
+                guard let key = parsed.positional.dropFirst(2).first else {
+                    throw CommandError("settings set needs a write key")
+                }
                 let patch = try SettingsPatch.from(&parsed)
                 print(JSONWriter.string(try await client.updateSettings(writeKey: key, patch: patch)))
             case ("events", "tail"):
-                guard let key = parsed.option("--write-key") else { throw CommandError("events tail needs --write-key") }
+                guard let key = parsed.option("--write-key") else {
+                    throw CommandError("events tail needs --write-key")
+                }
                 guard let interval = Double(parsed.option("--interval") ?? "1"), interval.isFinite,
-                      (0.05...3600).contains(interval) else {
+                    (0.05...3600).contains(interval)
+                else {
                     throw CommandError("--interval takes seconds from 0.05 to 3600")
                 }
-                try await EventsTail(client: client, writeKey: key, after: parsed.option("--after") ?? "0",
-                                     follow: parsed.flag("--follow"), interval: interval).run()
+                try await EventsTail(
+                    client: client, writeKey: key, after: parsed.option("--after") ?? "0",
+                    follow: parsed.flag("--follow"), interval: interval
+                ).run()
             case ("help", _), ("--help", _), ("-h", _), (nil, _):
                 print(usage)
             default:

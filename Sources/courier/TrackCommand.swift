@@ -49,7 +49,8 @@ struct TrackCommand {
         }
         let result = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000)))
         let stats = analytics.stats
-        let summary = "tracked \(stats.tracked), sent \(stats.sent), still queued \(result?.remaining ?? stats.queuedEvents)"
+        let summary =
+            "tracked \(stats.tracked), sent \(stats.sent), still queued \(result?.remaining ?? stats.queuedEvents)"
         FileHandle.standardError.write(Data("courier: \(summary)\n".utf8))
         return (result?.remaining ?? 1) == 0 ? 0 : 2
     }

@@ -20,7 +20,9 @@ struct CollectorHardeningTests {
         }
         // None of them was looked up, so none is remembered.
         #expect(harness.collector.settingsCache.unknownKeyCount == 0)
-        let fine: JSONValue = ["batch": [CollectorHarness.track("ok")], "writeKey": .string(String(repeating: "a", count: 128))]
+        let fine: JSONValue = [
+            "batch": [CollectorHarness.track("ok")], "writeKey": .string(String(repeating: "a", count: 128)),
+        ]
         #expect(try await harness.post(json: fine, auth: "").status == 401)
         #expect(harness.collector.settingsCache.unknownKeyCount == 1)
     }
@@ -60,8 +62,9 @@ struct CollectorHardeningTests {
         defer { harness.stop() }
         #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "a")).status == 200)
         // Even with a wrong key: the client's bucket is spent before any lookup.
-        let limited = try await harness.post(json: CollectorHarness.batch(1, prefix: "b"),
-                                             auth: "Basic " + Base64.encode(Array("nope:".utf8)))
+        let limited = try await harness.post(
+            json: CollectorHarness.batch(1, prefix: "b"),
+            auth: "Basic " + Base64.encode(Array("nope:".utf8)))
         #expect(limited.status == 429)
         #expect(limited.header("retry-after") == "2")
     }
@@ -94,8 +97,9 @@ struct CollectorHardeningTests {
         defer { harness.stop() }
         try harness.collector.register(writeKeys: ["second-key"])
         #expect(try await harness.post(json: CollectorHarness.batch(2, prefix: "a")).status == 200)
-        let other = try await harness.post(json: CollectorHarness.batch(2, prefix: "b"),
-                                           auth: "Basic " + Base64.encode(Array("second-key:".utf8)))
+        let other = try await harness.post(
+            json: CollectorHarness.batch(2, prefix: "b"),
+            auth: "Basic " + Base64.encode(Array("second-key:".utf8)))
         #expect(other.status == 507)
     }
 
@@ -120,7 +124,10 @@ struct CollectorHardeningTests {
             let response = try await harness.post(json: CollectorHarness.batch(1), auth: "")
             bodies.insert(String(decoding: response.body, as: UTF8.self))
         }
-        #expect(bodies == [#"{"code":"unauthorized","error":{"code":"unauthorized","message":"a write key is required (HTTP Basic user or writeKey)"},"message":"a write key is required (HTTP Basic user or writeKey)"}"#])
+        #expect(
+            bodies == [
+                #"{"code":"unauthorized","error":{"code":"unauthorized","message":"a write key is required (HTTP Basic user or writeKey)"},"message":"a write key is required (HTTP Basic user or writeKey)"}"#
+            ])
     }
 
     @Test func twoBatchesWhoseIdsDifferOnlyInInvalidBytesAreNotCollapsed() async throws {

@@ -14,7 +14,8 @@ enum StoreBackend: String, CaseIterable, Sendable {
         case .memory:
             return try SQLiteEventStore(path: ":memory:", options: options)
         case .file:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-collector-\(Identifier.uuid())")
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "courier-collector-\(Identifier.uuid())")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             return try SQLiteEventStore(path: dir.appendingPathComponent("collector.sqlite").path, options: options)
         }
@@ -33,8 +34,10 @@ struct CollectorHarness {
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(30))
 
-    init(backend: StoreBackend = .memory, store: (any EventStore)? = nil,
-         configure: (inout CollectorConfiguration) -> Void = { _ in }) throws {
+    init(
+        backend: StoreBackend = .memory, store: (any EventStore)? = nil,
+        configure: (inout CollectorConfiguration) -> Void = { _ in }
+    ) throws {
         clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))  // 2026-11-29T08:00:00Z
         let store = try store ?? backend.makeStore()
         self.store = store
@@ -50,7 +53,8 @@ struct CollectorHarness {
         http.workerThreads = 8
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
-        server = HTTPServer(configuration: http, router: router, metricsProviders: [{ [collector] in collector.metricsText() }])
+        server = HTTPServer(
+            configuration: http, router: router, metricsProviders: [{ [collector] in collector.metricsText() }])
         try server.start()
     }
 
@@ -65,8 +69,10 @@ struct CollectorHarness {
     var basicAuth: String { "Basic " + Base64.encode(Array("\(Self.writeKey):".utf8)) }
 
     /// Posts raw bytes to `path` with the write key in HTTP Basic.
-    func post(_ path: String = "/v1/batch", body: [UInt8], headers: [String: String] = [:],
-              auth: String? = nil) async throws -> HTTPClientResponse {
+    func post(
+        _ path: String = "/v1/batch", body: [UInt8], headers: [String: String] = [:],
+        auth: String? = nil
+    ) async throws -> HTTPClientResponse {
         var all = ["Content-Type": "application/json", "Authorization": auth ?? basicAuth]
         all.merge(headers) { _, new in new }
         if auth == "" { all["Authorization"] = nil }
@@ -74,22 +80,28 @@ struct CollectorHarness {
     }
 
     /// Posts a JSON value.
-    func post(_ path: String = "/v1/batch", json: JSONValue, auth: String? = nil,
-              headers: [String: String] = [:]) async throws -> HTTPClientResponse {
+    func post(
+        _ path: String = "/v1/batch", json: JSONValue, auth: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> HTTPClientResponse {
         try await post(path, body: JSONWriter.encode(json), headers: headers, auth: auth)
     }
 
     /// Posts a JSON batch over a connection of its own (URLSession may queue requests to one
     /// host behind each other; tests of concurrency need each request on its own socket).
-    func rawPost(_ json: JSONValue, path: String = "/v1/batch") async throws -> (status: Int, head: String, body: [UInt8]) {
+    func rawPost(_ json: JSONValue, path: String = "/v1/batch") async throws -> (
+        status: Int, head: String, body: [UInt8]
+    ) {
         let body = JSONWriter.encode(json)
         let port = server.port
         let auth = basicAuth
         let result: Result<(status: Int, head: String, body: [UInt8]), any Error> = await runOffPool {
             Result {
                 let socket = try RawSocket(port: port, timeoutSeconds: 60)
-                try socket.send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(auth)\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+                try socket.send(
+                    "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(auth)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                )
                 try socket.send(body)
                 guard let response = socket.readResponse() else { throw RawSocket.Failure(description: "no response") }
                 return response
@@ -117,8 +129,10 @@ struct CollectorHarness {
 
     /// A track message.
     static func track(_ id: String, event: String = "Signed Up", extra: [String: JSONValue] = [:]) -> JSONValue {
-        var message: [String: JSONValue] = ["type": "track", "event": .string(event), "userId": "user-1",
-                                            "messageId": .string(id), "properties": ["plan": "pro", "price": 19.99]]
+        var message: [String: JSONValue] = [
+            "type": "track", "event": .string(event), "userId": "user-1",
+            "messageId": .string(id), "properties": ["plan": "pro", "price": 19.99],
+        ]
         message.merge(extra) { _, new in new }
         return .object(message)
     }

@@ -18,7 +18,8 @@ struct CollectorIntegrationTests {
         let gzip = try await harness.post(body: gzipped, headers: ["Content-Encoding": "gzip"])
         #expect(gzip.status == 200)
         let events = try await harness.storedEvents()
-        #expect(events.compactMap { $0["messageId"]?.stringValue } == ["plain-0", "plain-1", "plain-2", "gz-0", "gz-1"])
+        #expect(
+            events.compactMap { $0["messageId"]?.stringValue } == ["plain-0", "plain-1", "plain-2", "gz-0", "gz-1"])
         let first = try #require(events.first)
         #expect(first["properties"] == ["plan": "pro", "price": 19.99])
         #expect(first["receivedAt"] == "2026-11-29T08:00:00.000Z")
@@ -48,8 +49,10 @@ struct CollectorIntegrationTests {
     @Test func sharedContextCannotInflateEventsPastTheLimit() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
-        let body: JSONValue = ["batch": .array((0..<10).map { CollectorHarness.track("amp-\($0)") }),
-                               "context": ["blob": .string(String(repeating: "z", count: 32 * 1024))]]
+        let body: JSONValue = [
+            "batch": .array((0..<10).map { CollectorHarness.track("amp-\($0)") }),
+            "context": ["blob": .string(String(repeating: "z", count: 32 * 1024))],
+        ]
         let response = try await harness.post(json: body)
         // Every message with the shared context is over the limit: each is listed, none stored.
         #expect(response.status == 200)
@@ -61,10 +64,13 @@ struct CollectorIntegrationTests {
     @Test func shortPathsImportAndHeaderKeyPrecedence() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
-        #expect(try await harness.post("/v1/t", json: ["event": "Short", "userId": "u", "messageId": "t1"]).status == 200)
+        #expect(
+            try await harness.post("/v1/t", json: ["event": "Short", "userId": "u", "messageId": "t1"]).status == 200)
         #expect(try await harness.post("/v1/import", json: CollectorHarness.batch(1, prefix: "imp")).status == 200)
         // The Authorization header wins over a wrong key in the body, and the body's key is not stored.
-        let body: JSONValue = ["batch": [CollectorHarness.track("hdr", extra: ["writeKey": "leak"])], "writeKey": "wrong"]
+        let body: JSONValue = [
+            "batch": [CollectorHarness.track("hdr", extra: ["writeKey": "leak"])], "writeKey": "wrong",
+        ]
         #expect(try await harness.post(json: body).status == 200)
         let malformed = try await harness.post(json: CollectorHarness.batch(1), auth: "Basic !!!notbase64")
         #expect(malformed.status == 401)
@@ -80,16 +86,21 @@ struct CollectorIntegrationTests {
         let port = harness.server.port
         let preflight = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
             guard let socket = try? RawSocket(port: port) else { return nil }
-            try? socket.send("OPTIONS /v1/t HTTP/1.1\r\nHost: x\r\nOrigin: https://shop.example\r\n"
-                + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, authorization\r\n\r\n")
+            try? socket.send(
+                "OPTIONS /v1/t HTTP/1.1\r\nHost: x\r\nOrigin: https://shop.example\r\n"
+                    + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, authorization\r\n\r\n"
+            )
             return socket.readResponse()
         }
         #expect(preflight?.status == 204)
         #expect(preflight?.head.contains("Access-Control-Allow-Origin: *") == true)
         #expect(preflight?.head.contains("Access-Control-Allow-Methods: POST") == true)
-        #expect(preflight?.head.contains("Access-Control-Allow-Headers: Content-Type, Content-Encoding, Authorization") == true)
-        let post = try await harness.post("/v1/t", json: ["event": "Web", "anonymousId": "a"],
-                                          headers: ["Origin": "https://shop.example"])
+        #expect(
+            preflight?.head.contains("Access-Control-Allow-Headers: Content-Type, Content-Encoding, Authorization")
+                == true)
+        let post = try await harness.post(
+            "/v1/t", json: ["event": "Web", "anonymousId": "a"],
+            headers: ["Origin": "https://shop.example"])
         #expect(post.header("access-control-allow-origin") == "*")
     }
 
@@ -102,14 +113,17 @@ struct CollectorIntegrationTests {
         let port = harness.server.port
         let preflight = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
             guard let socket = try? RawSocket(port: port) else { return nil }
-            try? socket.send("OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n"
-                + "Access-Control-Request-Method: \(method)\r\nAccess-Control-Request-Headers: authorization\r\n\r\n")
+            try? socket.send(
+                "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n"
+                    + "Access-Control-Request-Method: \(method)\r\nAccess-Control-Request-Headers: authorization\r\n\r\n"
+            )
             return socket.readResponse()
         }
         #expect(preflight?.status == 403)
         #expect(preflight?.head.lowercased().contains("access-control-allow") == false)
-        let answer = try await harness.client.send("GET", harness.server.baseURL + "/v1/events?writeKey=k",
-                                                   headers: ["Origin": "https://evil.example"])
+        let answer = try await harness.client.send(
+            "GET", harness.server.baseURL + "/v1/events?writeKey=k",
+            headers: ["Origin": "https://evil.example"])
         #expect(answer.header("access-control-allow-origin") == nil)
     }
 
@@ -126,7 +140,9 @@ struct CollectorIntegrationTests {
     @Test func writeKeyInTheBodyIsAccepted() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
-        let body: JSONValue = ["batch": [CollectorHarness.track("body-key")], "writeKey": .string(CollectorHarness.writeKey)]
+        let body: JSONValue = [
+            "batch": [CollectorHarness.track("body-key")], "writeKey": .string(CollectorHarness.writeKey),
+        ]
         let response = try await harness.post(json: body, auth: "")
         #expect(response.status == 200)
         #expect(try await harness.storedEvents().count == 1)
@@ -135,8 +151,9 @@ struct CollectorIntegrationTests {
     @Test func wrongOrMissingWriteKeyIs401WithSegmentsErrorShape() async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
-        let wrong = try await harness.post(json: CollectorHarness.batch(1),
-                                           auth: "Basic " + Base64.encode(Array("nope:".utf8)))
+        let wrong = try await harness.post(
+            json: CollectorHarness.batch(1),
+            auth: "Basic " + Base64.encode(Array("nope:".utf8)))
         #expect(wrong.status == 401)
         #expect(wrong.json?["code"] == "unauthorized")
         #expect(wrong.json?["message"] == "unknown write key")
@@ -171,13 +188,18 @@ struct CollectorIntegrationTests {
         let tooMany = try await harness.post(json: CollectorHarness.batch(2_501))
         #expect(tooMany.status == 413)
         #expect(tooMany.json?["code"] == "batch_too_large")
-        let bigEvent = CollectorHarness.track("big", extra: ["properties": ["blob": .string(String(repeating: "x", count: 33 * 1024))]])
+        let bigEvent = CollectorHarness.track(
+            "big", extra: ["properties": ["blob": .string(String(repeating: "x", count: 33 * 1024))]])
         let eventResponse = try await harness.post(json: ["batch": [bigEvent]])
         #expect(eventResponse.status == 200)
         #expect(eventResponse.json?["rejected"]?.arrayValue?.first?["code"] == "event_too_large")
-        let manyBig: JSONValue = ["batch": .array((0..<20).map { i in
-            CollectorHarness.track("b\(i)", extra: ["properties": ["blob": .string(String(repeating: "y", count: 30 * 1024))]])
-        })]
+        let manyBig: JSONValue = [
+            "batch": .array(
+                (0..<20).map { i in
+                    CollectorHarness.track(
+                        "b\(i)", extra: ["properties": ["blob": .string(String(repeating: "y", count: 30 * 1024))]])
+                })
+        ]
         let batchResponse = try await harness.post(json: manyBig)
         #expect(batchResponse.status == 413)
         #expect(batchResponse.json?["code"] == "batch_too_large")
@@ -256,7 +278,8 @@ struct CollectorIntegrationTests {
         let admin = ["Authorization": "Bearer \(CollectorHarness.adminToken)"]
         let bad = try await harness.client.sendJSON("PUT", settingsURL, ["sampleRate": 150], headers: admin)
         #expect(bad.status == 400)
-        let off = try await harness.client.sendJSON("PUT", settingsURL, ["enabled": false, "sampleRate": 25], headers: admin)
+        let off = try await harness.client.sendJSON(
+            "PUT", settingsURL, ["enabled": false, "sampleRate": 25], headers: admin)
         #expect(off.status == 200)
         let served = try await harness.client.send("GET", settingsURL)
         #expect(served.json?["enabled"] == false)
@@ -280,8 +303,9 @@ struct CollectorIntegrationTests {
         let url = harness.server.baseURL + "/v1/events?writeKey=\(CollectorHarness.writeKey)"
         #expect(try await harness.client.send("GET", url).status == 403)
         #expect(try await harness.client.send("GET", url, headers: ["Authorization": "Bearer wrong"]).status == 403)
-        let badLimit = try await harness.client.send("GET", url + "&limit=0",
-                                                     headers: ["Authorization": "Bearer \(CollectorHarness.adminToken)"])
+        let badLimit = try await harness.client.send(
+            "GET", url + "&limit=0",
+            headers: ["Authorization": "Bearer \(CollectorHarness.adminToken)"])
         #expect(badLimit.status == 400)
     }
 
@@ -349,7 +373,8 @@ struct CollectorIntegrationTests {
         let first = Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "first")) }
         await waitOffPool(store.commitEntered)
         store.holdCommits.store(false, ordering: .releasing)
-        let waiting = (0..<6).map { i in Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "q\(i)")) } }
+        let waiting = (0..<6).map { i in Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "q\(i)")) }
+        }
         #expect(await eventually { harness.collector.metricsText().contains("courier_collector_pending_events 35") })
         store.releaseCommit.signal()
         let firstAnswer = try await first.value
@@ -369,7 +394,8 @@ struct CollectorIntegrationTests {
                 group.addTask {
                     var ok = 0
                     for round in 0..<10 {
-                        let response = try await harness.rawPost(CollectorHarness.batch(20, prefix: "w\(worker)-r\(round)"))
+                        let response = try await harness.rawPost(
+                            CollectorHarness.batch(20, prefix: "w\(worker)-r\(round)"))
                         if response.status == 200 { ok += 1 }
                     }
                     return ok

@@ -4,8 +4,9 @@ import Testing
 
 struct EventStoreTests {
     func message(_ id: String, key: String = "k", at time: Int64 = 1_000) -> PreparedMessage {
-        PreparedMessage(writeKey: key, messageId: id, type: "track", receivedAt: time,
-                        payload: JSONWriter.encode(["messageId": .string(id)]))
+        PreparedMessage(
+            writeKey: key, messageId: id, type: "track", receivedAt: time,
+            payload: JSONWriter.encode(["messageId": .string(id)]))
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -14,7 +15,11 @@ struct EventStoreTests {
         try store.registerProject(writeKey: "k")
         try store.registerProject(writeKey: "other")
         let first = try store.commit([[message("a"), message("b")], [message("b"), message("c")]], dedupeCutoff: 0)
-        #expect(first == [CommitOutcome(stored: 2, duplicates: 0, storedBytes: 34), CommitOutcome(stored: 1, duplicates: 1, storedBytes: 17)])
+        #expect(
+            first == [
+                CommitOutcome(stored: 2, duplicates: 0, storedBytes: 34),
+                CommitOutcome(stored: 1, duplicates: 1, storedBytes: 17),
+            ])
         // The same ids under another write key are different messages.
         let other = try store.commit([[message("a", key: "other")]], dedupeCutoff: 0)
         #expect(other == [CommitOutcome(stored: 1, duplicates: 0, storedBytes: 17)])
@@ -75,8 +80,9 @@ struct EventStoreTests {
         var failure: EventStoreError?
         for round in 0..<1000 {
             let batch = (0..<20).map { i in
-                PreparedMessage(writeKey: "k", messageId: "r\(round)-\(i)", type: "track", receivedAt: 1,
-                                payload: Array(String(repeating: "x", count: 400).utf8))
+                PreparedMessage(
+                    writeKey: "k", messageId: "r\(round)-\(i)", type: "track", receivedAt: 1,
+                    payload: Array(String(repeating: "x", count: 400).utf8))
             }
             do {
                 _ = try store.commit([batch], dedupeCutoff: 0)

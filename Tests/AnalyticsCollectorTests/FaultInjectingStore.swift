@@ -47,7 +47,9 @@ final class FaultInjectingStore: EventStore {
 
     func registerProject(writeKey: String) throws(EventStoreError) { try base.registerProject(writeKey: writeKey) }
 
-    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws -> ProjectSettings {
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
+        -> ProjectSettings
+    {
         try base.updateSettings(writeKey: writeKey, change)
     }
 

@@ -31,7 +31,9 @@ struct IncomingBatchTests {
 
     @Test(arguments: invalidMessages)
     func anInvalidMessageCostsOnlyItself(message: JSONValue, fragment: String) throws {
-        let batch = try read(["batch": [IncomingBatchTests.track("good-0"), message, IncomingBatchTests.track("good-2")]])
+        let batch = try read([
+            "batch": [IncomingBatchTests.track("good-0"), message, IncomingBatchTests.track("good-2")]
+        ])
         #expect(try stored(batch).map { $0["messageId"] } == ["good-0", "good-2"])
         let rejection = try #require(batch.rejected.first)
         #expect(batch.rejected.count == 1)
@@ -48,11 +50,12 @@ struct IncomingBatchTests {
         #expect(error?.message == "track needs an event name")
     }
 
-    @Test(arguments: [
-        (["batch": "nope"], "batch must be an array"),
-        (["batch": [], "sentAt": "soon"], "sentAt"),
-        (["batch": [], "context": "str"], "context must be an object"),
-    ] as [(JSONValue, String)])
+    @Test(
+        arguments: [
+            (["batch": "nope"], "batch must be an array"),
+            (["batch": [], "sentAt": "soon"], "sentAt"),
+            (["batch": [], "context": "str"], "context must be an object"),
+        ] as [(JSONValue, String)])
     func aMalformedBatchIs400(json: JSONValue, fragment: String) {
         let error = #expect(throws: CollectorError.self) { try read(json) }
         #expect(error?.status == 400)
@@ -61,17 +64,24 @@ struct IncomingBatchTests {
     }
 
     @Test func aNumericIdBeyond64BitsKeepsEveryDigit() throws {
-        let body = Array(#"{"batch":[{"type":"track","event":"e","userId":18446744073709551616,"anonymousId":-99999999999999999999}]}"#.utf8)
-        let message = try #require(try stored(IncomingBatch(body: body, singleType: nil, configuration: configuration)).first)
+        let body = Array(
+            #"{"batch":[{"type":"track","event":"e","userId":18446744073709551616,"anonymousId":-99999999999999999999}]}"#
+                .utf8)
+        let message = try #require(
+            try stored(IncomingBatch(body: body, singleType: nil, configuration: configuration)).first)
         #expect(message["userId"] == "18446744073709551616")
         #expect(message["anonymousId"] == "-99999999999999999999")
     }
 
-    @Test(arguments: [
-        // Ids that differ only in bytes that are not UTF-8 would collapse into one id.
-        [0x7B, 0x22, 0x62, 0x61, 0x74, 0x63, 0x68, 0x22, 0x3A, 0x5B, 0x7B, 0x22, 0x6D, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65,
-         0x49, 0x64, 0x22, 0x3A, 0x22, 0x61, 0xFF, 0x22, 0x7D, 0x5D, 0x7D],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            // Ids that differ only in bytes that are not UTF-8 would collapse into one id.
+            [
+                0x7B, 0x22, 0x62, 0x61, 0x74, 0x63, 0x68, 0x22, 0x3A, 0x5B, 0x7B, 0x22, 0x6D, 0x65, 0x73, 0x73, 0x61,
+                0x67, 0x65,
+                0x49, 0x64, 0x22, 0x3A, 0x22, 0x61, 0xFF, 0x22, 0x7D, 0x5D, 0x7D,
+            ]
+        ] as [[UInt8]])
     func invalidUTF8IsInvalidJSON(body: [UInt8]) {
         let error = #expect(throws: CollectorError.self) {
             try IncomingBatch(body: body, singleType: nil, configuration: configuration)
@@ -88,12 +98,14 @@ struct IncomingBatchTests {
         #expect(error?.status == 400)
     }
 
-    @Test(arguments: ["", "{", "[1,2]", "nul", "{\"batch\":[}",
-                      // Invalid JSON deep inside a message, which the fast path checks without building.
-                      #"{"batch":[{"type":"track","event":"e","userId":"u","properties":{"a":}}]}"#,
-                      #"{"batch":[{"type":"track","event":"e","userId":"u","context":{"s":"\ud800"}}]}"#,
-                      #"{"batch":[{"type":"track","event":"e","userId":"u","properties":[01]}]}"#,
-                      #"{"batch":[{"type":"track","event":"e","userId":"u","properties":{"x":"\q"}}]}"#])
+    @Test(arguments: [
+        "", "{", "[1,2]", "nul", "{\"batch\":[}",
+        // Invalid JSON deep inside a message, which the fast path checks without building.
+        #"{"batch":[{"type":"track","event":"e","userId":"u","properties":{"a":}}]}"#,
+        #"{"batch":[{"type":"track","event":"e","userId":"u","context":{"s":"\ud800"}}]}"#,
+        #"{"batch":[{"type":"track","event":"e","userId":"u","properties":[01]}]}"#,
+        #"{"batch":[{"type":"track","event":"e","userId":"u","properties":{"x":"\q"}}]}"#,
+    ])
     func malformedBodiesAre400(text: String) {
         do {
             _ = try IncomingBatch(body: Array(text.utf8), singleType: nil, configuration: configuration)
@@ -109,8 +121,10 @@ struct IncomingBatchTests {
         small.maximumEventBytes = 200
         small.maximumBatchBytes = 2000
         let tooMany = JSONWriter.encode(["batch": .array((0..<4).map { IncomingBatchTests.track("\($0)") })])
-        let bigBatch = JSONWriter.encode(["batch": .array((0..<3).map { IncomingBatchTests.track("\($0)", pad: 150) }),
-                                          "padding": .string(String(repeating: "p", count: 2000))])
+        let bigBatch = JSONWriter.encode([
+            "batch": .array((0..<3).map { IncomingBatchTests.track("\($0)", pad: 150) }),
+            "padding": .string(String(repeating: "p", count: 2000)),
+        ])
         let bigSingle = JSONWriter.encode(IncomingBatchTests.track("x", pad: 300))
         let cases: [([UInt8], MessageType?, CollectorError.Code)] = [
             (tooMany, nil, .batchTooLarge), (bigBatch, nil, .batchTooLarge), (bigSingle, .track, .eventTooLarge),
@@ -129,7 +143,9 @@ struct IncomingBatchTests {
     @Test func anOversizedMessageOfABatchCostsOnlyItself() throws {
         var small = configuration
         small.maximumEventBytes = 200
-        let body = JSONWriter.encode(["batch": [IncomingBatchTests.track("big", pad: 300), IncomingBatchTests.track("ok")]])
+        let body = JSONWriter.encode([
+            "batch": [IncomingBatchTests.track("big", pad: 300), IncomingBatchTests.track("ok")]
+        ])
         let batch = try IncomingBatch(body: body, singleType: nil, configuration: small)
         #expect(batch.rejected.map(\.index) == [0])
         #expect(batch.rejected.first?.error.code == .eventTooLarge)
@@ -138,13 +154,21 @@ struct IncomingBatchTests {
     }
 
     static func track(_ id: String, pad: Int = 0) -> JSONValue {
-        ["type": "track", "event": "e", "userId": "u", "messageId": .string(id),
-         "properties": ["pad": .string(String(repeating: "x", count: pad))]]
+        [
+            "type": "track", "event": "e", "userId": "u", "messageId": .string(id),
+            "properties": ["pad": .string(String(repeating: "x", count: pad))],
+        ]
     }
 
     @Test func nullsAreAcceptedAndIdsAreStrings() throws {
-        let batch = try read(["batch": [["type": "identify", "userId": nil, "anonymousId": 42, "traits": nil,
-                                         "timestamp": nil, "context": nil, "messageId": nil]]])
+        let batch = try read([
+            "batch": [
+                [
+                    "type": "identify", "userId": nil, "anonymousId": 42, "traits": nil,
+                    "timestamp": nil, "context": nil, "messageId": nil,
+                ]
+            ]
+        ])
         let message = try #require(try stored(batch).first)
         #expect(message["anonymousId"] == "42")
         #expect(message["userId"] == nil)
@@ -164,7 +188,8 @@ struct IncomingBatchTests {
         ])
         #expect(batch.bodyWriteKey == "body-key")
         let messages = try stored(batch)
-        #expect(messages[0]["context"] == ["ip": "1.2.3.4", "locale": "fr-FR", "library": ["name": "analytics-python"]])
+        #expect(
+            messages[0]["context"] == ["ip": "1.2.3.4", "locale": "fr-FR", "library": ["name": "analytics-python"]])
         #expect(messages[1]["context"] == ["locale": "en-US", "library": ["name": "analytics-python"]])
         #expect(messages[1]["integrations"] == ["All": false])
         #expect(messages[0]["writeKey"] == nil)
@@ -179,8 +204,10 @@ struct IncomingBatchTests {
         ("2026-11-29T07:49:00.250Z", "2026-11-29T07:50:00Z", "2026-11-29T07:59:00.250Z"),
     ])
     func skewIsCorrectedWithSentAt(timestamp: String, sentAt: String, corrected: String) throws {
-        let batch = try read(["batch": [["type": "track", "event": "e", "userId": "u", "timestamp": .string(timestamp)]],
-                              "sentAt": .string(sentAt)])
+        let batch = try read([
+            "batch": [["type": "track", "event": "e", "userId": "u", "timestamp": .string(timestamp)]],
+            "sentAt": .string(sentAt),
+        ])
         let message = try #require(try stored(batch).first)
         #expect(message["timestamp"]?.stringValue == corrected)
         #expect(message["originalTimestamp"]?.stringValue == timestamp)
@@ -188,7 +215,9 @@ struct IncomingBatchTests {
     }
 
     @Test func withoutSentAtTheClientTimestampIsKept() throws {
-        let batch = try read(["batch": [["type": "track", "event": "e", "userId": "u", "timestamp": "2026-11-28T08:00:00Z"]]])
+        let batch = try read([
+            "batch": [["type": "track", "event": "e", "userId": "u", "timestamp": "2026-11-28T08:00:00Z"]]
+        ])
         let message = try #require(try stored(batch).first)
         #expect(message["timestamp"] == "2026-11-28T08:00:00.000Z")
     }
@@ -204,7 +233,8 @@ struct IncomingBatchTests {
     @Test(arguments: spliceBodies)
     func copyingMembersAsSentStoresTheSameMessageAsRewritingIt(body: String) throws {
         let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
-        let whole = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration, shallow: false)
+        let whole = try IncomingBatch(
+            body: Array(body.utf8), singleType: nil, configuration: configuration, shallow: false)
         let fast = batch.prepare(writeKey: "k", receivedAt: Self.receivedAt, copyingMembers: true)
         let full = whole.prepare(writeKey: "k", receivedAt: Self.receivedAt, copyingMembers: false)
         #expect(fast.count == full.count)
@@ -218,7 +248,9 @@ struct IncomingBatchTests {
     @Test func untouchedMembersAreStoredByteForByte() throws {
         let body = #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","properties":{"a" : 1.50}}]}"#
         let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
-        let stored = String(decoding: try #require(batch.prepare(writeKey: "k", receivedAt: Self.receivedAt).first).payload, as: UTF8.self)
+        let stored = String(
+            decoding: try #require(batch.prepare(writeKey: "k", receivedAt: Self.receivedAt).first).payload,
+            as: UTF8.self)
         #expect(stored.contains(#""properties":{"a" : 1.50}"#))
         #expect(stored.contains(#""receivedAt":"2026-11-29T08:00:00.000Z""#))
     }

@@ -18,8 +18,9 @@ struct SegmentPythonClientTests {
 
     @Test func thousandEventsFromSegmentsPythonLibraryArriveIntact() async throws {
         let python = Self.python
-        try #require(FileManager.default.isExecutableFile(atPath: python),
-                     "no Python venv at \(python): run `make test` (or scripts/bootstrap) first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python),
+            "no Python venv at \(python): run `make test` (or scripts/bootstrap) first")
         let harness = try CollectorHarness(backend: .file)
         defer { harness.stop() }
         let script = Self.packageRoot.appendingPathComponent("Tests/peers/segment_python_send.py").path
@@ -49,7 +50,10 @@ struct SegmentPythonClientTests {
             #expect(event["type"] == "track")
             #expect(event["event"] == "Peer Event")
             #expect(event["userId"]?.stringValue == "peer-user-\(i % 10)")
-            #expect(event["properties"] == ["index": .int(Int64(i)), "price": 19.99, "tags": ["a", "b"], "nested": ["k": nil]])
+            #expect(
+                event["properties"] == [
+                    "index": .int(Int64(i)), "price": 19.99, "tags": ["a", "b"], "nested": ["k": nil],
+                ])
             #expect(event["context"]?["library"]?["name"] == "analytics-python")
             #expect(event["receivedAt"] == "2026-11-29T08:00:00.000Z")
             // The library sets both `timestamp` and `sentAt`, so the stored timestamp is corrected.

@@ -58,8 +58,10 @@ struct ServerProcessTests {
         let data = try Self.dataDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = ["--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
-                             "--rate-limit-client", "0", "--rate-limit-key", "0"]
+        process.arguments = [
+            "--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
+            "--rate-limit-client", "0", "--rate-limit-key", "0",
+        ]
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
@@ -83,12 +85,19 @@ struct ServerProcessTests {
                 await runOffPool {
                     for round in 0..<400 {
                         let id = "c\(client)-r\(round)"
-                        let body = JSONWriter.string(["batch": .array((0..<20).map { i in
-                            ["type": "track", "event": "Load", "userId": "u", "messageId": .string("\(id)-\(i)")]
-                        })])
+                        let body = JSONWriter.string([
+                            "batch": .array(
+                                (0..<20).map { i in
+                                    [
+                                        "type": "track", "event": "Load", "userId": "u",
+                                        "messageId": .string("\(id)-\(i)"),
+                                    ]
+                                })
+                        ])
                         let outcome: Outcome
                         if let socket = try? RawSocket(port: port, timeoutSeconds: 30) {
-                            let request = "POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: \(auth)\r\n"
+                            let request =
+                                "POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: \(auth)\r\n"
                                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
                             if (try? socket.send(request)) != nil, let response = socket.readResponse() {
                                 outcome = .answered(response.status)

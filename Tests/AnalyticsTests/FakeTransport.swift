@@ -42,7 +42,9 @@ final class FakeTransport: AnalyticsTransport {
             }
             return state.withLock { $0.offline } ? .failure("offline") : Self.status(404)
         }
-        let body = request.body.flatMap { try? Gzip.decompress($0, limit: 1 << 24) }.flatMap { try? JSONParser.parse($0) }
+        let body = request.body.flatMap { try? Gzip.decompress($0, limit: 1 << 24) }.flatMap {
+            try? JSONParser.parse($0)
+        }
         let messages = body?["batch"]?.arrayValue ?? []
         let rule = self.rule.withLock { $0 }
         let answer = bodyRule.withLock { $0 }?(messages)

@@ -83,9 +83,9 @@ struct PipelineTests {
         let during = await analytics.flushed()
         #expect(during.blocked)
         #expect(during.remaining == 1)
-        try await harness.advance(.seconds(1))   // attempt 0 waits at most base (1 s)
+        try await harness.advance(.seconds(1))  // attempt 0 waits at most base (1 s)
         #expect(await eventually { analytics.stats.retries == 2 })
-        try await harness.advance(.seconds(2))   // attempt 1 waits at most 2 s
+        try await harness.advance(.seconds(2))  // attempt 1 waits at most 2 s
         #expect(await eventually { analytics.stats.sent == 1 })
         let ids = Set(harness.transport.uploads.flatMap(\.messages).compactMap { $0["messageId"]?.stringValue })
         #expect(ids.count == 1, "a retried batch reuses its messageIds")
@@ -190,7 +190,9 @@ struct PipelineTests {
             $0.maximumQueueBytes = 1 << 30
             $0.writeBufferCount = 1
         }
-        for i in 0..<400 { analytics.track("Fill \(i)", properties: ["pad": .string(String(repeating: "x", count: 400))]) }
+        for i in 0..<400 {
+            analytics.track("Fill \(i)", properties: ["pad": .string(String(repeating: "x", count: 400))])
+        }
         _ = await analytics.flushed()
         let full = analytics.stats
         #expect(full.dropped(.storage) > 0)
@@ -207,7 +209,9 @@ struct PipelineTests {
     @Test func thousandConcurrentTracksLoseNothing() async throws {
         let analytics = harness.make { $0.flushAt = 100 }
         DispatchQueue.concurrentPerform(iterations: 10) { thread in
-            for i in 0..<100 { analytics.track("Concurrent", properties: ["thread": .int(Int64(thread)), "i": .int(Int64(i))]) }
+            for i in 0..<100 {
+                analytics.track("Concurrent", properties: ["thread": .int(Int64(thread)), "i": .int(Int64(i))])
+            }
         }
         let result = await analytics.flushed()
         #expect(result.remaining == 0)
@@ -215,23 +219,33 @@ struct PipelineTests {
         #expect(messages.count == 1000)
         #expect(Set(messages.compactMap { $0["messageId"]?.stringValue }).count == 1000)
         for thread in 0..<10 {
-            let order = messages.filter { $0["properties"]?["thread"] == .int(Int64(thread)) }.compactMap { $0["properties"]?["i"]?.intValue }
+            let order = messages.filter { $0["properties"]?["thread"] == .int(Int64(thread)) }.compactMap {
+                $0["properties"]?["i"]?.intValue
+            }
             #expect(order == (0..<100).map(Int64.init), "one thread's events keep their order")
         }
     }
 
     @Test func propertiesRoundTripExactly() async throws {
         let analytics = harness.make()
-        analytics.track("Purchase", properties: ["price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
-                                                 "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true])
+        analytics.track(
+            "Purchase",
+            properties: [
+                "price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
+                "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true,
+            ])
         _ = await analytics.flushed()
         let upload = try #require(harness.transport.uploads.first)
-        let raw = String(decoding: try Gzip.decompress(try #require(upload.request.body), limit: 1 << 20), as: UTF8.self)
+        let raw = String(
+            decoding: try Gzip.decompress(try #require(upload.request.body), limit: 1 << 20), as: UTF8.self)
         #expect(raw.contains("\"price\":19.99"))
         #expect(raw.contains("\"big\":9007199254740993"))
         let message = try #require(upload.messages.first)
-        #expect(message["properties"] == ["price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
-                                          "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true])
+        #expect(
+            message["properties"] == [
+                "price": 19.99, "count": 3, "big": .int(9_007_199_254_740_993),
+                "nested": [[1, 2], ["a": nil]], "none": nil, "flag": true,
+            ])
         #expect(message["context"]?["library"]?["name"] == "courier-analytics-swift")
         #expect(message["schemaVersion"] == 1)
         #expect(message["timestamp"] == "2026-11-29T08:00:00.000Z")
@@ -292,7 +306,8 @@ struct PipelineTests {
         let analytics = harness.make { $0.propertyAllowList = ["plan", "note"] }
         analytics.track("Signed Up", properties: ["plan": "pro", "email": "a@b.co", "note": "reach me at a@b.co"])
         _ = await analytics.flushed()
-        #expect(harness.transport.uploadedMessages.first?["properties"] == ["plan": "pro", "note": "reach me at [email]"])
+        #expect(
+            harness.transport.uploadedMessages.first?["properties"] == ["plan": "pro", "note": "reach me at [email]"])
     }
 
     @Test func samplingKeepsWholeSessions() async throws {
@@ -394,7 +409,8 @@ struct PipelineTests {
         #expect(!harness.queueFiles.contains { $0.lastPathComponent.contains("corrupt") })
         #expect(harness.logs.all.contains { $0.contains("newer build") })
         let db = try Database(path: path)
-        #expect(try db.query("SELECT name FROM courier_migrations") { $0.text(0) ?? "" } == ["queue v9 from a newer build"])
+        #expect(
+            try db.query("SELECT name FROM courier_migrations") { $0.text(0) ?? "" } == ["queue v9 from a newer build"])
     }
 
     @Test func aBufferFilledUpKeepsItsTimerInsteadOfMakingANewOne() async throws {
@@ -402,7 +418,7 @@ struct PipelineTests {
         // the timer started by the first event still fires 250 ms after it.
         let analytics = harness.make {
             $0.writeBufferCount = 16
-            $0.flushAt = 1_000   // no upload, whose first step would write the buffer
+            $0.flushAt = 1_000  // no upload, whose first step would write the buffer
         }
         for _ in 0..<20 { analytics.track("First") }
         try await harness.clock.waitForSleepers(1)

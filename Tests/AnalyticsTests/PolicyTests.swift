@@ -36,9 +36,16 @@ struct UploadDecisionTests {
     static let cases: [(TransportResult, Int, UploadDecision)] = [
         (.response(status: 200, headers: [:], body: []), 5, .delivered(rejected: 0)),
         (.response(status: 202, headers: [:], body: []), 5, .delivered(rejected: 0)),
-        (.response(status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[]}"#.utf8)), 5, .delivered(rejected: 0)),
-        (.response(status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[{"index":4},{"index":0}]}"#.utf8)), 5,
-         .delivered(rejected: 2)),
+        (
+            .response(status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[]}"#.utf8)), 5,
+            .delivered(rejected: 0)
+        ),
+        (
+            .response(
+                status: 200, headers: [:], body: Array(#"{"success":true,"rejected":[{"index":4},{"index":0}]}"#.utf8)),
+            5,
+            .delivered(rejected: 2)
+        ),
         (.response(status: 200, headers: [:], body: Array("not json".utf8)), 5, .delivered(rejected: 0)),
         (.response(status: 400, headers: [:], body: []), 5, .split),
         (.response(status: 400, headers: [:], body: []), 1, .poison(status: 400)),
@@ -62,9 +69,11 @@ struct UploadDecisionTests {
 
     @Test func retryAfterAsAnHTTPDate() {
         let now = Timestamp.parseMilliseconds("2026-11-29T08:00:00Z") ?? 0
-        let later = TransportResult.response(status: 503, headers: ["retry-after": "Sun, 29 Nov 2026 08:01:30 GMT"], body: [])
+        let later = TransportResult.response(
+            status: 503, headers: ["retry-after": "Sun, 29 Nov 2026 08:01:30 GMT"], body: [])
         #expect(UploadDecision.decide(later, batchCount: 1, now: now) == .retry(after: .seconds(90)))
-        let past = TransportResult.response(status: 429, headers: ["retry-after": "Sun, 29 Nov 2026 07:00:00 GMT"], body: [])
+        let past = TransportResult.response(
+            status: 429, headers: ["retry-after": "Sun, 29 Nov 2026 07:00:00 GMT"], body: [])
         #expect(UploadDecision.decide(past, batchCount: 1, now: now) == .retry(after: .zero))
         let junk = TransportResult.response(status: 429, headers: ["retry-after": "Sunday, whenever"], body: [])
         #expect(UploadDecision.decide(junk, batchCount: 1, now: now) == .retry(after: nil))
@@ -77,7 +86,7 @@ struct BatchSizerTests {
         #expect(sizer.limit == 10)
         sizer.refused(10)
         #expect(sizer.limit == 5)
-        sizer.resolved(5)        // the first half was fine: the bad event is in the other half
+        sizer.resolved(5)  // the first half was fine: the bad event is in the other half
         #expect(sizer.limit == 5)
         sizer.refused(5)
         #expect(sizer.limit == 2)
@@ -86,7 +95,7 @@ struct BatchSizerTests {
         sizer.refused(2)
         sizer.resolved(1)
         #expect(sizer.limit == 1)
-        sizer.resolved(1)        // the bad event, dropped alone
+        sizer.resolved(1)  // the bad event, dropped alone
         #expect(sizer.limit == 10)
         #expect(sizer.suspects == 0)
     }
@@ -120,7 +129,9 @@ struct SamplerTests {
         #expect(kept > 4_500 && kept < 5_500)
         #expect(ids.allSatisfy { Sampler.isSampled($0, rate: 100) })
         #expect(!ids.contains { Sampler.isSampled($0, rate: 0) })
-        #expect(ids.prefix(100).map { Sampler.isSampled($0, rate: 50) } == ids.prefix(100).map { Sampler.isSampled($0, rate: 50) })
+        #expect(
+            ids.prefix(100).map { Sampler.isSampled($0, rate: 50) }
+                == ids.prefix(100).map { Sampler.isSampled($0, rate: 50) })
     }
 }
 
@@ -149,10 +160,12 @@ struct PIIScrubberTests {
         #expect(PIIScrubber(allowList: nil, redacts: true).redactIdentifier(id) == expected)
     }
 
-    @Test(arguments: ["order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
-                      // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.
-                      "a1b2c3d4-1234-4567-8901-abcdef123456", "3f2c8a1e-77aa-4123-8123-abcdefabcdef",
-                      "12345678-1234-4123-8123-123456789012", "SKU-5551234-XL"])
+    @Test(arguments: [
+        "order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
+        // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.
+        "a1b2c3d4-1234-4567-8901-abcdef123456", "3f2c8a1e-77aa-4123-8123-abcdefabcdef",
+        "12345678-1234-4123-8123-123456789012", "SKU-5551234-XL",
+    ])
     func leavesOrdinaryTextAlone(input: String) {
         #expect(PIIScrubber.redact(input) == input)
     }
@@ -181,9 +194,10 @@ struct EncodingTests {
     @Test(arguments: [AnalyticsEvent.Kind.track, .screen, .identify, .group, .alias])
     func fastEncodingMatchesTheJSONModel(kind: AnalyticsEvent.Kind) throws {
         let context: [String: JSONValue] = ["library": ["name": "x"], "sessionId": 7]
-        let event = AnalyticsEvent(messageId: "m", kind: kind, name: "N", properties: ["a": 1.5, "b": [nil, "s"]],
-                                   timestamp: 1_795_939_200_000, userId: "u", anonymousId: "an", groupId: "g",
-                                   previousId: "p", context: context)
+        let event = AnalyticsEvent(
+            messageId: "m", kind: kind, name: "N", properties: ["a": 1.5, "b": [nil, "s"]],
+            timestamp: 1_795_939_200_000, userId: "u", anonymousId: "an", groupId: "g",
+            previousId: "p", context: context)
         #expect(try JSONParser.parse(event.encoded()) == event.json)
         #expect(try JSONParser.parse(event.encoded(encodedContext: JSONWriter.encode(.object(context)))) == event.json)
     }

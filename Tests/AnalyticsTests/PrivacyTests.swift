@@ -42,7 +42,9 @@ struct PrivacyTests {
         analytics.track("After")
         analytics.identify(userId: "u-2")
         _ = await analytics.flushed()
-        let byName = Dictionary(harness.transport.uploadedMessages.map { (($0["event"] ?? $0["type"])?.stringValue ?? "", $0) }) { a, _ in a }
+        let byName = Dictionary(
+            harness.transport.uploadedMessages.map { (($0["event"] ?? $0["type"])?.stringValue ?? "", $0) }
+        ) { a, _ in a }
         let before = try #require(byName["Before"])
         let after = try #require(byName["After"])
         #expect(before["userId"] == "u-1")
@@ -75,11 +77,13 @@ struct PrivacyTests {
 
     @Test func theScrubberCoversIdsNamesAndPluginContext() async throws {
         let analytics = harness.make {
-            $0.plugins = [AnalyticsPlugin(name: "crm") { event in
-                var e = event
-                e.context["crm"] = ["contact": "jane@example.com", "phone": "+1 415 555 2671"]
-                return e
-            }]
+            $0.plugins = [
+                AnalyticsPlugin(name: "crm") { event in
+                    var e = event
+                    e.context["crm"] = ["contact": "jane@example.com", "phone": "+1 415 555 2671"]
+                    return e
+                }
+            ]
         }
         analytics.identify(userId: "jane@example.com")
         analytics.group("team of bob@example.com")

@@ -44,8 +44,10 @@ struct RealCollectorTests {
             var all: [JSONValue] = []
             var after = "0"
             while true {
-                let url = server.baseURL + "/v1/events?writeKey=\(RealCollectorTests.writeKey)&after=\(after)&limit=1000"
-                let page = try await client.send("GET", url, headers: ["Authorization": "Bearer \(RealCollectorTests.adminToken)"])
+                let url =
+                    server.baseURL + "/v1/events?writeKey=\(RealCollectorTests.writeKey)&after=\(after)&limit=1000"
+                let page = try await client.send(
+                    "GET", url, headers: ["Authorization": "Bearer \(RealCollectorTests.adminToken)"])
                 all += page.json?["events"]?.arrayValue ?? []
                 guard let next = page.json?["nextCursor"]?.stringValue else { return all }
                 after = next
@@ -116,11 +118,13 @@ struct RealCollectorTests {
         configuration.storageDirectory = try Self.storage()
         configuration.defaultConsent = .granted
         // A plugin that empties one event's name: the collector cannot accept a nameless track.
-        configuration.plugins = [AnalyticsPlugin(name: "breaks one") { event in
-            var e = event
-            if e.name == "Broken" { e.name = "" }
-            return e
-        }]
+        configuration.plugins = [
+            AnalyticsPlugin(name: "breaks one") { event in
+                var e = event
+                if e.name == "Broken" { e.name = "" }
+                return e
+            }
+        ]
         let analytics = Analytics(configuration: configuration)
         for i in 0..<20 { analytics.track(i == 13 ? "Broken" : "Fine", properties: ["seq": .int(Int64(i))]) }
         let result = await analytics.flushed()
@@ -155,8 +159,10 @@ struct RealCollectorTests {
         let report: (tracked: Int, stored: Int) = await runOffPool {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: courier)
-            process.arguments = ["track", "Killed", "--count", "1000000", "--progress", "250", "--server", baseURL,
-                                 "--write-key", Self.writeKey, "--data-dir", storage.path]
+            process.arguments = [
+                "track", "Killed", "--count", "1000000", "--progress", "250", "--server", baseURL,
+                "--write-key", Self.writeKey, "--data-dir", storage.path,
+            ]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

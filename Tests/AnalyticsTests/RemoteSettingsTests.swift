@@ -13,7 +13,9 @@ struct RemoteSettingsTests {
     init() throws { harness = try SDKHarness() }
 
     /// An instance that has fetched and applied `settings` before the test tracks anything.
-    func make(settings: JSONValue, _ change: @escaping (inout AnalyticsConfiguration) -> Void = { _ in }) async -> Analytics {
+    func make(settings: JSONValue, _ change: @escaping (inout AnalyticsConfiguration) -> Void = { _ in }) async
+        -> Analytics
+    {
         harness.transport.settings.withLock { $0 = settings }
         let analytics = harness.make {
             $0.fetchesRemoteSettings = true
@@ -30,7 +32,9 @@ struct RemoteSettingsTests {
     }
 
     @Test func aNullRemoteAllowListKeepsTheLocalOne() async throws {
-        let analytics = await make(settings: ["enabled": true, "propertyAllowList": nil]) { $0.propertyAllowList = ["plan"] }
+        let analytics = await make(settings: ["enabled": true, "propertyAllowList": nil]) {
+            $0.propertyAllowList = ["plan"]
+        }
         #expect(await uploadedProperties(analytics) == ["plan": "pro"])
     }
 
@@ -54,7 +58,7 @@ struct RemoteSettingsTests {
     @Test func aHugeFlushIntervalIsClampedNotACrash() async throws {
         let analytics = await make(settings: ["flushIntervalSeconds": 1e19])
         analytics.track("Later")
-        try await harness.advance(.seconds(1))   // the write buffer's timer
+        try await harness.advance(.seconds(1))  // the write buffer's timer
         #expect(await eventually { analytics.stats.stored == 1 })
         try await harness.advance(.seconds(86_399))
         #expect(harness.transport.uploads.isEmpty)
@@ -67,9 +71,11 @@ struct RemoteSettingsTests {
 /// it keeps lies in its documented range.
 struct RemoteSettingsFuzzTests {
     static let keys = ["enabled", "sampleRate", "flushAt", "flushIntervalSeconds", "propertyAllowList", "other"]
-    static let numbers: [Double] = [0, -0.0, 1, -1, 0.5, 99.999, 100, 100.0001, 2500, 2501, 86_400, 86_401, 1e19, -1e19,
-                                    9.2e18, 9.3e18, 1e308, -1e308, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                                    .nan, .infinity, -.infinity, -.leastNonzeroMagnitude]
+    static let numbers: [Double] = [
+        0, -0.0, 1, -1, 0.5, 99.999, 100, 100.0001, 2500, 2501, 86_400, 86_401, 1e19, -1e19,
+        9.2e18, 9.3e18, 1e308, -1e308, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+        .nan, .infinity, -.infinity, -.leastNonzeroMagnitude,
+    ]
 
     static func randomValue(_ rng: inout SeededGenerator, depth: Int = 0) -> JSONValue {
         switch Int.random(in: 0..<10, using: &rng) {
@@ -96,7 +102,9 @@ struct RemoteSettingsFuzzTests {
     /// What is out of range in `settings` (empty when everything is in range).
     static func problems(_ settings: RemoteSettings) -> [String] {
         var problems: [String] = []
-        if let rate = settings.sampleRate, !(rate.isFinite && (0...100).contains(rate)) { problems.append("sampleRate \(rate)") }
+        if let rate = settings.sampleRate, !(rate.isFinite && (0...100).contains(rate)) {
+            problems.append("sampleRate \(rate)")
+        }
         if let flushAt = settings.flushAt, !(1...2500).contains(flushAt) { problems.append("flushAt \(flushAt)") }
         if let seconds = settings.flushIntervalSeconds, !(seconds.isFinite && (1...86_400).contains(seconds)) {
             problems.append("flushIntervalSeconds \(seconds)")
@@ -125,7 +133,9 @@ struct RemoteSettingsFuzzTests {
 
     @Test func mutatedDocumentsNeverTrap() {
         var rng = SeededGenerator(state: 42)
-        let seed = Array(#"{"enabled":true,"sampleRate":50,"flushAt":20,"flushIntervalSeconds":30,"propertyAllowList":["plan"]}"#.utf8)
+        let seed = Array(
+            #"{"enabled":true,"sampleRate":50,"flushAt":20,"flushIntervalSeconds":30,"propertyAllowList":["plan"]}"#
+                .utf8)
         let inserts = ["1e19", "-", "9", "e308", "null", ".5", "\"", "[", "{}"].map { Array($0.utf8) }
         var parsed = 0
         var problems: [String] = []

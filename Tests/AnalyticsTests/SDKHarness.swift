@@ -35,8 +35,11 @@ struct SDKHarness {
 
     /// The queue database file of the test write key.
     var queueFiles: [URL] {
-        let folders = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return folders.flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
+        let folders =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        return folders.flatMap {
+            (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? []
+        }
     }
 
     /// Waits until `sleepers` timers sleep on the manual clock, then advances it: the advance can

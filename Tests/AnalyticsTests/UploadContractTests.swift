@@ -15,11 +15,14 @@ struct UploadContractTests {
     /// A 200 that lists the messages at `indices` as rejected.
     static func accepted(rejecting indices: [Int], of messages: [JSONValue]) -> TransportResult {
         let rejected: [JSONValue] = indices.map { index in
-            ["index": .int(Int64(index)), "messageId": messages[index]["messageId"] ?? .null,
-             "code": "invalid_message", "message": "track needs an event name"]
+            [
+                "index": .int(Int64(index)), "messageId": messages[index]["messageId"] ?? .null,
+                "code": "invalid_message", "message": "track needs an event name",
+            ]
         }
-        return .response(status: 200, headers: [:],
-                         body: JSONWriter.encode(["success": true, "rejected": .array(rejected)]))
+        return .response(
+            status: 200, headers: [:],
+            body: JSONWriter.encode(["success": true, "rejected": .array(rejected)]))
     }
 
     /// A collector that refuses (400) any body holding an event named `Bad…`, as it refuses a
@@ -27,7 +30,8 @@ struct UploadContractTests {
     func refuseBadEvents() {
         harness.transport.bodyRule.withLock {
             $0 = { messages in
-                messages.contains { $0["event"]?.stringValue?.hasPrefix("Bad") == true } ? FakeTransport.status(400) : nil
+                messages.contains { $0["event"]?.stringValue?.hasPrefix("Bad") == true }
+                    ? FakeTransport.status(400) : nil
             }
         }
     }
@@ -66,7 +70,9 @@ struct UploadContractTests {
     @Test func aRejectedListThatDoesNotFitTheBatchCountsAtMostTheBatch() async throws {
         // Duplicate, negative and out-of-range indices: a confused collector never makes the
         // counters go wrong.
-        let body: JSONValue = ["success": true, "rejected": [["index": 0], ["index": 0], ["index": -1], ["index": 99], "x"]]
+        let body: JSONValue = [
+            "success": true, "rejected": [["index": 0], ["index": 0], ["index": -1], ["index": 99], "x"],
+        ]
         harness.transport.script([.response(status: 200, headers: [:], body: JSONWriter.encode(body))])
         let analytics = harness.make()
         for i in 0..<2 { analytics.track("E\(i)") }

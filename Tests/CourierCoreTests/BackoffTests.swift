@@ -5,8 +5,10 @@ import Testing
 struct BackoffTests {
     let backoff = Backoff(base: .milliseconds(100), cap: .seconds(10))
 
-    @Test(arguments: [(0, Duration.milliseconds(100)), (1, .milliseconds(200)), (3, .milliseconds(800)),
-                      (6, .milliseconds(6400)), (7, .seconds(10)), (70, .seconds(10)), (-1, .milliseconds(100))])
+    @Test(arguments: [
+        (0, Duration.milliseconds(100)), (1, .milliseconds(200)), (3, .milliseconds(800)),
+        (6, .milliseconds(6400)), (7, .seconds(10)), (70, .seconds(10)), (-1, .milliseconds(100)),
+    ])
     func windowDoublesUpToTheCap(attempt: Int, window: Duration) {
         #expect(backoff.window(attempt: attempt) == window)
     }
@@ -36,9 +38,11 @@ struct BackoffTests {
 }
 
 struct DurationWholeTests {
-    @Test(arguments: [(Duration.milliseconds(1500), Int64(1500), Int64(1_500_000_000)),
-                      (.nanoseconds(999_999), 0, 999_999), (.seconds(-2), -2000, -2_000_000_000),
-                      (.seconds(Int64.max), Int64.max, Int64.max)])
+    @Test(arguments: [
+        (Duration.milliseconds(1500), Int64(1500), Int64(1_500_000_000)),
+        (.nanoseconds(999_999), 0, 999_999), (.seconds(-2), -2000, -2_000_000_000),
+        (.seconds(Int64.max), Int64.max, Int64.max),
+    ])
     func convertsAndSaturates(duration: Duration, milliseconds: Int64, nanoseconds: Int64) {
         #expect(duration.wholeMilliseconds == milliseconds)
         #expect(duration.wholeNanoseconds == nanoseconds)

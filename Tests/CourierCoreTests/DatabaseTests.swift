@@ -30,7 +30,9 @@ struct DatabaseTests {
     func migratesAndBindsEveryType(backend: Backend) throws {
         let pool = try DatabasePool(path: backend.path(), migrator: migrator)
         try pool.write { db in
-            try db.run("INSERT INTO items(name, data, size) VALUES (?1, ?2, ?3)", [.text("ä"), .blob([0, 1, 255]), .real(1.5)])
+            try db.run(
+                "INSERT INTO items(name, data, size) VALUES (?1, ?2, ?3)",
+                [.text("ä"), .blob([0, 1, 255]), .real(1.5)])
             try db.run("INSERT INTO items(name, data, size) VALUES (?1, ?2, ?3)", ["b", nil, nil])
         }
         let rows = try pool.read { db in
@@ -77,15 +79,20 @@ struct DatabaseTests {
         let path = Backend.file.path()
         _ = try DatabasePool(path: path, migrator: migrator)
         // A migration added later, between two that shipped, still runs exactly once.
-        let grown = Migrator([migrator.migrations[0],
-                              .init("items.tag", sql: "ALTER TABLE items ADD COLUMN tag TEXT"),
-                              migrator.migrations[1]])
+        let grown = Migrator([
+            migrator.migrations[0],
+            .init("items.tag", sql: "ALTER TABLE items ADD COLUMN tag TEXT"),
+            migrator.migrations[1],
+        ])
         _ = try DatabasePool(path: path, migrator: grown)
         _ = try DatabasePool(path: path, migrator: grown)
         let db = try Database(path: path)
-        #expect(try db.query("SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('tag', 'size')") { $0.int(0) } == [2])
-        #expect(try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" }
-            == ["items", "items.size", "items.tag"])
+        #expect(
+            try db.query("SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('tag', 'size')") { $0.int(0) }
+                == [2])
+        #expect(
+            try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" }
+                == ["items", "items.size", "items.tag"])
     }
 
     @Test func aDatabaseFromBeforeNamedMigrationsKeepsItsVersion() throws {
@@ -97,7 +104,10 @@ struct DatabaseTests {
         }
         _ = try DatabasePool(path: path, migrator: migrator)
         let db = try Database(path: path)
-        #expect(try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" } == ["items", "items.size"])
+        #expect(
+            try db.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" } == [
+                "items", "items.size",
+            ])
         #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [2])
         let tooNew = try Database(path: Backend.file.path())
         try tooNew.execute("PRAGMA user_version = 9")
@@ -146,7 +156,10 @@ struct DatabaseTests {
     @Test func aFailingMigrationRollsBackAndKeepsTheVersion() throws {
         let path = Backend.file.path()
         _ = try DatabasePool(path: path, migrator: Migrator([migrator.migrations[0]]))
-        let broken = Migrator([migrator.migrations[0], .init("broken", sql: "ALTER TABLE items ADD COLUMN x INT; SELECT nope FROM nowhere")])
+        let broken = Migrator([
+            migrator.migrations[0],
+            .init("broken", sql: "ALTER TABLE items ADD COLUMN x INT; SELECT nope FROM nowhere"),
+        ])
         #expect(throws: DatabaseError.self) { try DatabasePool(path: path, migrator: broken) }
         let db = try Database(path: path)
         #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [1])
@@ -189,8 +202,9 @@ struct DatabaseTests {
         do {
             try pool.write { db in
                 for i in 0..<10_000 {
-                    try db.run("INSERT INTO items(name, data) VALUES (?1, ?2)",
-                               [.text("item-\(i)"), .blob([UInt8](repeating: 7, count: 512))])
+                    try db.run(
+                        "INSERT INTO items(name, data) VALUES (?1, ?2)",
+                        [.text("item-\(i)"), .blob([UInt8](repeating: 7, count: 512))])
                 }
             }
             Issue.record("the page limit should be hit")
@@ -205,7 +219,9 @@ struct DatabaseTests {
             for worker in 0..<8 {
                 group.addTask {
                     for i in 0..<50 {
-                        try pool.write { db in try db.run("INSERT INTO items(name) VALUES (?1)", [.text("\(worker)-\(i)")]) }
+                        try pool.write { db in
+                            try db.run("INSERT INTO items(name) VALUES (?1)", [.text("\(worker)-\(i)")])
+                        }
                         _ = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
                     }
                 }

@@ -4,7 +4,10 @@ import Testing
 struct JSONParserTests {
     @Test(arguments: [
         ("{\"a\":1}", JSONValue.object(["a": .int(1)])),
-        ("[1,2.5,-3,true,false,null,\"x\"]", .array([.int(1), .double(2.5), .int(-3), .bool(true), .bool(false), .null, .string("x")])),
+        (
+            "[1,2.5,-3,true,false,null,\"x\"]",
+            .array([.int(1), .double(2.5), .int(-3), .bool(true), .bool(false), .null, .string("x")])
+        ),
         ("  \"\\u00e9\\n\\\"\\\\\\/\"  ", .string("é\n\"\\/")),
         ("\"\\ud83d\\ude00\"", .string("😀")),
         ("9223372036854775807", .int(Int64.max)),
@@ -13,7 +16,10 @@ struct JSONParserTests {
         ("-18446744073709551616", .bigInteger("-18446744073709551616")),
         ("1e3", .double(1000)),
         ("0", .int(0)),
-        ("{\"nested\":{\"list\":[[],{}]}}", .object(["nested": .object(["list": .array([.array([]), .object([:])])])])),
+        (
+            "{\"nested\":{\"list\":[[],{}]}}",
+            .object(["nested": .object(["list": .array([.array([]), .object([:])])])])
+        ),
     ])
     func parsesValidDocuments(text: String, expected: JSONValue) throws {
         #expect(try JSONParser.parse(text) == expected)
@@ -21,7 +27,8 @@ struct JSONParserTests {
 
     @Test(arguments: [
         "", "{", "[1,]", "{\"a\":}", "{\"a\" 1}", "01", "1.", "-", "tru", "nul", "\"abc", "\"\\x\"",
-        "\"\\ud800\"", "\"\\ud800\\u0041\"", "\"\\udc00\"", "1e400", "{\"a\":1}x", "[1 2]", "\"a\u{01}b\"", "{1:2}", "1e", "NaN", "[\"\\u12\"]",
+        "\"\\ud800\"", "\"\\ud800\\u0041\"", "\"\\udc00\"", "1e400", "{\"a\":1}x", "[1 2]", "\"a\u{01}b\"", "{1:2}",
+        "1e", "NaN", "[\"\\u12\"]",
     ])
     func rejectsInvalidDocuments(text: String) {
         #expect(throws: JSONError.self) { try JSONParser.parse(text) }
@@ -83,13 +90,14 @@ struct JSONParserTests {
 
     /// Bytes that are not UTF-8 would be read as U+FFFD but stored raw, so two ids that differ
     /// only there would collapse into one.
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],  // a byte that never starts a sequence
-        [0x22, 0xC0, 0xAF, 0x22],  // an overlong "/"
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
-        [0x22, 0xE2, 0x82, 0x22],  // a truncated sequence
-        [0x22, 0x5C, 0x6E, 0xC3, 0x22],  // after an escape
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22],  // a byte that never starts a sequence
+            [0x22, 0xC0, 0xAF, 0x22],  // an overlong "/"
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+            [0x22, 0xE2, 0x82, 0x22],  // a truncated sequence
+            [0x22, 0x5C, 0x6E, 0xC3, 0x22],  // after an escape
+        ] as [[UInt8]])
     func refusesInvalidUTF8InStrings(string: [UInt8]) {
         #expect(throws: JSONError.self) { try JSONParser.parse(string) }
         // …also where the parser only checks a value without building it.
@@ -123,8 +131,9 @@ struct JSONParserTests {
         var sizes: [Int] = []
         var members: [[JSONMemberSpan]] = []
         #expect(throws: JSONError.self) {
-            try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
-                                 shallowFromDepth: 3)
+            try JSONParser.parse(
+                Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
+                shallowFromDepth: 3)
         }
     }
 
@@ -132,8 +141,9 @@ struct JSONParserTests {
         let text = "{\"batch\":[{\"p\":{" + (0..<200).map { "\"k\($0)\":0" }.joined(separator: ",") + "}}]}"
         var sizes: [Int] = []
         var members: [[JSONMemberSpan]] = []
-        _ = try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
-                                 shallowFromDepth: 3)
+        _ = try JSONParser.parse(
+            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
+            shallowFromDepth: 3)
         #expect(sizes.count == 1)
     }
 

@@ -41,7 +41,8 @@ struct TimestampTests {
     @Test func formattingClampsToTheYearsTheFormatCanHold() {
         #expect(Timestamp.format(milliseconds: Int64.max) == "9999-12-31T23:59:59.999Z")
         #expect(Timestamp.format(milliseconds: Int64.min) == "0000-01-01T00:00:00.000Z")
-        #expect(Timestamp.parseMilliseconds("2026-11-29T23:59:60Z") == Timestamp.parseMilliseconds("2026-11-29T23:59:59Z"))
+        #expect(
+            Timestamp.parseMilliseconds("2026-11-29T23:59:60Z") == Timestamp.parseMilliseconds("2026-11-29T23:59:59Z"))
         #expect(Timestamp.parseMilliseconds("2026-11-29T10:00:00+18:00") != nil)
     }
 

@@ -24,7 +24,8 @@ struct HTTPHardeningTests {
         router.add("GET", "/inject") { request in
             HTTPResponse(status: 200, headers: [("X-Name", request.query["v"] ?? "")], body: Array("hi".utf8))
         }
-        router.add("GET", "/fails") { _ in throw DatabaseError(resultCode: 10, message: "disk I/O error at /var/secret") }
+        router.add("GET", "/fails") { _ in throw DatabaseError(resultCode: 10, message: "disk I/O error at /var/secret")
+        }
         router.add("GET", "/teapot") { _ in throw HTTPError(HTTPError.Code("teapot", status: 418), "short and stout") }
         let gate = self.gate
         router.add("POST", "/slow") { request in
@@ -79,8 +80,9 @@ struct HTTPHardeningTests {
         #expect(try await client.send("GET", server.baseURL + "/metrics").status == 403)
         let wrong = try await client.send("GET", server.baseURL + "/metrics", headers: ["Authorization": "Bearer nope"])
         #expect(wrong.status == 403)
-        let right = try await client.send("GET", server.baseURL + "/metrics",
-                                          headers: ["Authorization": "Bearer metrics-token-0123456789"])
+        let right = try await client.send(
+            "GET", server.baseURL + "/metrics",
+            headers: ["Authorization": "Bearer metrics-token-0123456789"])
         #expect(right.status == 200)
         #expect(String(decoding: right.body, as: UTF8.self).contains("courier_http_requests_total"))
     }
@@ -89,8 +91,9 @@ struct HTTPHardeningTests {
         defer { inBackground { [server] in server.stop() } }
         func preflight(_ path: String) throws -> (status: Int, head: String, body: [UInt8])? {
             let socket = try RawSocket(port: server.port)
-            try socket.send("OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\n"
-                + "Access-Control-Request-Method: POST\r\n\r\n")
+            try socket.send(
+                "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\n"
+                    + "Access-Control-Request-Method: POST\r\n\r\n")
             return socket.readResponse()
         }
         let open = try preflight("/public")

@@ -40,7 +40,8 @@ struct HTTPServerTests {
         let echoCalls = self.echoCalls
         router.add("POST", "/echo") { request in
             echoCalls.increment()
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
         }
         let gate = self.gate
         router.add("POST", "/slow") { request in
@@ -104,8 +105,9 @@ struct HTTPServerTests {
     @Test func gzipBodiesAreDecompressed() async throws {
         defer { inBackground { [server] in server.stop() } }
         let text = Array(String(repeating: "courier ", count: 10_000).utf8)
-        let response = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
-                                             body: try Gzip.compress(text))
+        let response = try await client.send(
+            "POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
+            body: try Gzip.compress(text))
         #expect(response.status == 200)
         #expect(response.body == text)
     }
@@ -113,13 +115,16 @@ struct HTTPServerTests {
     @Test func zipBombIs413AndBadGzipIs400() async throws {
         defer { inBackground { [server] in server.stop() } }
         let bomb = try Gzip.compress([UInt8](repeating: 0, count: 20 << 20))
-        let refused = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"], body: bomb)
+        let refused = try await client.send(
+            "POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"], body: bomb)
         #expect(refused.status == 413)
-        let garbage = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
-                                            body: Array("not gzip at all".utf8))
+        let garbage = try await client.send(
+            "POST", server.baseURL + "/echo", headers: ["Content-Encoding": "gzip"],
+            body: Array("not gzip at all".utf8))
         #expect(garbage.status == 400)
         #expect(garbage.json?["error"]?["code"] == "invalid_encoding")
-        let brotli = try await client.send("POST", server.baseURL + "/echo", headers: ["Content-Encoding": "br"], body: [1])
+        let brotli = try await client.send(
+            "POST", server.baseURL + "/echo", headers: ["Content-Encoding": "br"], body: [1])
         #expect(brotli.status == 415)
     }
 

@@ -57,8 +57,10 @@ struct CryptoPrimitiveTests {
             Sodium.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8)).hex
                 == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
         #expect(
-            Sodium.hmacSHA256(key: [UInt8](repeating: 0xaa, count: 131),
-                              Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hex
+            Sodium.hmacSHA256(
+                key: [UInt8](repeating: 0xaa, count: 131),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+            ).hex
                 == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
         // An empty key takes the libsodium path; the value is Python's hmac module's.
         #expect(

@@ -36,8 +36,10 @@ public final class Analytics: Sendable {
     ///   - host: the collector's base URL.
     ///   - options: changes to the default configuration.
     @discardableResult
-    public static func configure(writeKey: String, host: String,
-                                 options: (inout AnalyticsConfiguration) -> Void = { _ in }) -> Analytics {
+    public static func configure(
+        writeKey: String, host: String,
+        options: (inout AnalyticsConfiguration) -> Void = { _ in }
+    ) -> Analytics {
         var configuration = AnalyticsConfiguration(writeKey: writeKey, host: host)
         options(&configuration)
         let analytics = Analytics(configuration: configuration)
@@ -130,8 +132,10 @@ public final class Analytics: Sendable {
     /// How many times remote settings were fetched and applied: lets tests wait for them.
     package var remoteSettingsApplied: Int { recorder.remoteSettingsApplied }
 
-    private func submit(_ kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue],
-                        extra: EventExtra = EventExtra()) {
+    private func submit(
+        _ kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue],
+        extra: EventExtra = EventExtra()
+    ) {
         recorder.update { $0.tracked += 1 }
         send(.event(kind: kind, name: name, properties: properties, timestamp: clock.nowMilliseconds, extra: extra))
     }

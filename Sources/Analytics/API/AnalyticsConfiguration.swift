@@ -108,8 +108,9 @@ public struct AppInfo: Sendable, Equatable {
     public static var current: AppInfo {
         let info = Bundle.main.infoDictionary ?? [:]
         let name = info["CFBundleName"] as? String ?? ProcessInfo.processInfo.processName
-        return AppInfo(name: name, version: info["CFBundleShortVersionString"] as? String ?? "",
-                       build: info["CFBundleVersion"] as? String ?? "",
-                       namespace: Bundle.main.bundleIdentifier ?? name)
+        return AppInfo(
+            name: name, version: info["CFBundleShortVersionString"] as? String ?? "",
+            build: info["CFBundleVersion"] as? String ?? "",
+            namespace: Bundle.main.bundleIdentifier ?? name)
     }
 }

@@ -41,9 +41,11 @@ public struct AnalyticsEvent: Sendable, Equatable {
     public var context: [String: JSONValue]
 
     /// Creates an event (the SDK makes them; plugins and tests may too).
-    public init(messageId: String, kind: Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
-                userId: String?, anonymousId: String, groupId: String?, previousId: String?,
-                context: [String: JSONValue]) {
+    public init(
+        messageId: String, kind: Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
+        userId: String?, anonymousId: String, groupId: String?, previousId: String?,
+        context: [String: JSONValue]
+    ) {
         self.messageId = messageId
         self.kind = kind
         self.name = name

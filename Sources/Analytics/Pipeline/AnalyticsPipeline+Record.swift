@@ -2,12 +2,15 @@ import CourierCore
 
 extension AnalyticsPipeline {
     /// Enrich → consent gate → plugins → scrub → sample → size check → write buffer.
-    func record(kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
-                extra: EventExtra) {
+    func record(
+        kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
+        extra: EventExtra
+    ) {
         guard remote.enabled else { return stats.drop(.disabled) }
         guard consent == .granted else { return stats.drop(.consent) }
-        let scrubber = PIIScrubber(allowList: remote.allowList(local: configuration.propertyAllowList),
-                                   redacts: configuration.redactsPII)
+        let scrubber = PIIScrubber(
+            allowList: remote.allowList(local: configuration.propertyAllowList),
+            redacts: configuration.redactsPII)
         var previousId: String?
         switch kind {
         case .identify:
@@ -77,8 +80,9 @@ extension AnalyticsPipeline {
         buffer.removeAll(keepingCapacity: true)
         guard let queue else { return stats.drop(.storage, count: payloads.count) }
         do {
-            let pushedOut = try queue.append(payloads, createdAt: clock.nowMilliseconds,
-                                             maximumBytes: configuration.maximumQueueBytes)
+            let pushedOut = try queue.append(
+                payloads, createdAt: clock.nowMilliseconds,
+                maximumBytes: configuration.maximumQueueBytes)
             stats.update { $0.stored += payloads.count }
             stats.drop(.queueFull, count: pushedOut)
         } catch {

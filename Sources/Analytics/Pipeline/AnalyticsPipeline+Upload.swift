@@ -5,7 +5,8 @@ extension AnalyticsPipeline {
     /// Starts the upload loop unless one is in flight, a retry is scheduled, or sending is stopped.
     func startUpload() {
         guard !stopped, !uploading, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted,
-              (queue?.count ?? 0) > 0 else {
+            (queue?.count ?? 0) > 0
+        else {
             if !uploading { resumeWaiters() }
             return
         }
@@ -24,12 +25,14 @@ extension AnalyticsPipeline {
         while let queue, !stopped, remote.enabled, consent == .granted, !unauthorized {
             writeBuffer()
             guard let batch = try? queue.peek(maximumCount: sizer.limit, maximumBytes: configuration.maximumBatchBytes),
-                  !batch.isEmpty else { return }
+                !batch.isEmpty
+            else { return }
             let request: TransportRequest
             do {
                 // Built off the actor: gzip is the costliest step, and events keep flowing meanwhile.
-                request = try await Self.makeRequest(batch, writeKey: configuration.writeKey, host: configuration.host,
-                                                     sentAt: clock.nowMilliseconds)
+                request = try await Self.makeRequest(
+                    batch, writeKey: configuration.writeKey, host: configuration.host,
+                    sentAt: clock.nowMilliseconds)
             } catch {
                 log("a batch could not be compressed: \(error)", once: "gzip")
                 return
@@ -48,7 +51,9 @@ extension AnalyticsPipeline {
             case .poison(let status):
                 try? queue.delete(batch)
                 stats.drop(.poison, count: batch.count)
-                log("the collector refused \(batch.count == 1 ? "an event" : "a batch") as invalid (\(status)); it was dropped")
+                log(
+                    "the collector refused \(batch.count == 1 ? "an event" : "a batch") as invalid (\(status)); it was dropped"
+                )
                 lastAttemptFailed = false
                 sizer.resolved(batch.count)
             case .split:
@@ -60,7 +65,8 @@ extension AnalyticsPipeline {
             case .unauthorized:
                 unauthorized = true
                 lastAttemptFailed = true
-                log("the collector does not know this write key (401); sending stopped until the SDK is configured again",
+                log(
+                    "the collector does not know this write key (401); sending stopped until the SDK is configured again",
                     once: "401")
                 return
             case .disabled:
@@ -96,8 +102,10 @@ extension AnalyticsPipeline {
     }
 
     /// `{"batch":[…],"sentAt":…}` from the stored payloads as they are, gzipped.
-    private nonisolated static func makeRequest(_ batch: [QueuedEvent], writeKey: String, host: String,
-                                                sentAt: Int64) async throws -> TransportRequest {
+    private nonisolated static func makeRequest(
+        _ batch: [QueuedEvent], writeKey: String, host: String,
+        sentAt: Int64
+    ) async throws -> TransportRequest {
         var body: [UInt8] = Array("{\"batch\":[".utf8)
         body.reserveCapacity(batch.reduce(64) { $0 + $1.payload.count + 1 })
         for (i, event) in batch.enumerated() {
@@ -108,8 +116,10 @@ extension AnalyticsPipeline {
         let credentials = Array("\(writeKey):".utf8)
         return TransportRequest(
             method: "POST", url: host + "/v1/batch",
-            headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
-                      "Authorization": "Basic " + Data(credentials).base64EncodedString()],
+            headers: [
+                "Content-Type": "application/json", "Content-Encoding": "gzip",
+                "Authorization": "Basic " + Data(credentials).base64EncodedString(),
+            ],
             // Level 1: JSON still shrinks several-fold, at a fraction of level 6's CPU on a phone.
             body: try Gzip.compress(body, level: 1))
     }

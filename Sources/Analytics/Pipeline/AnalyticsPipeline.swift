@@ -77,8 +77,9 @@ actor AnalyticsPipeline {
     private func start() {
         let now = clock.nowMilliseconds
         do {
-            let (opened, opening) = try EventQueue.open(directory: directory, now: now,
-                                                        maximumFileBytes: configuration.maximumQueueFileBytes)
+            let (opened, opening) = try EventQueue.open(
+                directory: directory, now: now,
+                maximumFileBytes: configuration.maximumQueueFileBytes)
             queue = opened
             switch opening {
             case .opened: break
@@ -244,7 +245,8 @@ actor AnalyticsPipeline {
 
     func resumeWaiters() {
         guard !waiters.isEmpty else { return }
-        let result = FlushResult(remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized)
+        let result = FlushResult(
+            remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized)
         let all = waiters
         waiters.removeAll()
         all.forEach { $0.resume(returning: result) }
@@ -262,11 +264,12 @@ actor AnalyticsPipeline {
 
     static var defaultDirectory: URL {
         #if canImport(Darwin)
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? FileManager.default.temporaryDirectory
-        return base.appendingPathComponent("courier-analytics")
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return base.appendingPathComponent("courier-analytics")
         #else
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".courier-analytics")
+            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".courier-analytics")
         #endif
     }
 

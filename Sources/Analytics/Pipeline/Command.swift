@@ -2,8 +2,9 @@ import CourierCore
 
 /// What a public call hands to the pipeline: a copy of its arguments, nothing shared.
 enum Command: Sendable {
-    case event(kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
-               extra: EventExtra)
+    case event(
+        kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue], timestamp: Int64,
+        extra: EventExtra)
     case setConsent(Consent)
     case flush
     case flushed(CheckedContinuation<FlushResult, Never>)

@@ -13,20 +13,24 @@ enum ContextBuilder {
         let process = ProcessInfo.processInfo
         let version = process.operatingSystemVersion
         #if os(iOS)
-        let osName = "iOS"
+            let osName = "iOS"
         #elseif os(macOS)
-        let osName = "macOS"
+            let osName = "macOS"
         #elseif os(Linux)
-        let osName = "Linux"
+            let osName = "Linux"
         #else
-        let osName = "unknown"
+            let osName = "unknown"
         #endif
         let app = configuration.app
         return [
-            "app": ["name": .string(app.name), "version": .string(app.version), "build": .string(app.build),
-                    "namespace": .string(app.namespace)],
-            "os": ["name": .string(osName),
-                   "version": .string("\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)")],
+            "app": [
+                "name": .string(app.name), "version": .string(app.version), "build": .string(app.build),
+                "namespace": .string(app.namespace),
+            ],
+            "os": [
+                "name": .string(osName),
+                "version": .string("\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"),
+            ],
             "device": ["type": .string(osName.lowercased()), "model": .string(machine())],
             "locale": .string(Locale.current.identifier),
             "timezone": .string(TimeZone.current.identifier),

@@ -12,7 +12,7 @@ package struct MessageIdGenerator {
         var high = system.next()
         var low = system.next()
         high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000    // RFC 4122 variant
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
         let hex: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0

@@ -134,7 +134,8 @@ package struct PIIScrubber: Sendable {
     /// between them (E.164 allows at most 15 digits).
     private static func redactPhones(_ bytes: [UInt8]) -> [UInt8] {
         func isSeparator(_ b: UInt8) -> Bool {
-            b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
+            b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(")
+                || b == UInt8(ascii: ")")
         }
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
         func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b >= 65 && b <= 122) }
@@ -142,7 +143,8 @@ package struct PIIScrubber: Sendable {
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
-            let startsRun = isDigit(bytes[i]) || (bytes[i] == UInt8(ascii: "+") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
+            let startsRun =
+                isDigit(bytes[i]) || (bytes[i] == UInt8(ascii: "+") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
                 || (bytes[i] == UInt8(ascii: "(") && i + 1 < bytes.count && isDigit(bytes[i + 1]))
             let afterWord = i > 0 && isWord(bytes[i - 1])
             // Digits hyphenated or dotted onto a word belong to a token such as a UUID or a SKU
@@ -163,7 +165,8 @@ package struct PIIScrubber: Sendable {
                 end += 1
             }
             let followedByWord = lastDigitEnd < bytes.count && isWord(bytes[lastDigitEnd])
-            let joinedAfter = lastDigitEnd + 1 < bytes.count && isJoiner(bytes[lastDigitEnd]) && isWord(bytes[lastDigitEnd + 1])
+            let joinedAfter =
+                lastDigitEnd + 1 < bytes.count && isJoiner(bytes[lastDigitEnd]) && isWord(bytes[lastDigitEnd + 1])
             if digits >= 7, digits <= 15, !followedByWord, !joinedAfter {
                 out.append(contentsOf: phoneMarker.utf8)
                 i = lastDigitEnd

@@ -17,15 +17,17 @@ final class EventQueue {
     private(set) var bytes = 0
 
     static let migrator = Migrator([
-        .init("queue and state", sql: """
-            CREATE TABLE events(
-                id INTEGER PRIMARY KEY,
-                created_at INTEGER NOT NULL,
-                bytes INTEGER NOT NULL,
-                payload BLOB NOT NULL
-            );
-            CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            """),
+        .init(
+            "queue and state",
+            sql: """
+                CREATE TABLE events(
+                    id INTEGER PRIMARY KEY,
+                    created_at INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    payload BLOB NOT NULL
+                );
+                CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                """)
     ])
 
     /// How `open` found the queue file.
@@ -110,7 +112,9 @@ final class EventQueue {
         var lastId: Int64 = 0
         var dropped = 0
         while freed < excess {
-            let page = try db.query("SELECT id, bytes FROM events WHERE id > ?1 ORDER BY id LIMIT 64", [.integer(lastId)]) {
+            let page = try db.query(
+                "SELECT id, bytes FROM events WHERE id > ?1 ORDER BY id LIMIT 64", [.integer(lastId)]
+            ) {
                 ($0.int(0), Int($0.int(1)))
             }
             if page.isEmpty { break }
@@ -138,7 +142,8 @@ final class EventQueue {
     func peek(maximumCount: Int, maximumBytes: Int) throws -> [QueuedEvent] {
         var batch: [QueuedEvent] = []
         var total = 0
-        let rows = try db.query("SELECT id, payload FROM events ORDER BY id LIMIT ?1", [.integer(Int64(maximumCount))]) {
+        let rows = try db.query("SELECT id, payload FROM events ORDER BY id LIMIT ?1", [.integer(Int64(maximumCount))])
+        {
             QueuedEvent(id: $0.int(0), payload: $0.bytes(1))
         }
         for row in rows {
@@ -177,8 +182,9 @@ final class EventQueue {
     /// Persists a state value (`nil` removes it).
     func setValue(_ value: String?, for key: String) throws {
         if let value {
-            try db.run("INSERT INTO state(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       [.text(key), .text(value)])
+            try db.run(
+                "INSERT INTO state(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [.text(key), .text(value)])
         } else {
             try db.run("DELETE FROM state WHERE key = ?1", [.text(key)])
         }
@@ -186,10 +192,10 @@ final class EventQueue {
 
     private static func excludeFromBackup(_ directory: URL) {
         #if canImport(Darwin)
-        var url = directory
-        var values = URLResourceValues()
-        values.isExcludedFromBackup = true
-        try? url.setResourceValues(values)
+            var url = directory
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? url.setResourceValues(values)
         #endif
     }
 }

@@ -31,7 +31,9 @@ package struct RemoteSettings: Sendable, Equatable {
         enabled = json["enabled"]?.boolValue ?? true
         sampleRate = Self.number(json["sampleRate"]).map { Self.clamp($0, to: Range.sampleRate) }
         flushAt = Self.number(json["flushAt"]).map { Self.clampToInt($0, to: Range.flushAt) }
-        flushIntervalSeconds = Self.number(json["flushIntervalSeconds"]).map { Self.clamp($0, to: Range.flushIntervalSeconds) }
+        flushIntervalSeconds = Self.number(json["flushIntervalSeconds"]).map {
+            Self.clamp($0, to: Range.flushIntervalSeconds)
+        }
         propertyAllowList = json["propertyAllowList"]?.arrayValue?.compactMap(\.stringValue)
     }
 

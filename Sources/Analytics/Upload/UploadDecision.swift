@@ -66,7 +66,8 @@ package enum UploadDecision: Equatable {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
-              let month = months.firstIndex(of: String(parts[2])) else { return nil }
+            let month = months.firstIndex(of: String(parts[2]))
+        else { return nil }
         let iso = String(format: "%04d-%02d-%02dT%@Z", year, month + 1, day, String(parts[4]))
         return Timestamp.parseMilliseconds(iso)
     }

@@ -17,8 +17,9 @@ extension Collector {
         let key = request.pathParameters["writeKey"] ?? ""
         try authorizeAdmin(request)
         guard WriteKey.isWellFormed(key) else {
-            throw CollectorError(.invalidRequest,
-                                 "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
+            throw CollectorError(
+                .invalidRequest,
+                "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
         }
         let patch: JSONValue
         do {
@@ -64,7 +65,9 @@ extension Collector {
         }
     }
 
-    private static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(CollectorError) -> Int64? {
+    private static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(CollectorError)
+        -> Int64?
+    {
         guard let text else { return nil }
         guard let value = Int64(text), range.contains(value) else {
             throw CollectorError(.invalidRequest, "\(name) must be an integer in \(range)")

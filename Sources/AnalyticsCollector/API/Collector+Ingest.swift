@@ -51,8 +51,9 @@ extension Collector {
             throw CollectorError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)")
         }
         guard WriteKey.isWellFormed(key) else {
-            throw CollectorError(.unauthorized,
-                                 "a write key is at most \(WriteKey.maximumBytes) bytes, without control characters")
+            throw CollectorError(
+                .unauthorized,
+                "a write key is at most \(WriteKey.maximumBytes) bytes, without control characters")
         }
         guard let settings = try settingsCache.settings(writeKey: key) else {
             throw CollectorError(.unauthorized, "unknown write key")

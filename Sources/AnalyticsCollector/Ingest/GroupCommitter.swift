@@ -61,21 +61,26 @@ final class GroupCommitter: Sendable {
         switch admission {
         case .accepted: break
         case .busy:
-            throw CollectorError(.overloaded, "the collector is busy; retry later",
-                                 retryAfterSeconds: configuration.retryAfterSeconds)
+            throw CollectorError(
+                .overloaded, "the collector is busy; retry later",
+                retryAfterSeconds: configuration.retryAfterSeconds)
         case .stopping:
             throw CollectorError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
         }
         wake.signal()
-        let waited = ticket.done.wait(timeout: .now() + .nanoseconds(Int(clamping: configuration.commitTimeout.wholeNanoseconds)))
+        let waited = ticket.done.wait(
+            timeout: .now() + .nanoseconds(Int(clamping: configuration.commitTimeout.wholeNanoseconds)))
         guard waited == .success else {
             // The request thread is not held hostage by a stuck store: the client is told to retry,
             // and if the commit does land later, the retry is a duplicate and is skipped.
-            throw CollectorError(.commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
-                                 retryAfterSeconds: configuration.retryAfterSeconds)
+            throw CollectorError(
+                .commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
+                retryAfterSeconds: configuration.retryAfterSeconds)
         }
-        let result = ticket.result.withLock { $0 } ?? .failure(
-            CollectorError(.storageUnavailable, "the commit did not finish"))
+        let result =
+            ticket.result.withLock { $0 }
+            ?? .failure(
+                CollectorError(.storageUnavailable, "the commit did not finish"))
         return try result.get()
     }
 
@@ -124,7 +129,8 @@ final class GroupCommitter: Sendable {
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
             if results.count != tickets.count {
-                throw EventStoreError(.unavailable, detail: "the store answered \(results.count) of \(tickets.count) batches")
+                throw EventStoreError(
+                    .unavailable, detail: "the store answered \(results.count) of \(tickets.count) batches")
             }
         } catch {
             // One shared transaction failed: commit each batch alone so one bad batch (or a

@@ -30,8 +30,10 @@ public struct IncomingBatch: Sendable {
 
     /// - Parameter shallow: read a batch's nested members without building them (the fast path);
     ///   `false` builds every tree (tests compare both).
-    init(body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration,
-         shallow: Bool) throws(CollectorError) {
+    init(
+        body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration,
+        shallow: Bool
+    ) throws(CollectorError) {
         let byteLimit = singleType == nil ? configuration.maximumBatchBytes : configuration.maximumEventBytes
         if body.count > byteLimit {
             let code: CollectorError.Code = singleType == nil ? .batchTooLarge : .eventTooLarge
@@ -44,8 +46,9 @@ public struct IncomingBatch: Sendable {
             // A batch's messages are checked member by member; what lies deeper (context,
             // properties) is only checked for validity and later copied as sent, so it is not
             // built unless a message must be rewritten (see below).
-            document = try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
-                                            shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
+            document = try JSONParser.parse(
+                body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
+                shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
         } catch {
             throw CollectorError(.invalidJSON, "invalid JSON: \(error)")
         }
@@ -67,8 +70,9 @@ public struct IncomingBatch: Sendable {
                 throw CollectorError(.invalidRequest, "batch must be an array of messages")
             }
             guard batch.count <= configuration.maximumBatchEvents else {
-                throw CollectorError(.batchTooLarge,
-                                     "batch has \(batch.count) messages; the limit is \(configuration.maximumBatchEvents)")
+                throw CollectorError(
+                    .batchTooLarge,
+                    "batch has \(batch.count) messages; the limit is \(configuration.maximumBatchEvents)")
             }
             raw = batch
             for key in ["context", "integrations"] {
@@ -100,10 +104,13 @@ public struct IncomingBatch: Sendable {
             let size = i < sizes.count ? sizes[i] : 0
             if size + sharedBytes > configuration.maximumEventBytes {
                 let what = sharedBytes > 0 ? "with the batch's context and integrations " : ""
-                rejected.append(RejectedMessage(
-                    index: i, messageId: element["messageId"]?.stringValue,
-                    error: CollectorError(.eventTooLarge, "message \(i) \(what)is \(size + sharedBytes) bytes; "
-                                            + "the limit is \(configuration.maximumEventBytes)")))
+                rejected.append(
+                    RejectedMessage(
+                        index: i, messageId: element["messageId"]?.stringValue,
+                        error: CollectorError(
+                            .eventTooLarge,
+                            "message \(i) \(what)is \(size + sharedBytes) bytes; "
+                                + "the limit is \(configuration.maximumEventBytes)")))
                 continue
             }
             var message: [String: JSONValue]
@@ -111,8 +118,10 @@ public struct IncomingBatch: Sendable {
             do throws(CollectorError) {
                 (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
             } catch {
-                rejected.append(RejectedMessage(index: i, messageId: element["messageId"]?.stringValue,
-                                                error: CollectorError(.invalidMessage, error.message)))
+                rejected.append(
+                    RejectedMessage(
+                        index: i, messageId: element["messageId"]?.stringValue,
+                        error: CollectorError(.invalidMessage, error.message)))
                 continue
             }
             if changed && singleType == nil {
@@ -143,8 +152,10 @@ public struct IncomingBatch: Sendable {
     }
 
     /// The members the collector sets itself; the client's own are replaced.
-    static let stampedMembers: Set<String> = ["messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt",
-                                              "writeKey"]
+    static let stampedMembers: Set<String> = [
+        "messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt",
+        "writeKey",
+    ]
 
     /// What the collector adds to one message.
     private struct Stamp {
@@ -162,8 +173,9 @@ public struct IncomingBatch: Sendable {
         let batchSentText = sentAt.map { Timestamp.format(milliseconds: $0) }
         return messages.indices.map { i in
             let message = messages[i]
-            let stamp = Self.stamp(message, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
-                                   batchSentText: batchSentText)
+            let stamp = Self.stamp(
+                message, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
+                batchSentText: batchSentText)
             let payload: [UInt8]
             if copyingMembers, let members = spans[i] {
                 payload = spliced(members, stamp)
@@ -177,13 +189,16 @@ public struct IncomingBatch: Sendable {
                 full["sentAt"] = stamp.sentAt.map(JSONValue.string)
                 payload = JSONWriter.encode(.object(full))
             }
-            return PreparedMessage(writeKey: writeKey, messageId: stamp.messageId,
-                                   type: message["type"]?.stringValue ?? "track", receivedAt: receivedAt, payload: payload)
+            return PreparedMessage(
+                writeKey: writeKey, messageId: stamp.messageId,
+                type: message["type"]?.stringValue ?? "track", receivedAt: receivedAt, payload: payload)
         }
     }
 
-    private static func stamp(_ message: [String: JSONValue], receivedAt: Int64, receivedText: String,
-                              batchSentAt: Int64?, batchSentText: String?) -> Stamp {
+    private static func stamp(
+        _ message: [String: JSONValue], receivedAt: Int64, receivedText: String,
+        batchSentAt: Int64?, batchSentText: String?
+    ) -> Stamp {
         // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
         let clientText = nonNull(message["timestamp"]) ?? nonNull(message["originalTimestamp"])
         let clientTime = clientText.flatMap { $0.stringValue.flatMap(Timestamp.parseMilliseconds) }
@@ -191,14 +206,16 @@ public struct IncomingBatch: Sendable {
         let sent = ownSent ?? batchSentAt
         let sentText = ownSent.map { Timestamp.format(milliseconds: $0) } ?? batchSentText
         let corrected = clientTime.map { client in sent.map { receivedAt - ($0 - client) } ?? client } ?? receivedAt
-        return Stamp(messageId: message["messageId"]?.stringValue ?? Identifier.uuid(), receivedAt: receivedText,
-                     timestamp: Timestamp.format(milliseconds: corrected),
-                     originalTimestamp: clientTime == nil ? nil : clientText, sentAt: sentText)
+        return Stamp(
+            messageId: message["messageId"]?.stringValue ?? Identifier.uuid(), receivedAt: receivedText,
+            timestamp: Timestamp.format(milliseconds: corrected),
+            originalTimestamp: clientTime == nil ? nil : clientText, sentAt: sentText)
     }
 
     /// The message as sent, minus the members the collector sets, plus the collector's own.
     private func spliced(_ members: [JSONMemberSpan], _ stamp: Stamp) -> [UInt8] {
-        var writer = JSONWriter(capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200)
+        var writer = JSONWriter(
+            capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200)
         writer.append(byte: UInt8(ascii: "{"))
         body.withUnsafeBytes { raw in
             for member in members where !Self.stampedMembers.contains(member.key) {
@@ -250,8 +267,10 @@ public struct IncomingBatch: Sendable {
 
     /// Checks one message; returns it (normalized) and whether normalizing changed anything but
     /// its `writeKey` (which the writer drops either way).
-    private static func validate(_ element: JSONValue, index: Int, shared: [String: JSONValue],
-                                 singleType: MessageType?) throws(CollectorError) -> ([String: JSONValue], Bool) {
+    private static func validate(
+        _ element: JSONValue, index: Int, shared: [String: JSONValue],
+        singleType: MessageType?
+    ) throws(CollectorError) -> ([String: JSONValue], Bool) {
         var changed = !shared.isEmpty
         func invalid(_ message: String) -> CollectorError {
             CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
@@ -296,7 +315,9 @@ public struct IncomingBatch: Sendable {
         }
         switch type {
         case .track:
-            guard let event = message["event"]?.stringValue, !event.isEmpty else { throw invalid("track needs an event name") }
+            guard let event = message["event"]?.stringValue, !event.isEmpty else {
+                throw invalid("track needs an event name")
+            }
         case .group:
             guard message["groupId"] != nil else { throw invalid("group needs a groupId") }
         case .alias:

@@ -24,8 +24,9 @@ final class QuotaLedger: Sendable {
         guard perKeyQuota != nil || totalQuota != nil else { return }
         let (used, total) = state.withLock { ($0.perKey[writeKey] ?? 0, $0.total) }
         if let perKeyQuota, used + Int64(bytes) > perKeyQuota {
-            throw CollectorError(.quotaExceeded,
-                                 "this project's storage quota (\(perKeyQuota) bytes) is used up; nothing was stored")
+            throw CollectorError(
+                .quotaExceeded,
+                "this project's storage quota (\(perKeyQuota) bytes) is used up; nothing was stored")
         }
         if let totalQuota, total + Int64(bytes) > totalQuota {
             throw CollectorError(.quotaExceeded, "the collector's storage quota is used up; nothing was stored")

@@ -61,7 +61,8 @@ public struct ProjectSettings: Sendable, Equatable {
                 if value.isNull {
                     next.propertyAllowList = nil
                 } else {
-                    guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+                    guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count
+                    else {
                         throw Self.invalid("propertyAllowList must be an array of strings or null")
                     }
                     next.propertyAllowList = list

@@ -69,7 +69,8 @@ final class SettingsCache: Sendable {
     /// Changes settings in one store transaction and refreshes the cache entry.
     /// - Throws: `CollectorError` from `change`, or `storageUnavailable`.
     func update(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
-        throws(CollectorError) -> ProjectSettings {
+        throws(CollectorError) -> ProjectSettings
+    {
         let settings: ProjectSettings
         do {
             settings = try store.updateSettings(writeKey: writeKey) { current in try change(current) }

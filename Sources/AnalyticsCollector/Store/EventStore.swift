@@ -79,7 +79,8 @@ public protocol EventStore: Sendable {
     /// Reads, changes and writes a project's settings in one transaction (the project is created
     /// with defaults if new). Returns the new settings.
     /// - Throws: what `change` throws (nothing is written then), or `EventStoreError`.
-    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws -> ProjectSettings
+    func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
+        -> ProjectSettings
     /// Creates a project with default settings unless it exists.
     /// - Throws: `EventStoreError`.
     func registerProject(writeKey: String) throws(EventStoreError)

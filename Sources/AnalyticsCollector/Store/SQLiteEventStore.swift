@@ -5,33 +5,37 @@ public final class SQLiteEventStore: EventStore {
     private let pool: DatabasePool
 
     static let migrator = Migrator([
-        .init("create projects, events and seen messages", sql: """
-            CREATE TABLE projects(
-                write_key TEXT PRIMARY KEY,
-                settings TEXT NOT NULL,
-                created_at INTEGER NOT NULL DEFAULT (unixepoch())
-            );
-            CREATE TABLE events(
-                id INTEGER PRIMARY KEY,
-                write_key TEXT NOT NULL,
-                message_id TEXT NOT NULL,
-                type TEXT NOT NULL,
-                received_at INTEGER NOT NULL,
-                payload TEXT NOT NULL
-            );
-            CREATE INDEX events_by_project ON events(write_key, id);
-            CREATE TABLE seen_messages(
-                write_key TEXT NOT NULL,
-                message_id TEXT NOT NULL,
-                seen_at INTEGER NOT NULL,
-                PRIMARY KEY(write_key, message_id)
-            ) WITHOUT ROWID;
-            """),
-        .init("project usage", sql: """
-            ALTER TABLE projects ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
-            UPDATE projects SET stored_bytes = (
-                SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM events WHERE events.write_key = projects.write_key);
-            """),
+        .init(
+            "create projects, events and seen messages",
+            sql: """
+                CREATE TABLE projects(
+                    write_key TEXT PRIMARY KEY,
+                    settings TEXT NOT NULL,
+                    created_at INTEGER NOT NULL DEFAULT (unixepoch())
+                );
+                CREATE TABLE events(
+                    id INTEGER PRIMARY KEY,
+                    write_key TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    payload TEXT NOT NULL
+                );
+                CREATE INDEX events_by_project ON events(write_key, id);
+                CREATE TABLE seen_messages(
+                    write_key TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    seen_at INTEGER NOT NULL,
+                    PRIMARY KEY(write_key, message_id)
+                ) WITHOUT ROWID;
+                """),
+        .init(
+            "project usage",
+            sql: """
+                ALTER TABLE projects ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+                UPDATE projects SET stored_bytes = (
+                    SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM events WHERE events.write_key = projects.write_key);
+                """),
     ])
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
@@ -51,14 +55,16 @@ public final class SQLiteEventStore: EventStore {
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         try storage {
             try pool.transaction { db in
-                let remember = try db.cachedStatement("""
+                let remember = try db.cachedStatement(
+                    """
                     INSERT INTO seen_messages(write_key, message_id, seen_at) VALUES (?1, ?2, ?3)
                     ON CONFLICT(write_key, message_id) DO UPDATE SET seen_at = excluded.seen_at
                     WHERE seen_messages.seen_at < ?4
                     """)
                 let insert = try db.cachedStatement(
                     "INSERT INTO events(write_key, message_id, type, received_at, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
-                let usage = try db.cachedStatement("UPDATE projects SET stored_bytes = stored_bytes + ?2 WHERE write_key = ?1")
+                let usage = try db.cachedStatement(
+                    "UPDATE projects SET stored_bytes = stored_bytes + ?2 WHERE write_key = ?1")
                 var outcomes: [CommitOutcome] = []
                 outcomes.reserveCapacity(batches.count)
                 for batch in batches {
@@ -148,7 +154,8 @@ public final class SQLiteEventStore: EventStore {
     public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
         try storage {
             try pool.write { db in
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO projects(write_key, settings) VALUES (?1, ?2)
                     ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings
                     """, [.text(writeKey), .text(JSONWriter.string(settings.json))])
@@ -158,13 +165,15 @@ public final class SQLiteEventStore: EventStore {
 
     /// Reads, changes and writes a project's settings in one transaction.
     public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
-        -> ProjectSettings {
+        -> ProjectSettings
+    {
         var failure: (any Error)?
         let result: ProjectSettings? = try storage {
             try pool.transaction { db -> ProjectSettings? in
-                let current = try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
-                    ProjectSettings.decode(row.text(0) ?? "{}")
-                }.first ?? ProjectSettings()
+                let current =
+                    try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
+                        ProjectSettings.decode(row.text(0) ?? "{}")
+                    }.first ?? ProjectSettings()
                 let next: ProjectSettings
                 do {
                     next = try change(current)
@@ -187,8 +196,9 @@ public final class SQLiteEventStore: EventStore {
     public func usage() throws(EventStoreError) -> [String: Int64] {
         try storage {
             try pool.read { db in
-                Dictionary(try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
-                           uniquingKeysWith: { first, _ in first })
+                Dictionary(
+                    try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
+                    uniquingKeysWith: { first, _ in first })
             }
         }
     }
@@ -197,8 +207,9 @@ public final class SQLiteEventStore: EventStore {
     public func registerProject(writeKey: String) throws(EventStoreError) {
         try storage {
             try pool.write { db in
-                try db.run("INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
-                           [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
+                try db.run(
+                    "INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
+                    [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
             }
         }
     }

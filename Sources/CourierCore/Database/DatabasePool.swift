@@ -18,8 +18,10 @@ public final class DatabasePool: Sendable {
     /// Opens the database at `path` (`:memory:` gives one private connection for both reads and writes)
     /// and runs `migrator`.
     /// - Throws: `DatabaseError`.
-    public init(path: String, options: Database.Options = .init(), migrator: Migrator? = nil,
-                maximumIdleReaders: Int = 8) throws {
+    public init(
+        path: String, options: Database.Options = .init(), migrator: Migrator? = nil,
+        maximumIdleReaders: Int = 8
+    ) throws {
         let db = try Database(path: path, options: options)
         try migrator?.migrate(db)
         writer = LockedConnection(db)
@@ -98,8 +100,8 @@ private final class LockedConnection: @unchecked Sendable {
 /// A number that identifies the calling thread while it lives.
 private func currentThreadID() -> UInt {
     #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+        UInt(bitPattern: pthread_self())
     #else
-    UInt(pthread_self())
+        UInt(pthread_self())
     #endif
 }

@@ -57,8 +57,10 @@ public struct Migrator: Sendable {
     /// The names applied so far. A database from before names were recorded has only
     /// `user_version`: its first `user_version` migrations are the ones applied.
     private func appliedNames(_ db: Database) throws -> Set<String> {
-        let hasTable = try db.query(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'courier_migrations'") { _ in true }.first ?? false
+        let hasTable =
+            try db.query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'courier_migrations'"
+            ) { _ in true }.first ?? false
         if hasTable {
             return Set(try db.query("SELECT name FROM courier_migrations") { $0.text(0) ?? "" })
         }
@@ -68,7 +70,9 @@ public struct Migrator: Sendable {
         }
         let names = migrations.prefix(version).map(\.name)
         try db.transaction {
-            try db.execute("CREATE TABLE courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))")
+            try db.execute(
+                "CREATE TABLE courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))"
+            )
             for name in names { try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(name)]) }
         }
         return Set(names)

@@ -57,8 +57,9 @@ public final class Statement {
     public func bind(_ value: String, at index: Int32) throws(DatabaseError) {
         var value = value
         let rc = value.withUTF8 { utf8 in
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                              Int32(utf8.count), courier_sqlite_transient())
+            sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                Int32(utf8.count), courier_sqlite_transient())
         }
         try database.check(rc, sql: sql)
     }
@@ -79,8 +80,9 @@ public final class Statement {
     /// - Throws: `DatabaseError`.
     public func bind(bytes: [UInt8], at index: Int32) throws(DatabaseError) {
         let rc = bytes.withUnsafeBytes { buffer in
-            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
-                              courier_sqlite_transient())
+            sqlite3_bind_blob(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                courier_sqlite_transient())
         }
         try database.check(rc, sql: sql)
     }
@@ -99,8 +101,9 @@ public final class Statement {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        let error = DatabaseError(resultCode: sqlite3_extended_errcode(database.handle),
-                                  message: database.lastErrorMessage, sql: sql)
+        let error = DatabaseError(
+            resultCode: sqlite3_extended_errcode(database.handle),
+            message: database.lastErrorMessage, sql: sql)
         sqlite3_reset(handle)
         throw error
     }

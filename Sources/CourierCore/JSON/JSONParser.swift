@@ -284,7 +284,8 @@ public struct JSONParser {
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                          bytes[index + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw error("lone surrogate") }
                     index += 2
                     let low = try hex4()
                     guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
@@ -317,14 +318,18 @@ public struct JSONParser {
                 while true {
                     skipWhitespace()
                     if open == UInt8(ascii: "{") {
-                        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                            throw error("expected a key")
+                        }
                         let keyStart = index
                         try skipString()
                         if !keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<index])) {
                             throw JSONError(offset: keyStart, reason: "duplicate key")
                         }
                         skipWhitespace()
-                        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                            throw error("expected ':'")
+                        }
                         index += 1
                         skipWhitespace()
                     }
@@ -437,17 +442,23 @@ public struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { throw error("invalid number") }
                 while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
             }
             if isInteger, !overflow {
                 if !negative, integer <= UInt64(Int64.max) { return .int(Int64(integer)) }
-                if negative, integer <= UInt64(Int64.max) + 1 { return .int(integer == UInt64(Int64.max) + 1 ? Int64.min : -Int64(integer)) }
+                if negative, integer <= UInt64(Int64.max) + 1 {
+                    return .int(integer == UInt64(Int64.max) + 1 ? Int64.min : -Int64(integer))
+                }
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isInteger { return .bigInteger(text) }
-            guard let d = Double(text), d.isFinite else { throw JSONError(offset: start, reason: "number out of range") }
+            guard let d = Double(text), d.isFinite else {
+                throw JSONError(offset: start, reason: "number out of range")
+            }
             return .double(d)
         }
     }

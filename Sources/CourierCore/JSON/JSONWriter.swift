@@ -97,8 +97,10 @@ public struct JSONWriter {
             case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
             case 0x00..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }

@@ -15,7 +15,8 @@ struct SkippedKeys {
             guard let text = try? JSONParser.parse(Array(quoted)).stringValue else { return true }
             let decoded = Array(text.utf8)
             if decodedEscapes.contains(decoded) || large.contains(decoded)
-                || small.contains(where: { $0.elementsEqual(decoded) }) {
+                || small.contains(where: { $0.elementsEqual(decoded) })
+            {
                 return false
             }
             decodedEscapes.append(decoded)

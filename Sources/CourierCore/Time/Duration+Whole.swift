@@ -10,7 +10,8 @@ extension Duration {
         let saturated = seconds < 0 ? Int64.min : Int64.max
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: unitsPerSecond)
         if overflow { return saturated }
-        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / (1_000_000_000_000_000_000 / unitsPerSecond))
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(
+            attoseconds / (1_000_000_000_000_000_000 / unitsPerSecond))
         return sumOverflow ? saturated : sum
     }
 }

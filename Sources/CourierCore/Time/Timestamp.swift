@@ -66,14 +66,15 @@ public enum Timestamp {
     private static func parse(_ input: Span) -> Int64? {
         var s = input
         guard let year = s.digits(4), s.expect(UInt8(ascii: "-")),
-              let month = s.digits(2), s.expect(UInt8(ascii: "-")),
-              let day = s.digits(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            let month = s.digits(2), s.expect(UInt8(ascii: "-")),
+            let day = s.digits(2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         var ms: Int64 = 0
         if s.expect(UInt8(ascii: "T")) || s.expect(UInt8(ascii: " ")) || s.expect(UInt8(ascii: "t")) {
             guard let hour = s.digits(2), hour < 24, s.expect(UInt8(ascii: ":")),
-                  let minute = s.digits(2), minute < 60 else { return nil }
+                let minute = s.digits(2), minute < 60
+            else { return nil }
             var second: Int64 = 0
             if s.expect(UInt8(ascii: ":")) {
                 guard let sec = s.digits(2), sec <= 60 else { return nil }

@@ -1,7 +1,7 @@
 import CourierCore
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A response read by `HTTPClient`.
@@ -69,9 +69,13 @@ public final class HTTPClient: Sendable {
     ///   - headers: request headers.
     ///   - body: the body, if any.
     /// - Throws: `HTTPClientError` when no response arrives (refused, reset, timeout).
-    public func send(_ method: String, _ url: String, headers: [String: String] = [:],
-                     body: [UInt8]? = nil) async throws -> HTTPClientResponse {
-        guard let target = URL(string: url) else { throw HTTPClientError(message: "invalid URL \(url)", isTimeout: false) }
+    public func send(
+        _ method: String, _ url: String, headers: [String: String] = [:],
+        body: [UInt8]? = nil
+    ) async throws -> HTTPClientResponse {
+        guard let target = URL(string: url) else {
+            throw HTTPClientError(message: "invalid URL \(url)", isTimeout: false)
+        }
         var request = URLRequest(url: target)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -97,8 +101,10 @@ public final class HTTPClient: Sendable {
 
     /// Sends a JSON body.
     /// - Throws: `HTTPClientError`.
-    public func sendJSON(_ method: String, _ url: String, _ value: JSONValue,
-                         headers: [String: String] = [:]) async throws -> HTTPClientResponse {
+    public func sendJSON(
+        _ method: String, _ url: String, _ value: JSONValue,
+        headers: [String: String] = [:]
+    ) async throws -> HTTPClientResponse {
         var all = headers
         all["Content-Type"] = "application/json"
         return try await send(method, url, headers: all, body: JSONWriter.encode(value))

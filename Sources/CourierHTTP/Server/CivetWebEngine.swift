@@ -46,7 +46,8 @@ final class CivetWebEngine: @unchecked Sendable {
         }
         guard let started else {
             box.release()
-            throw HTTPServerError("cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+            throw HTTPServerError(
+                "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
         }
         mg_set_request_handler(started, "/", civetWebRequestHandler, box.toOpaque())
         var ports = [mg_server_port](repeating: mg_server_port(), count: 4)
@@ -117,8 +118,9 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
         outcome = readBody(connection, expected: info.content_length, limit: limit, deadline: deadline)
         cut = responder.watchdog.finish(ticket)
     }
-    let request = HTTPRequest(method: method, path: path, queryString: query, headers: headers,
-                              body: outcome.body, remoteAddress: remote)
+    let request = HTTPRequest(
+        method: method, path: path, queryString: query, headers: headers,
+        body: outcome.body, remoteAddress: remote)
     let response: HTTPResponse
     if case .incomplete = outcome {
         // A body cut off by a timeout or a reset never reaches a handler as if it were whole.
@@ -127,7 +129,8 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
         response = responder.respond(to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started)
     }
     if outcome.isTooLarge || outcome.isIncomplete || cut || Responder.framingProblem(headers) != nil
-        || responder.lifecycle.isDraining {
+        || responder.lifecycle.isDraining
+    {
         // The rest of the body is still on the socket, the framing is in doubt, or the server is
         // stopping: close instead of reading another request from this connection.
         mg_disable_connection_keep_alive(connection)

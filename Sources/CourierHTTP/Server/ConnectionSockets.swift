@@ -17,7 +17,7 @@ enum ConnectionSockets {
         let limit = min(Int(sysconf(Int32(_SC_OPEN_MAX))), 65_536)
         for fd in 0..<Int32(max(limit, 0)) {
             guard let local = endpoint(fd, peer: false), local.port == port,
-                  let peer = endpoint(fd, peer: true)
+                let peer = endpoint(fd, peer: true)
             else { continue }
             if body(fd, peer) { return }
         }

@@ -52,7 +52,8 @@ public final class HTTPMetrics: Sendable {
         for key in keys {
             guard let s = snapshot[key] else { continue }
             for (status, n) in s.statusCounts.sorted(by: { $0.key < $1.key }) {
-                out += "courier_http_requests_total{method=\"\(key.method)\",route=\"\(key.route)\",status=\"\(status)\"} \(n)\n"
+                out +=
+                    "courier_http_requests_total{method=\"\(key.method)\",route=\"\(key.route)\",status=\"\(status)\"} \(n)\n"
             }
         }
         out += "# HELP courier_http_request_duration_seconds HTTP request latency by route.\n"

@@ -19,8 +19,10 @@ public struct HTTPRequest: Sendable {
     public internal(set) var pathParameters: [String: String] = [:]
 
     /// Creates a request (the server builds these; tests may too).
-    public init(method: String, path: String, queryString: String = "", headers: [String: String] = [:],
-                body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+    public init(
+        method: String, path: String, queryString: String = "", headers: [String: String] = [:],
+        body: [UInt8] = [], remoteAddress: String = "127.0.0.1"
+    ) {
         self.method = method
         self.path = path
         self.queryString = queryString
@@ -48,7 +50,7 @@ public struct HTTPRequest: Sendable {
         guard let value = header("authorization") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Base64.decode(String(parts[1]).trimmingCharactersInWhitespace())
+            let decoded = Base64.decode(String(parts[1]).trimmingCharactersInWhitespace())
         else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return (text, "") }
@@ -75,7 +77,8 @@ public struct HTTPRequest: Sendable {
             if b == UInt8(ascii: "+") {
                 out.append(0x20)
             } else if b == UInt8(ascii: "%"), bytes.count >= 2, bytes.prefix(2).allSatisfy(Self.isHexDigit),
-                      let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16)
+            {
                 out.append(v)
                 bytes = bytes.dropFirst(2)
             } else {

@@ -18,21 +18,29 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response.
     public static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers,
-                     body: JSONWriter.encode(value))
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json")] + headers,
+            body: JSONWriter.encode(value))
     }
 
     /// A plain-text response.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+        -> HTTPResponse
+    {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
 
     /// The error shape every Courier server uses: `{"error":{"code":…,"message":…}}` with the
     /// same `code` and `message` at the top level, where Segment's clients read them.
-    public static func error(status: Int, code: String, message: String, headers: [(String, String)] = []) -> HTTPResponse {
-        json(["code": .string(code), "message": .string(message),
-              "error": ["code": .string(code), "message": .string(message)]],
-             status: status, headers: headers)
+    public static func error(status: Int, code: String, message: String, headers: [(String, String)] = [])
+        -> HTTPResponse
+    {
+        json(
+            [
+                "code": .string(code), "message": .string(message),
+                "error": ["code": .string(code), "message": .string(message)],
+            ],
+            status: status, headers: headers)
     }
 
     /// The header `name` (any case).

@@ -21,8 +21,10 @@ public final class HTTPServer: Sendable {
     ///   - configuration: address, threads, limits, access log.
     ///   - router: the application's routes.
     ///   - metricsProviders: more Prometheus text appended to `GET /metrics`.
-    public init(configuration: HTTPServerConfiguration, router: Router,
-                metricsProviders: [@Sendable () -> String] = []) {
+    public init(
+        configuration: HTTPServerConfiguration, router: Router,
+        metricsProviders: [@Sendable () -> String] = []
+    ) {
         self.configuration = configuration
         var router = router
         router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
@@ -34,11 +36,13 @@ public final class HTTPServer: Sendable {
                     throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
                 }
             }
-            return .text(metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
-                         contentType: "text/plain; version=0.0.4")
+            return .text(
+                metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
+                contentType: "text/plain; version=0.0.4")
         }
-        responder = Responder(router: router, configuration: configuration, metrics: metrics,
-                              lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog())
+        responder = Responder(
+            router: router, configuration: configuration, metrics: metrics,
+            lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog())
     }
 
     /// The port the server listens on (the chosen one when configured with port 0).

@@ -34,8 +34,9 @@ struct Responder: Sendable {
                 case .notFound:
                     throw HTTPError(.notFound, "no route for \(request.path)")
                 case .methodNotAllowed(let allowed):
-                    throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed here",
-                                    headers: [("Allow", allowed.joined(separator: ", "))])
+                    throw HTTPError(
+                        .methodNotAllowed, "\(request.method) is not allowed here",
+                        headers: [("Allow", allowed.joined(separator: ", "))])
                 case .found(let route, let parameters):
                     routeName = route.pattern
                     crossOrigin = route.crossOrigin
@@ -77,16 +78,18 @@ struct Responder: Sendable {
     /// A browser's CORS preflight: allowed only for a route that admits any origin.
     private func preflight(_ request: HTTPRequest, method: String) throws(HTTPError) -> HTTPResponse {
         guard case .found(let route, _) = router.match(method: method, path: request.path),
-              route.crossOrigin == .anyOrigin
+            route.crossOrigin == .anyOrigin
         else {
             throw HTTPError(.forbidden, "cross-origin requests are not allowed for \(method) \(request.path)")
         }
-        return HTTPResponse(status: 204, headers: [
-            ("Access-Control-Allow-Origin", "*"),
-            ("Access-Control-Allow-Methods", route.method),
-            ("Access-Control-Allow-Headers", "Content-Type, Content-Encoding, Authorization"),
-            ("Access-Control-Max-Age", "86400"),
-        ])
+        return HTTPResponse(
+            status: 204,
+            headers: [
+                ("Access-Control-Allow-Origin", "*"),
+                ("Access-Control-Allow-Methods", route.method),
+                ("Access-Control-Allow-Headers", "Content-Type, Content-Encoding, Authorization"),
+                ("Access-Control-Max-Age", "86400"),
+            ])
     }
 
     static func headersAreSafe(_ headers: [(String, String)]) -> Bool {
@@ -105,13 +108,19 @@ struct Responder: Sendable {
         if let log = configuration.accessLog {
             let ms = String(format: "%.2f", elapsed * 1000)
             // The path is decoded: escape control characters so a client cannot forge log lines.
-            let path = request.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0) }.joined()
-            log("\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms")
+            let path = request.path.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
+            }.joined()
+            log(
+                "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms"
+            )
         }
     }
 
-    private func handle(_ request: HTTPRequest, route: Router.Route, parameters: [String: String],
-                        bodyTooLarge: Bool) throws -> HTTPResponse {
+    private func handle(
+        _ request: HTTPRequest, route: Router.Route, parameters: [String: String],
+        bodyTooLarge: Bool
+    ) throws -> HTTPResponse {
         if bodyTooLarge {
             throw HTTPError(.payloadTooLarge, "request body exceeds \(configuration.maximumBodyBytes) bytes")
         }
@@ -123,11 +132,13 @@ struct Responder: Sendable {
             }
             do {
                 let body = try Gzip.decompress(request.body, limit: configuration.maximumDecompressedBodyBytes)
-                request = HTTPRequest(method: request.method, path: request.path, queryString: request.queryString,
-                                      headers: request.headers, body: body, remoteAddress: request.remoteAddress)
-            } catch where error.reason == .tooLarge {
-                throw HTTPError(.payloadTooLarge,
-                                "decompressed body exceeds \(configuration.maximumDecompressedBodyBytes) bytes")
+                request = HTTPRequest(
+                    method: request.method, path: request.path, queryString: request.queryString,
+                    headers: request.headers, body: body, remoteAddress: request.remoteAddress)
+            } catch  where error.reason == .tooLarge {
+                throw HTTPError(
+                    .payloadTooLarge,
+                    "decompressed body exceeds \(configuration.maximumDecompressedBodyBytes) bytes")
             } catch {
                 throw HTTPError(.invalidEncoding, "body is not valid gzip")
             }

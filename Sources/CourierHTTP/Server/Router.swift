@@ -48,14 +48,18 @@ public struct Router: Sendable {
     ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
     ///   - crossOrigin: which web pages may call it; none by default.
     ///   - handler: what answers it.
-    public mutating func add(_ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
-                             _ handler: @escaping HTTPHandler) {
+    public mutating func add(
+        _ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+        _ handler: @escaping HTTPHandler
+    ) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
-        routes.append(Route(method: method.uppercased(), pattern: pattern, segments: segments, crossOrigin: crossOrigin,
-                            handler: handler))
+        routes.append(
+            Route(
+                method: method.uppercased(), pattern: pattern, segments: segments, crossOrigin: crossOrigin,
+                handler: handler))
     }
 
     func match(method: String, path: String) -> Match {

@@ -17,17 +17,22 @@ enum OpenSSLHMAC {
 
     /// Writes HMAC-SHA256(key, parts…) into the first 32 bytes of `out`.
     /// - Returns: `false` when OpenSSL could not do it (the caller then uses libsodium).
-    static func mac(key: UnsafeRawBufferPointer, _ parts: [UnsafeRawBufferPointer],
-                    into out: UnsafeMutableRawBufferPointer) -> Bool {
+    static func mac(
+        key: UnsafeRawBufferPointer, _ parts: [UnsafeRawBufferPointer],
+        into out: UnsafeMutableRawBufferPointer
+    ) -> Bool {
         guard out.count >= 32, let outBase = out.baseAddress, let keyBase = key.baseAddress, !key.isEmpty,
-              let template = template.context, let context = EVP_MAC_CTX_dup(template) else { return false }
+            let template = template.context, let context = EVP_MAC_CTX_dup(template)
+        else { return false }
         defer { EVP_MAC_CTX_free(context) }
         guard EVP_MAC_init(context, keyBase.assumingMemoryBound(to: UInt8.self), key.count, nil) == 1 else {
             return false
         }
         for part in parts {
             guard let base = part.baseAddress, !part.isEmpty else { continue }
-            guard EVP_MAC_update(context, base.assumingMemoryBound(to: UInt8.self), part.count) == 1 else { return false }
+            guard EVP_MAC_update(context, base.assumingMemoryBound(to: UInt8.self), part.count) == 1 else {
+                return false
+            }
         }
         var written = 0
         return EVP_MAC_final(context, outBase.assumingMemoryBound(to: UInt8.self), &written, 32) == 1 && written == 32
