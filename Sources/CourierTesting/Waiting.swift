@@ -36,3 +36,15 @@ public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async ->
 public func inBackground(_ work: @escaping @Sendable () -> Void) {
     Thread.detachNewThread(work)
 }
+
+/// The path of the executable product `name` that `swift build` put beside the running test
+/// bundle, or `nil` when it has not been built.
+public func builtExecutable(named name: String) -> String? {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = url.appendingPathComponent(name).path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        url = url.deletingLastPathComponent()
+    }
+    return nil
+}

@@ -66,6 +66,20 @@ struct CollectorHarness {
         }
     }
 
+    /// A browser's CORS preflight for `method` on `path`, over a raw socket, so the exact status
+    /// (204) and headers are what the test sees.
+    func preflight(_ path: String, method: String, origin: String) async -> (status: Int, head: String, body: [UInt8])?
+    {
+        let port = server.port
+        return await runOffPool {
+            guard let socket = try? RawSocket(port: port) else { return nil }
+            try? socket.send(
+                "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: \(origin)\r\nAccess-Control-Request-Method: \(method)\r\n"
+                    + "Access-Control-Request-Headers: content-type, authorization\r\n\r\n")
+            return socket.readResponse()
+        }
+    }
+
     var basicAuth: String { "Basic " + Base64.encode(Array("\(Self.writeKey):".utf8)) }
 
     /// Posts raw bytes to `path` with the write key in HTTP Basic.

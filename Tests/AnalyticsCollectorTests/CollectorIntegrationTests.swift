@@ -83,15 +83,7 @@ struct CollectorIntegrationTests {
         let harness = try CollectorHarness()
         defer { harness.stop() }
         // Over a raw socket: the exact status (204) is what browsers see.
-        let port = harness.server.port
-        let preflight = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
-            guard let socket = try? RawSocket(port: port) else { return nil }
-            try? socket.send(
-                "OPTIONS /v1/t HTTP/1.1\r\nHost: x\r\nOrigin: https://shop.example\r\n"
-                    + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, authorization\r\n\r\n"
-            )
-            return socket.readResponse()
-        }
+        let preflight = await harness.preflight("/v1/t", method: "POST", origin: "https://shop.example")
         #expect(preflight?.status == 204)
         #expect(preflight?.head.contains("Access-Control-Allow-Origin: *") == true)
         #expect(preflight?.head.contains("Access-Control-Allow-Methods: POST") == true)
@@ -110,15 +102,7 @@ struct CollectorIntegrationTests {
     func adminRoutesRefuseBrowserPreflight(method: String, path: String) async throws {
         let harness = try CollectorHarness()
         defer { harness.stop() }
-        let port = harness.server.port
-        let preflight = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
-            guard let socket = try? RawSocket(port: port) else { return nil }
-            try? socket.send(
-                "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n"
-                    + "Access-Control-Request-Method: \(method)\r\nAccess-Control-Request-Headers: authorization\r\n\r\n"
-            )
-            return socket.readResponse()
-        }
+        let preflight = await harness.preflight(path, method: method, origin: "https://evil.example")
         #expect(preflight?.status == 403)
         #expect(preflight?.head.lowercased().contains("access-control-allow") == false)
         let answer = try await harness.client.send(

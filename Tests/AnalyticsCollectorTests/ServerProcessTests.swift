@@ -8,16 +8,7 @@ import Testing
 /// The `courier-server` executable as an operator runs it.
 @Suite(.timeLimit(.minutes(3)))
 struct ServerProcessTests {
-    /// Where `swift build` put `courier-server` (beside the test bundle).
-    static var serverExecutable: String? {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = url.appendingPathComponent("courier-server").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            url = url.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var serverExecutable: String? { builtExecutable(named: "courier-server") }
 
     static func dataDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-server-\(Identifier.uuid())")

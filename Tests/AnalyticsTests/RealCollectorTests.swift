@@ -138,16 +138,7 @@ struct RealCollectorTests {
         #expect(stats.sent == 19)
     }
 
-    /// Where `swift build` put the `courier` executable (beside the test bundle).
-    static var courierExecutable: String? {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = url.appendingPathComponent("courier").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            url = url.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var courierExecutable: String? { builtExecutable(named: "courier") }
 
     @Test func aKilledProcessLosesAtMostItsBufferAndTheRestUploadsExactlyOnce() async throws {
         let courier = try #require(Self.courierExecutable, "build the courier executable first (swift build)")

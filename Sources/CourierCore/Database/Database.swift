@@ -127,15 +127,7 @@ public final class Database {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back if it throws.
     /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        try inTransaction(begin: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` inside `BEGIN DEFERRED … COMMIT`: its queries share one snapshot. Inside an
@@ -143,7 +135,11 @@ public final class Database {
     /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard isAutocommit else { return try body() }
-        try execute("BEGIN DEFERRED")
+        return try inTransaction(begin: "BEGIN DEFERRED", body)
+    }
+
+    private func inTransaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
