@@ -159,4 +159,12 @@ struct JSONParserTests {
         let keys = (0..<50).map { "k\($0)" }.sorted()
         #expect(text == "{" + keys.map { "\"\($0)\":\($0.dropFirst())" }.joined(separator: ",") + "}")
     }
+
+    @Test func unsortedWritingStillRoundTrips() throws {
+        let value: JSONValue = ["b": [1, 2], "a": ["z": nil, "y": "é"], "c": 1.5]
+        var writer = JSONWriter()
+        writer.sortsKeys = false
+        writer.write(value)
+        #expect(try JSONParser.parse(writer.bytes) == value)
+    }
 }

@@ -62,6 +62,8 @@ public struct AnalyticsEvent: Sendable, Equatable {
     /// the caller knows it is unchanged (the common case: no plugin touched it).
     package func encoded(encodedContext: [UInt8]? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 512 + (encodedContext?.count ?? 256))
+        // Per event on the SDK's hot path: member order means nothing to the collector.
+        writer.sortsKeys = false
         // `,"name":` straight from the literal's bytes: no String is made per key.
         func key(_ name: StaticString) {
             writer.append(byte: UInt8(ascii: ","))

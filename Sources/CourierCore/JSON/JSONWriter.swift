@@ -2,6 +2,9 @@
 public struct JSONWriter {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
+    /// Whether object keys are written in sorted order (the default), so that one value always
+    /// gives the same text. A hot path whose readers do not compare texts may turn it off.
+    public var sortsKeys = true
 
     /// Creates a writer with room for `capacity` bytes.
     public init(capacity: Int = 256) {
@@ -47,12 +50,17 @@ public struct JSONWriter {
             // Keys in a fixed (sorted) order: a dictionary's own order changes from one instance
             // to the next, and the same value must always give the same text.
             var first = true
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            func member(_ key: String, _ value: JSONValue) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 write(string: key)
                 bytes.append(UInt8(ascii: ":"))
-                write(member)
+                write(value)
+            }
+            if sortsKeys {
+                for (key, value) in members.sorted(by: { $0.key < $1.key }) { member(key, value) }
+            } else {
+                for (key, value) in members { member(key, value) }
             }
             bytes.append(UInt8(ascii: "}"))
         }
