@@ -72,7 +72,9 @@ public final class Collector: Sendable {
         for (path, type) in ingestRoutes {
             // Ingest answers any origin, as Segment's does: a write key is public by design. The
             // admin routes below take a bearer token and admit no browser origin.
-            router.add("POST", "/v1/\(path)", crossOrigin: .anyOrigin) { [self] in try ingest($0, singleType: type) }
+            router.add("POST", "/v1/\(path)", crossOrigin: .anyOrigin) { [self] request, _ in
+                try await ingest(request, singleType: type)
+            }
         }
         router.add("GET", "/v1/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in try getSettings($0) }
         router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in try putSettings($0) }

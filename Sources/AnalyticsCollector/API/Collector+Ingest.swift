@@ -5,7 +5,7 @@ extension Collector {
     /// `POST /v1/batch` and the single-message endpoints: limit, authenticate, validate, commit,
     /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
     /// the others are stored.
-    func ingest(_ request: HTTPRequest, singleType: MessageType?) throws(CollectorError) -> HTTPResponse {
+    func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(CollectorError) -> HTTPResponse {
         do throws(CollectorError) {
             try limit(clientLimiter, key: request.remoteAddress, what: "this client")
             // A key in the Authorization header is checked before the body is read, so a wrong key
@@ -25,7 +25,8 @@ extension Collector {
             }
             let messages = batch.prepare(writeKey: writeKey, receivedAt: clock.nowMilliseconds)
             try quotas.check(writeKey: writeKey, bytes: messages.reduce(0) { $0 + $1.payload.count })
-            let outcome = messages.isEmpty ? CommitOutcome(stored: 0, duplicates: 0) : try committer.submit(messages)
+            let outcome =
+                messages.isEmpty ? CommitOutcome(stored: 0, duplicates: 0) : try await committer.submit(messages)
             quotas.add(writeKey: writeKey, bytes: outcome.storedBytes)
             counters.stored.add(outcome.stored, ordering: .relaxed)
             counters.duplicates.add(outcome.duplicates, ordering: .relaxed)

@@ -4,15 +4,54 @@ import Synchronization
 
 /// Commits batches from many request threads in shared transactions.
 ///
-/// A request thread submits its batch and waits; one writer thread takes everything that has
-/// queued up since its last commit and stores it in one transaction, then wakes each waiter with
-/// its own outcome. Under load many batches share one `fsync`; alone, a batch commits at once.
+/// A request submits its batch and awaits (holding no thread); one writer thread takes everything
+/// that has queued up since its last commit and stores it in one transaction, then resumes each
+/// waiter with its own outcome. Under load many batches share one `fsync`; alone, a batch commits
+/// at once.
 final class GroupCommitter: Sendable {
+    typealias Outcome = Result<CommitOutcome, CollectorError>
+
+    /// One submitted batch and whoever waits for it; the first outcome (the commit's, or the
+    /// timeout's) is the one the waiter gets.
     private final class Ticket: Sendable {
+        private enum Waiter {
+            case pending
+            case waiting(CheckedContinuation<Outcome, Never>)
+            case finished(Outcome)
+        }
+
         let messages: [PreparedMessage]
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<CommitOutcome, CollectorError>?>(nil)
+        private let waiter = Mutex(Waiter.pending)
         init(_ messages: [PreparedMessage]) { self.messages = messages }
+
+        /// Delivers `outcome` unless one was delivered already.
+        func finish(_ outcome: Outcome) {
+            let continuation: CheckedContinuation<Outcome, Never>? = waiter.withLock { waiter in
+                switch waiter {
+                case .pending:
+                    waiter = .finished(outcome)
+                    return nil
+                case .waiting(let continuation):
+                    waiter = .finished(outcome)
+                    return continuation
+                case .finished:
+                    return nil
+                }
+            }
+            continuation?.resume(returning: outcome)
+        }
+
+        /// The outcome, once there is one.
+        func outcome() async -> Outcome {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let ready: Outcome? = waiter.withLock { waiter in
+                    if case .finished(let outcome) = waiter { return outcome }
+                    waiter = .waiting(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 
     private struct State {
@@ -43,10 +82,12 @@ final class GroupCommitter: Sendable {
     /// Events queued and not yet committed.
     var pendingEvents: Int { state.withLock { $0.pendingEvents } }
 
-    /// Queues `messages` and blocks the calling thread until they are committed.
+    /// Queues `messages` and waits, without holding a thread, until they are committed.
     /// - Throws: `CollectorError` — `overloaded` when too much is queued (nothing is queued then),
-    ///   `storageUnavailable` when the commit fails.
-    func submit(_ messages: [PreparedMessage]) throws(CollectorError) -> CommitOutcome {
+    ///   `shuttingDown` after `stop()`, `commitTimeout` when the commit takes longer than
+    ///   `commitTimeout` (it may still land; a retry is deduplicated), `storageUnavailable` when
+    ///   the commit fails.
+    func submit(_ messages: [PreparedMessage]) async throws(CollectorError) -> CommitOutcome {
         let ticket = Ticket(messages)
         enum Admission { case accepted, busy, stopping }
         let admission: Admission = state.withLock { state in
@@ -68,20 +109,15 @@ final class GroupCommitter: Sendable {
             throw CollectorError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
         }
         wake.signal()
-        let waited = ticket.done.wait(
-            timeout: .now() + .nanoseconds(Int(clamping: configuration.commitTimeout.wholeNanoseconds)))
-        guard waited == .success else {
-            // The request thread is not held hostage by a stuck store: the client is told to retry,
-            // and if the commit does land later, the retry is a duplicate and is skipped.
-            throw CollectorError(
-                .commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
-                retryAfterSeconds: configuration.retryAfterSeconds)
-        }
-        let result =
-            ticket.result.withLock { $0 }
-            ?? .failure(
-                CollectorError(.storageUnavailable, "the commit did not finish"))
-        return try result.get()
+        // The request is not held hostage by a stuck store: at the deadline the client is told to
+        // retry, and if the commit does land later, the retry is a duplicate and is skipped.
+        let timeout = CollectorError(
+            .commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
+            retryAfterSeconds: configuration.retryAfterSeconds)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(clamping: configuration.commitTimeout.wholeNanoseconds))
+        ) { [weak ticket] in ticket?.finish(.failure(timeout)) }
+        return try await ticket.outcome().get()
     }
 
     /// Commits what is queued, then stops the writer thread. Later submissions are refused.
@@ -149,8 +185,7 @@ final class GroupCommitter: Sendable {
         let count = tickets.reduce(0) { $0 + $1.messages.count }
         state.withLock { $0.pendingEvents -= count }
         for (ticket, result) in zip(tickets, results) {
-            ticket.result.withLock { $0 = result }
-            ticket.done.signal()
+            ticket.finish(result)
         }
     }
 

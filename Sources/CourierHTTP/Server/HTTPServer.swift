@@ -21,9 +21,12 @@ public final class HTTPServer: Sendable {
     ///   - configuration: address, threads, limits, access log.
     ///   - router: the application's routes.
     ///   - metricsProviders: more Prometheus text appended to `GET /metrics`.
+    ///   - middleware: the application's middleware, outermost first; they run after the
+    ///     server's own layers (log, metrics, CORS, error answers) and before gzip decoding and
+    ///     the handler.
     public init(
         configuration: HTTPServerConfiguration, router: Router,
-        metricsProviders: [@Sendable () -> String] = []
+        metricsProviders: [@Sendable () -> String] = [], middleware: [any HTTPMiddleware] = []
     ) {
         self.configuration = configuration
         var router = router
@@ -42,7 +45,7 @@ public final class HTTPServer: Sendable {
         }
         responder = Responder(
             router: router, configuration: configuration, metrics: metrics,
-            lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog())
+            lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog(), middleware: middleware)
     }
 
     /// The port the server listens on (the chosen one when configured with port 0).

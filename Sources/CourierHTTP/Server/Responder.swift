@@ -1,95 +1,124 @@
 import CourierCore
 import Foundation
 
-/// The immutable request pipeline the worker threads share: framing checks, limits, gunzip,
-/// CORS, routing, errors, metrics and the access log.
+/// The immutable request pipeline the engine's threads share: the middleware chain around the
+/// router, and the checks on every answer.
+///
+/// The chain, outermost first: observation (access log, metrics, `X-Request-Id`) → CORS → error
+/// answers → server guard (framing, draining) → the application's middleware → request body
+/// (413, gzip) → the route's handler.
 struct Responder: Sendable {
     let router: Router
     let configuration: HTTPServerConfiguration
     let metrics: HTTPMetrics
     let lifecycle: ServerLifecycle
     let watchdog: BodyReadWatchdog
+    private let observation: ObservationMiddleware
+    private let chain: HTTPResponder
+
+    init(
+        router: Router, configuration: HTTPServerConfiguration, metrics: HTTPMetrics, lifecycle: ServerLifecycle,
+        watchdog: BodyReadWatchdog, middleware: [any HTTPMiddleware] = []
+    ) {
+        self.router = router
+        self.configuration = configuration
+        self.metrics = metrics
+        self.lifecycle = lifecycle
+        self.watchdog = watchdog
+        let observation = ObservationMiddleware(metrics: metrics, accessLog: configuration.accessLog)
+        self.observation = observation
+        let layers: [any HTTPMiddleware] =
+            [
+                observation, CORSMiddleware(router: router), ErrorAnswerMiddleware(),
+                ServerGuardMiddleware(lifecycle: lifecycle),
+            ]
+            + middleware
+            + [
+                RequestBodyMiddleware(
+                    maximumBodyBytes: configuration.maximumBodyBytes,
+                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes)
+            ]
+        let router = router
+        chain = layers.chained { request, context in
+            switch router.match(method: request.method, path: request.path) {
+            case .notFound:
+                throw HTTPError(.notFound, "no route for \(request.path)")
+            case .methodNotAllowed(let allowed):
+                throw HTTPError(
+                    .methodNotAllowed, "\(request.method) is not allowed here",
+                    headers: [("Allow", allowed.joined(separator: ", "))])
+            case .found(let route, _):
+                return try await route.handler(request, context)
+            }
+        }
+    }
 
     /// Answers a request whose body did not arrive whole (timeout or reset) without routing it.
     func refuseIncomplete(_ request: HTTPRequest, startedAt: UInt64) -> HTTPResponse {
-        let response = HTTPError(.requestTimeout, "the request body did not arrive in time").response()
-        finish(request, routeName: "unmatched", response: response, startedAt: startedAt)
+        let context = RequestContext(
+            requestID: Self.requestID(request), route: nil, crossOrigin: .none, startedAt: startedAt,
+            bodyTooLarge: false)
+        var response = HTTPError(.requestTimeout, "the request body did not arrive in time").response()
+        response.headers.append(("X-Request-Id", context.requestID))
+        observation.record(request, context: context, response: response)
         return response
     }
 
-    /// Answers a request whose body has been read (or refused as too large).
+    /// Answers a request whose body has been read (or refused as too large) on the calling thread
+    /// (an engine's worker thread, never one of Swift's shared executor threads): the chain's jobs
+    /// run on it until the answer is ready.
     func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) -> HTTPResponse {
-        var routeName = "unmatched"
-        var crossOrigin = CrossOriginPolicy.none
+        WorkerThreadExecutor.run { await respond(to: request, bodyTooLarge: bodyTooLarge, startedAt: startedAt) }
+    }
+
+    /// Answers a request whose body has been read (or refused as too large).
+    func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) async -> HTTPResponse {
+        var request = request
+        var context = RequestContext(
+            requestID: Self.requestID(request), route: nil, crossOrigin: .none, startedAt: startedAt,
+            bodyTooLarge: bodyTooLarge)
+        if case .found(let route, let parameters) = router.match(method: request.method, path: request.path) {
+            context.route = route.pattern
+            context.crossOrigin = route.crossOrigin
+            request.pathParameters = parameters
+        }
         var response: HTTPResponse
         do {
-            try checkFraming(request)
-            if lifecycle.isDraining {
-                throw HTTPError(.unavailable, "the server is stopping; retry shortly", headers: [("Retry-After", "1")])
-            }
-            if request.method == "OPTIONS", let wanted = request.header("access-control-request-method") {
-                response = try preflight(request, method: wanted.uppercased())
-            } else {
-                switch router.match(method: request.method, path: request.path) {
-                case .notFound:
-                    throw HTTPError(.notFound, "no route for \(request.path)")
-                case .methodNotAllowed(let allowed):
-                    throw HTTPError(
-                        .methodNotAllowed, "\(request.method) is not allowed here",
-                        headers: [("Allow", allowed.joined(separator: ", "))])
-                case .found(let route, let parameters):
-                    routeName = route.pattern
-                    crossOrigin = route.crossOrigin
-                    response = try handle(request, route: route, parameters: parameters, bodyTooLarge: bodyTooLarge)
-                }
-            }
-        } catch let error as any HTTPResponseError {
-            response = error.response()
+            response = try await chain(request, context)
         } catch {
+            // The error layer answers everything thrown inside it; only the outer layers are left.
             response = HTTPError(.internalError, "the request failed inside the server").response()
-        }
-        if crossOrigin == .anyOrigin, request.header("origin") != nil {
-            response.headers.append(("Access-Control-Allow-Origin", "*"))
         }
         if !Self.headersAreSafe(response.headers) {
             // A value with CR or LF would let whoever controls it add headers or split the
             // response; nothing of such a response is sent.
             response = HTTPError(.internalError, "the response had an invalid header").response()
         }
-        finish(request, routeName: routeName, response: response, startedAt: startedAt)
         return response
     }
 
-    /// Two different lengths, or a length beside chunked framing, are how requests are smuggled
-    /// past a proxy that reads the other one.
-    private func checkFraming(_ request: HTTPRequest) throws(HTTPError) {
-        if let problem = Self.framingProblem(request.headers) { throw HTTPError(.badRequest, problem) }
+    /// The client's `X-Request-Id` when it is short and plain, else a new id.
+    static func requestID(_ request: HTTPRequest) -> String {
+        if let given = request.header("x-request-id"), !given.isEmpty, given.utf8.count <= 64,
+            given.utf8.allSatisfy({
+                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95
+                    || $0 == 46
+            })
+        {
+            return given
+        }
+        return Identifier.uuid()
     }
 
-    /// Why the request's framing is ambiguous, or `nil` when it is not.
+    /// Why the request's framing is ambiguous, or `nil` when it is not: two different lengths, or
+    /// a length beside chunked framing, are how requests are smuggled past a proxy that reads the
+    /// other one.
     static func framingProblem(_ headers: [String: String]) -> String? {
         guard let length = headers["content-length"] else { return nil }
         let values = Set(length.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
         if values.count > 1 { return "conflicting Content-Length headers" }
         if headers["transfer-encoding"] != nil { return "Content-Length and Transfer-Encoding together" }
         return nil
-    }
-
-    /// A browser's CORS preflight: allowed only for a route that admits any origin.
-    private func preflight(_ request: HTTPRequest, method: String) throws(HTTPError) -> HTTPResponse {
-        guard case .found(let route, _) = router.match(method: method, path: request.path),
-            route.crossOrigin == .anyOrigin
-        else {
-            throw HTTPError(.forbidden, "cross-origin requests are not allowed for \(method) \(request.path)")
-        }
-        return HTTPResponse(
-            status: 204,
-            headers: [
-                ("Access-Control-Allow-Origin", "*"),
-                ("Access-Control-Allow-Methods", route.method),
-                ("Access-Control-Allow-Headers", "Content-Type, Content-Encoding, Authorization"),
-                ("Access-Control-Max-Age", "86400"),
-            ])
     }
 
     static func headersAreSafe(_ headers: [(String, String)]) -> Bool {
@@ -101,49 +130,17 @@ struct Responder: Sendable {
         }
         return true
     }
+}
 
-    private func finish(_ request: HTTPRequest, routeName: String, response: HTTPResponse, startedAt: UInt64) {
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- startedAt) / 1e9
-        metrics.record(method: request.method, route: routeName, status: response.status, seconds: elapsed)
-        if let log = configuration.accessLog {
-            let ms = String(format: "%.2f", elapsed * 1000)
-            // The path is decoded: escape control characters so a client cannot forge log lines.
-            let path = request.path.unicodeScalars.map {
-                $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
-            }.joined()
-            log(
-                "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms"
-            )
-        }
-    }
+/// Refuses requests with ambiguous framing (400) and, while the server stops, new requests (503).
+struct ServerGuardMiddleware: HTTPMiddleware {
+    let lifecycle: ServerLifecycle
 
-    private func handle(
-        _ request: HTTPRequest, route: Router.Route, parameters: [String: String],
-        bodyTooLarge: Bool
-    ) throws -> HTTPResponse {
-        if bodyTooLarge {
-            throw HTTPError(.payloadTooLarge, "request body exceeds \(configuration.maximumBodyBytes) bytes")
+    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        if let problem = Responder.framingProblem(request.headers) { throw HTTPError(.badRequest, problem) }
+        if lifecycle.isDraining {
+            throw HTTPError(.unavailable, "the server is stopping; retry shortly", headers: [("Retry-After", "1")])
         }
-        var request = request
-        let encoding = request.header("content-encoding")?.lowercased()
-        if let encoding, encoding != "identity" {
-            guard encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate" else {
-                throw HTTPError(.unsupportedEncoding, "Content-Encoding \(encoding) is not supported")
-            }
-            do {
-                let body = try Gzip.decompress(request.body, limit: configuration.maximumDecompressedBodyBytes)
-                request = HTTPRequest(
-                    method: request.method, path: request.path, queryString: request.queryString,
-                    headers: request.headers, body: body, remoteAddress: request.remoteAddress)
-            } catch  where error.reason == .tooLarge {
-                throw HTTPError(
-                    .payloadTooLarge,
-                    "decompressed body exceeds \(configuration.maximumDecompressedBodyBytes) bytes")
-            } catch {
-                throw HTTPError(.invalidEncoding, "body is not valid gzip")
-            }
-        }
-        request.pathParameters = parameters
-        return try route.handler(request)
+        return try await next(request, context)
     }
 }

@@ -3,6 +3,10 @@
 /// `500 internal_error` otherwise.
 public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
+/// An asynchronous handler: it may await (a commit, another service) without holding a thread,
+/// and gets the request's context (id, route). What it throws is answered as for `HTTPHandler`.
+public typealias AsyncHTTPHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+
 /// Which browser origins may call a route (CORS). Routes allow none unless they say so: a route
 /// that takes a bearer token or a cookie must never be callable from any web page.
 public enum CrossOriginPolicy: Sendable, Equatable {
@@ -22,7 +26,7 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
-        let handler: HTTPHandler
+        let handler: AsyncHTTPHandler
     }
 
     enum Segment: Sendable, Equatable {
@@ -42,7 +46,7 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Adds a route.
+    /// Adds a route answered by a synchronous handler.
     /// - Parameters:
     ///   - method: the HTTP method, such as `POST`.
     ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
@@ -51,6 +55,20 @@ public struct Router: Sendable {
     public mutating func add(
         _ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
         _ handler: @escaping HTTPHandler
+    ) {
+        add(method, pattern, crossOrigin: crossOrigin) { request, _ in try handler(request) }
+    }
+
+    /// Adds a route answered by an asynchronous handler.
+    ///
+    /// ```swift
+    /// router.add("POST", "/v1/batch", crossOrigin: .anyOrigin) { request, context in
+    ///     try await collector.ingest(request)
+    /// }
+    /// ```
+    public mutating func add(
+        _ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+        _ handler: @escaping AsyncHTTPHandler
     ) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }

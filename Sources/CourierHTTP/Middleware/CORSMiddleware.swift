@@ -1,0 +1,35 @@
+/// CORS by route: answers a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`)
+/// with 204 for a route that admits any origin and 403 otherwise, and adds
+/// `Access-Control-Allow-Origin: *` to the answers of such routes when the request has an
+/// `Origin`. A route that takes credentials must keep the default policy, `.none`.
+struct CORSMiddleware: HTTPMiddleware {
+    let router: Router
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        if request.method == "OPTIONS", let wanted = request.header("access-control-request-method") {
+            return preflight(request, method: wanted.uppercased())
+        }
+        var response = try await next(request, context)
+        if context.crossOrigin == .anyOrigin, request.header("origin") != nil {
+            response.headers.append(("Access-Control-Allow-Origin", "*"))
+        }
+        return response
+    }
+
+    private func preflight(_ request: HTTPRequest, method: String) -> HTTPResponse {
+        guard case .found(let route, _) = router.match(method: method, path: request.path),
+            route.crossOrigin == .anyOrigin
+        else {
+            return HTTPError(.forbidden, "cross-origin requests are not allowed for \(method) \(request.path)")
+                .response()
+        }
+        return HTTPResponse(
+            status: 204,
+            headers: [
+                ("Access-Control-Allow-Origin", "*"),
+                ("Access-Control-Allow-Methods", route.method),
+                ("Access-Control-Allow-Headers", "Content-Type, Content-Encoding, Authorization"),
+                ("Access-Control-Max-Age", "86400"),
+            ])
+    }
+}

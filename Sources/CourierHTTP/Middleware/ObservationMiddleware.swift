@@ -1,0 +1,32 @@
+import Foundation
+
+/// The outermost layer: one access-log line and one metrics sample per request, with the final
+/// status, and the request id on every answer (`X-Request-Id`).
+struct ObservationMiddleware: HTTPMiddleware {
+    let metrics: HTTPMetrics
+    let accessLog: (@Sendable (String) -> Void)?
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        var response = try await next(request, context)
+        response.headers.append(("X-Request-Id", context.requestID))
+        record(request, context: context, response: response)
+        return response
+    }
+
+    func record(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse) {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- context.startedAt) / 1e9
+        metrics.record(
+            method: request.method, route: context.route ?? "unmatched", status: response.status,
+            seconds: elapsed)
+        if let accessLog {
+            let ms = String(format: "%.2f", elapsed * 1000)
+            // The path is decoded: escape control characters so a client cannot forge log lines.
+            let path = request.path.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
+            }.joined()
+            accessLog(
+                "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms id=\(context.requestID)"
+            )
+        }
+    }
+}

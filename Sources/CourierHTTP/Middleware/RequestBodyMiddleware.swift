@@ -1,0 +1,33 @@
+import CourierCore
+
+/// The innermost layer before a handler: refuses a body that was over the limit (413) and
+/// decompresses `Content-Encoding: gzip` (or `deflate`) bodies within their own limit.
+struct RequestBodyMiddleware: HTTPMiddleware {
+    let maximumBodyBytes: Int
+    let maximumDecompressedBodyBytes: Int
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        if context.bodyTooLarge {
+            throw HTTPError(.payloadTooLarge, "request body exceeds \(maximumBodyBytes) bytes")
+        }
+        guard let encoding = request.header("content-encoding")?.lowercased(), encoding != "identity" else {
+            return try await next(request, context)
+        }
+        guard encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate" else {
+            throw HTTPError(.unsupportedEncoding, "Content-Encoding \(encoding) is not supported")
+        }
+        let body: [UInt8]
+        do {
+            body = try Gzip.decompress(request.body, limit: maximumDecompressedBodyBytes)
+        } catch  where error.reason == .tooLarge {
+            throw HTTPError(.payloadTooLarge, "decompressed body exceeds \(maximumDecompressedBodyBytes) bytes")
+        } catch {
+            throw HTTPError(.invalidEncoding, "body is not valid gzip")
+        }
+        var decoded = HTTPRequest(
+            method: request.method, path: request.path, queryString: request.queryString, headers: request.headers,
+            body: body, remoteAddress: request.remoteAddress)
+        decoded.pathParameters = request.pathParameters
+        return try await next(decoded, context)
+    }
+}
