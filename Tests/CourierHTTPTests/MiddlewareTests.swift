@@ -46,10 +46,17 @@ final class LateAnswer: Sendable {
     func answer(_ text: String) { continuation.withLock { $0 }?.resume(returning: text) }
 }
 
+/// A task a handler started and did not wait for.
+final class LeftRunning: Sendable {
+    let late = LateAnswer()
+    let done = DispatchSemaphore(value: 0)
+}
+
 @Suite(.timeLimit(.minutes(2)))
 struct MiddlewareTests {
     let trail = Trail()
     let late = LateAnswer()
+    let leftRunning = LeftRunning()
     let clock = ManualClock()
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(20))
@@ -65,6 +72,15 @@ struct MiddlewareTests {
         let late = late
         router.add("GET", "/late") { _, _ in .text(await late.wait()) }
         router.add("GET", "/admin/stats") { _ in .json(["secret": 42]) }
+        let leftRunning = leftRunning
+        router.add("POST", "/later") { _, _ in
+            // Work the handler leaves running after it has answered.
+            Task {
+                _ = await leftRunning.late.wait()
+                leftRunning.done.signal()
+            }
+            return HTTPResponse(status: 202)
+        }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.workerThreads = 4
@@ -110,6 +126,14 @@ struct MiddlewareTests {
         late.answer("done later")
         let response = try await pending.value
         #expect(String(decoding: response.body, as: UTF8.self) == "done later")
+    }
+
+    @Test func aTaskAHandlerLeavesRunningFinishesAfterTheAnswer() async throws {
+        defer { inBackground { [server] in server.stop() } }
+        #expect(try await client.send("POST", server.baseURL + "/later").status == 202)
+        await waitOffPool(leftRunning.late.waiting)
+        leftRunning.late.answer("go on")
+        await waitOffPool(leftRunning.done)
     }
 
     @Test func bearerAuthGuardsOnlyTheRoutesItIsGivenTo() async throws {

@@ -11,9 +11,15 @@ final class WorkerThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var finished = false
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
         condition.lock()
-        jobs.append(job)
+        if finished {
+            // The worker has gone back to its engine: a task that still prefers this executor
+            // (one the handler left running) continues on the shared pool instead.
+            condition.unlock()
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
+        jobs.append(UnownedJob(job))
         condition.signal()
         condition.unlock()
     }
@@ -48,6 +54,7 @@ final class WorkerThreadExecutor: TaskExecutor, @unchecked Sendable {
             let done = finished && ready.isEmpty
             condition.unlock()
             if done { return }
+            // Jobs that arrive after `finish` go to the shared pool (see `enqueue`).
             for job in ready { job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
     }
