@@ -54,22 +54,24 @@ enum ServerCommand {
 
         var router = Router()
         collector.mount(on: &router)
+        if options.metricsRequireAdmin && configuration.adminToken == nil {
+            throw ServerOptionsError("--metrics-require-admin needs an admin token")
+        }
+        let metrics = HTTPMetrics()
+        router.addHealthCheck()
+        router.addMetrics(
+            metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
+            providers: [{ collector.metricsText() }])
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port
         http.workerThreads = options.workerThreads
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
-        if options.metricsRequireAdmin {
-            guard let token = configuration.adminToken else {
-                throw ServerOptionsError("--metrics-require-admin needs an admin token")
-            }
-            http.metricsToken = token
-        }
         if options.accessLog {
             http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        let server = HTTPServer(configuration: http, router: router, metricsProviders: [{ collector.metricsText() }])
+        let server = HTTPServer(configuration: http, router: router, metrics: metrics)
         try server.start()
         FileHandle.standardOutput.write(
             Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))

@@ -53,8 +53,10 @@ struct CollectorHarness {
         http.workerThreads = 8
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
-        server = HTTPServer(
-            configuration: http, router: router, metricsProviders: [{ [collector] in collector.metricsText() }])
+        let metrics = HTTPMetrics()
+        router.addHealthCheck()
+        router.addMetrics(metrics, providers: [{ [collector] in collector.metricsText() }])
+        server = HTTPServer(configuration: http, router: router, metrics: metrics)
         try server.start()
     }
 

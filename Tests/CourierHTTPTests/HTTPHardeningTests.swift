@@ -37,8 +37,9 @@ struct HTTPHardeningTests {
         configuration.port = 0
         configuration.workerThreads = 4
         configuration.requestTimeoutMilliseconds = 500
-        configuration.metricsToken = "metrics-token-0123456789"
-        server = HTTPServer(configuration: configuration, router: router)
+        let metrics = HTTPMetrics()
+        router.addMetrics(metrics, token: "metrics-token-0123456789")
+        server = HTTPServer(configuration: configuration, router: router, metrics: metrics)
         try server.start()
     }
 

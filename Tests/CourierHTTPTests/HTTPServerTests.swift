@@ -57,7 +57,10 @@ struct HTTPServerTests {
         configuration.requestTimeoutMilliseconds = 500
         let log = self.log
         configuration.accessLog = { log.append($0) }
-        server = HTTPServer(configuration: configuration, router: router)
+        let metrics = HTTPMetrics()
+        router.addHealthCheck()
+        router.addMetrics(metrics)
+        server = HTTPServer(configuration: configuration, router: router, metrics: metrics)
         try server.start()
     }
 

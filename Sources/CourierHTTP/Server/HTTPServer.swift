@@ -2,47 +2,37 @@ import CourierCore
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server over civetweb: routes, JSON errors, body limits, gzip request bodies,
-/// keep-alive, timeouts, an access log, `GET /healthz`, `GET /metrics` and a graceful stop.
+/// An HTTP/1.1 server over civetweb: routes, middleware, JSON errors, body limits, gzip request
+/// bodies, keep-alive, timeouts, an access log, metrics and a graceful stop.
 ///
 /// civetweb runs handlers on its own worker threads; each handler gets a fully-read request and
 /// returns a response.
 public final class HTTPServer: Sendable {
     /// The configuration it was started with.
     public let configuration: HTTPServerConfiguration
-    /// Per-route counters and latency histograms (also served at `/metrics`).
-    public let metrics = HTTPMetrics()
+    /// Per-route counters and latency histograms (served where `Router.addMetrics` mounts them).
+    public let metrics: HTTPMetrics
     let responder: Responder
     private let engine: Mutex<CivetWebEngine?> = Mutex(nil)
     private let boundPort = Atomic<Int>(0)
 
     /// Creates a server; nothing listens until `start()`.
+    ///
+    /// `/healthz` and `/metrics` are routes like any other: mount them with
+    /// `router.addHealthCheck()` and `router.addMetrics(metrics)`, passing the same `metrics` here.
     /// - Parameters:
     ///   - configuration: address, threads, limits, access log.
     ///   - router: the application's routes.
-    ///   - metricsProviders: more Prometheus text appended to `GET /metrics`.
+    ///   - metrics: where per-route counters and latencies are recorded.
     ///   - middleware: the application's middleware, outermost first; they run after the
     ///     server's own layers (log, metrics, CORS, error answers) and before gzip decoding and
     ///     the handler.
     public init(
-        configuration: HTTPServerConfiguration, router: Router,
-        metricsProviders: [@Sendable () -> String] = [], middleware: [any HTTPMiddleware] = []
+        configuration: HTTPServerConfiguration, router: Router, metrics: HTTPMetrics = HTTPMetrics(),
+        middleware: [any HTTPMiddleware] = []
     ) {
         self.configuration = configuration
-        var router = router
-        router.add("GET", "/healthz") { _ in .json(["status": "ok"]) }
-        let metrics = self.metrics
-        let metricsToken = configuration.metricsToken
-        router.add("GET", "/metrics") { request in
-            if let metricsToken {
-                guard let token = request.bearerToken, ConstantTime.equals(token, metricsToken) else {
-                    throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
-                }
-            }
-            return .text(
-                metrics.prometheusText() + metricsProviders.map { $0() }.joined(),
-                contentType: "text/plain; version=0.0.4")
-        }
+        self.metrics = metrics
         responder = Responder(
             router: router, configuration: configuration, metrics: metrics,
             lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog(), middleware: middleware)

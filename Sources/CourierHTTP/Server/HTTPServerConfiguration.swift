@@ -14,8 +14,6 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeoutMilliseconds: Int = 10_000
     /// How long an idle keep-alive connection is kept open.
     public var keepAliveTimeoutMilliseconds: Int = 5_000
-    /// When set, `GET /metrics` requires `Authorization: Bearer <metricsToken>`.
-    public var metricsToken: String?
     /// Receives one access-log line per request; `nil` logs nothing.
     public var accessLog: (@Sendable (String) -> Void)?
 
