@@ -8,8 +8,8 @@ public struct CollectorError: HTTPResponseError, Equatable, CustomStringConverti
         /// The text sent as `code`.
         public let rawValue: String
         /// The HTTP status of errors with this code.
-        public let status: Int
-        private init(_ rawValue: String, _ status: Int) {
+        public let status: HTTPStatus
+        private init(_ rawValue: String, _ status: HTTPStatus) {
             self.rawValue = rawValue
             self.status = status
         }
@@ -67,7 +67,7 @@ public struct CollectorError: HTTPResponseError, Equatable, CustomStringConverti
     }
 
     /// The code's HTTP status.
-    public var status: Int { code.status }
+    public var status: HTTPStatus { code.status }
 
     /// `code: message`.
     public var description: String { "\(code): \(message)" }

@@ -7,7 +7,7 @@ struct CORSMiddleware: HTTPMiddleware {
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
         if request.method == "OPTIONS", let wanted = request.header("access-control-request-method") {
-            return preflight(request, method: wanted.uppercased())
+            return preflight(request, method: HTTPMethod(rawValue: wanted))
         }
         var response = try await next(request, context)
         if context.crossOrigin == .anyOrigin, request.header("origin") != nil {
@@ -16,7 +16,7 @@ struct CORSMiddleware: HTTPMiddleware {
         return response
     }
 
-    private func preflight(_ request: HTTPRequest, method: String) -> HTTPResponse {
+    private func preflight(_ request: HTTPRequest, method: HTTPMethod) -> HTTPResponse {
         guard case .found(let route, _) = router.match(method: method, path: request.path),
             route.crossOrigin == .anyOrigin
         else {
@@ -27,7 +27,7 @@ struct CORSMiddleware: HTTPMiddleware {
             status: 204,
             headers: [
                 ("Access-Control-Allow-Origin", "*"),
-                ("Access-Control-Allow-Methods", route.method),
+                ("Access-Control-Allow-Methods", route.method.rawValue),
                 ("Access-Control-Allow-Headers", "Content-Type, Content-Encoding, Authorization"),
                 ("Access-Control-Max-Age", "86400"),
             ])

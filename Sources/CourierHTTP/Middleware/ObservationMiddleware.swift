@@ -16,7 +16,7 @@ struct ObservationMiddleware: HTTPMiddleware {
     func record(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse) {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- context.startedAt) / 1e9
         metrics.record(
-            method: request.method, route: context.route ?? "unmatched", status: response.status,
+            method: request.method.rawValue, route: context.route ?? "unmatched", status: response.status.code,
             seconds: elapsed)
         if let accessLog {
             let ms = String(format: "%.2f", elapsed * 1000)
@@ -25,7 +25,7 @@ struct ObservationMiddleware: HTTPMiddleware {
                 $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
             }.joined()
             accessLog(
-                "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status) \(response.body.count) \(ms)ms id=\(context.requestID)"
+                "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status.code) \(response.body.count) \(ms)ms id=\(context.requestID)"
             )
         }
     }

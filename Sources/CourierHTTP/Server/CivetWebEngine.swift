@@ -88,7 +88,7 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
     responder.lifecycle.enter()
     defer { responder.lifecycle.leave() }
     let info = infoPointer.pointee
-    let method = info.request_method.map { String(cString: $0) } ?? "GET"
+    let method = HTTPMethod(rawValue: info.request_method.map { String(cString: $0) } ?? "GET")
     let path = info.local_uri.map { String(cString: $0) } ?? "/"
     let query = info.query_string.map { String(cString: $0) } ?? ""
     var headers: [String: String] = [:]
@@ -136,7 +136,7 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
         mg_disable_connection_keep_alive(connection)
     }
     write(response, to: connection, headOnly: method == "HEAD")
-    return Int32(min(max(response.status, 100), 999))
+    return Int32(response.status.code)
 }
 
 /// What reading a request body gave.
@@ -179,7 +179,7 @@ private func readBody(_ connection: OpaquePointer, expected: Int64, limit: Int, 
 }
 
 private func write(_ response: HTTPResponse, to connection: OpaquePointer, headOnly: Bool) {
-    mg_response_header_start(connection, Int32(min(max(response.status, 100), 999)))
+    mg_response_header_start(connection, Int32(response.status.code))
     for (name, value) in response.headers {
         mg_response_header_add(connection, name, value, -1)
     }

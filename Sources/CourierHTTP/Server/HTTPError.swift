@@ -16,10 +16,10 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
         /// The text sent as `code`.
         public let rawValue: String
         /// The HTTP status of errors with this code.
-        public let status: Int
+        public let status: HTTPStatus
 
         /// A code of the application's own.
-        public init(_ rawValue: String, status: Int) {
+        public init(_ rawValue: String, status: HTTPStatus) {
             self.rawValue = rawValue
             self.status = status
         }
@@ -66,7 +66,7 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
     }
 
     /// The code's status.
-    public var status: Int { code.status }
+    public var status: HTTPStatus { code.status }
 
     /// The JSON error answer.
     public func response() -> HTTPResponse {

@@ -4,7 +4,7 @@ import CourierCore
 /// `Content-Encoding: gzip`), headers with lowercase names, the route's path parameters filled in.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
-    public let method: String
+    public let method: HTTPMethod
     /// The decoded path, without the query string.
     public let path: String
     /// The raw query string (without `?`), empty if none.
@@ -20,7 +20,7 @@ public struct HTTPRequest: Sendable {
 
     /// Creates a request (the server builds these; tests may too).
     public init(
-        method: String, path: String, queryString: String = "", headers: [String: String] = [:],
+        method: HTTPMethod, path: String, queryString: String = "", headers: [String: String] = [:],
         body: [UInt8] = [], remoteAddress: String = "127.0.0.1"
     ) {
         self.method = method

@@ -2,29 +2,31 @@ import CourierCore
 
 /// What a handler answers.
 public struct HTTPResponse: Sendable {
-    /// The status code.
-    public var status: Int
+    /// The status.
+    public var status: HTTPStatus
     /// Response headers (`Content-Length` is added by the server).
     public var headers: [(String, String)]
     /// The body.
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: HTTPStatus, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON response.
-    public static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
+    public static func json(_ value: JSONValue, status: HTTPStatus = 200, headers: [(String, String)] = [])
+        -> HTTPResponse
+    {
         HTTPResponse(
             status: status, headers: [("Content-Type", "application/json")] + headers,
             body: JSONWriter.encode(value))
     }
 
     /// A plain-text response.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+    public static func text(_ text: String, status: HTTPStatus = 200, contentType: String = "text/plain; charset=utf-8")
         -> HTTPResponse
     {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
@@ -32,7 +34,7 @@ public struct HTTPResponse: Sendable {
 
     /// The error shape every Courier server uses: `{"error":{"code":…,"message":…}}` with the
     /// same `code` and `message` at the top level, where Segment's clients read them.
-    public static func error(status: Int, code: String, message: String, headers: [(String, String)] = [])
+    public static func error(status: HTTPStatus, code: String, message: String, headers: [(String, String)] = [])
         -> HTTPResponse
     {
         json(

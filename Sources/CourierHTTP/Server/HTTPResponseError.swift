@@ -3,7 +3,7 @@
 /// throws is answered `500 internal_error` without its text, which may hold internals.
 public protocol HTTPResponseError: Error, Sendable {
     /// The HTTP status.
-    var status: Int { get }
+    var status: HTTPStatus { get }
     /// The full answer: status, headers and body.
     func response() -> HTTPResponse
 }

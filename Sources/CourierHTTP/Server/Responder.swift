@@ -46,7 +46,7 @@ struct Responder: Sendable {
             case .methodNotAllowed(let allowed):
                 throw HTTPError(
                     .methodNotAllowed, "\(request.method) is not allowed here",
-                    headers: [("Allow", allowed.joined(separator: ", "))])
+                    headers: [("Allow", allowed.map(\.rawValue).joined(separator: ", "))])
             case .found(let route, _):
                 return try await route.handler(request, context)
             }

@@ -22,7 +22,7 @@ public enum CrossOriginPolicy: Sendable, Equatable {
 /// Built (mutably) before the server starts; the server then works from an immutable copy.
 public struct Router: Sendable {
     struct Route: Sendable {
-        let method: String
+        let method: HTTPMethod
         let pattern: String
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
@@ -37,7 +37,7 @@ public struct Router: Sendable {
     /// The result of matching a request.
     enum Match {
         case found(Route, [String: String])
-        case methodNotAllowed([String])
+        case methodNotAllowed([HTTPMethod])
         case notFound
     }
 
@@ -53,7 +53,7 @@ public struct Router: Sendable {
     ///   - crossOrigin: which web pages may call it; none by default.
     ///   - handler: what answers it.
     public mutating func add(
-        _ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
         _ handler: @escaping HTTPHandler
     ) {
         add(method, pattern, crossOrigin: crossOrigin) { request, _ in try handler(request) }
@@ -67,7 +67,7 @@ public struct Router: Sendable {
     /// }
     /// ```
     public mutating func add(
-        _ method: String, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
         _ handler: @escaping AsyncHTTPHandler
     ) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
@@ -76,13 +76,13 @@ public struct Router: Sendable {
         }
         routes.append(
             Route(
-                method: method.uppercased(), pattern: pattern, segments: segments, crossOrigin: crossOrigin,
+                method: method, pattern: pattern, segments: segments, crossOrigin: crossOrigin,
                 handler: handler))
     }
 
-    func match(method: String, path: String) -> Match {
+    func match(method: HTTPMethod, path: String) -> Match {
         let parts = path.split(separator: "/")
-        var allowed: [String] = []
+        var allowed: [HTTPMethod] = []
         for route in routes where route.segments.count == parts.count {
             var parameters: [String: String] = [:]
             var matches = true
@@ -96,7 +96,7 @@ public struct Router: Sendable {
                 if !matches { break }
             }
             guard matches else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
+            if route.method == method || (method == .head && route.method == .get) {
                 return .found(route, parameters)
             }
             allowed.append(route.method)
