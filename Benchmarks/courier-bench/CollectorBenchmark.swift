@@ -48,7 +48,7 @@ struct CollectorBenchmark {
             var http = HTTPServerConfiguration()
             http.port = 0
             http.workerThreads = connections + 4
-            let server = HTTPServer(configuration: http, router: router)
+            let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
             sink.append(try load(server: server, script: script.path, path: "/sink"))
             let result = try load(server: server, script: script.path, path: "/v1/batch")

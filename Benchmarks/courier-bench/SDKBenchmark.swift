@@ -186,7 +186,7 @@ struct SDKBenchmark {
                 }
             }
         }
-        let server = HTTPServer(configuration: http, router: router)
+        let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
         try server.start()
         defer {
             if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {

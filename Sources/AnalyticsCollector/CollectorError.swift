@@ -74,8 +74,20 @@ public struct CollectorError: HTTPResponseError, Equatable, CustomStringConverti
 
     /// The HTTP response: `{"code","error":{"code","message"},"message"}`.
     public func response() -> HTTPResponse {
-        .error(
+        Self.segmentShaped(
             status: status, code: code.rawValue, message: message,
             headers: retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [])
+    }
+
+    /// Segment's error shape: `code` and `message` at the top level, where Segment's clients read
+    /// them, beside Courier's `error` object.
+    static func segmentShaped(status: HTTPStatus, code: String, message: String, headers: [(String, String)])
+        -> HTTPResponse
+    {
+        .json(
+            [
+                "code": .string(code), "message": .string(message),
+                "error": ["code": .string(code), "message": .string(message)],
+            ], status: status, headers: headers)
     }
 }

@@ -71,7 +71,7 @@ enum ServerCommand {
         if options.accessLog {
             http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        let server = HTTPServer(configuration: http, router: router, metrics: metrics)
+        let server = HTTPServer(configuration: http, router: router, metrics: metrics, middleware: collector.middleware)
         try server.start()
         FileHandle.standardOutput.write(
             Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))

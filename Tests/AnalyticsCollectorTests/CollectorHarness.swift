@@ -56,7 +56,7 @@ struct CollectorHarness {
         let metrics = HTTPMetrics()
         router.addHealthCheck()
         router.addMetrics(metrics, providers: [{ [collector] in collector.metricsText() }])
-        server = HTTPServer(configuration: http, router: router, metrics: metrics)
+        server = HTTPServer(configuration: http, router: router, metrics: metrics, middleware: collector.middleware)
         try server.start()
     }
 

@@ -28,7 +28,7 @@ struct RealCollectorTests {
             var http = HTTPServerConfiguration()
             http.port = 0
             http.workerThreads = 8
-            server = HTTPServer(configuration: http, router: router)
+            server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
         }
 

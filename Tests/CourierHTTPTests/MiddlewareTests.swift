@@ -110,7 +110,7 @@ struct MiddlewareTests {
         defer { inBackground { [server] in server.stop() } }
         let refused = try await client.send("DELETE", server.baseURL + "/items/7")
         #expect(refused.status == 409)
-        #expect(refused.json?["code"] == "read_only")
+        #expect(refused.json?["error"]?["code"] == "read_only")
         // The error passed through the application's middleware (which did not catch it) and
         // became an answer before the server's own log and metrics saw it.
         #expect(trail.all == ["outer in", "inner in"])

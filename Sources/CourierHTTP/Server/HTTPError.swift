@@ -1,6 +1,6 @@
 /// The server's own errors (no route, body too large, a slow client…) and a general error that
 /// handlers may throw. The code decides the status; the body is
-/// `{"code":…,"error":{"code":…,"message":…},"message":…}`.
+/// `{"error":{"code":…,"message":…}}`.
 ///
 /// ```swift
 /// router.add("GET", "/v1/things/{id}") { request in

@@ -32,17 +32,11 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
 
-    /// The error shape every Courier server uses: `{"error":{"code":…,"message":…}}` with the
-    /// same `code` and `message` at the top level, where Segment's clients read them.
+    /// The error shape of Courier's servers: `{"error":{"code":…,"message":…}}`.
     public static func error(status: HTTPStatus, code: String, message: String, headers: [(String, String)] = [])
         -> HTTPResponse
     {
-        json(
-            [
-                "code": .string(code), "message": .string(message),
-                "error": ["code": .string(code), "message": .string(message)],
-            ],
-            status: status, headers: headers)
+        json(["error": ["code": .string(code), "message": .string(message)]], status: status, headers: headers)
     }
 
     /// The header `name` (any case).
