@@ -26,6 +26,9 @@ let package = Package(
             name: "CCivetWeb",
             providers: [.apt(["libcivetweb-dev"]), .brew(["civetweb"])]),
         .systemLibrary(
+            name: "CLibWebSockets", pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]),
+        .systemLibrary(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .systemLibrary(name: "CXEdDSA", providers: [.apt(["libxeddsa-dev"])]),
@@ -42,7 +45,7 @@ let package = Package(
             name: "CSignalPeer",
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
         .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
-        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb"]),
+        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb", "CLibWebSockets"]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         .target(name: "CourierTesting", dependencies: ["CourierCore"]),

@@ -13,7 +13,10 @@ struct HTTPHardeningTests {
     let echoCalls = CallCounter()
     let gate = Gate()
 
-    init() throws {
+    init() throws { try self.init(engine: .civetweb) }
+
+    /// The same server on `engine` (`LibWebSocketsEngineTests` runs these bodies on libwebsockets).
+    init(engine: HTTPEngineKind) throws {
         var router = Router()
         let echoCalls = self.echoCalls
         router.add("POST", "/echo") { request in
@@ -35,6 +38,7 @@ struct HTTPHardeningTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
+        configuration.engine = engine
         configuration.workerThreads = 4
         configuration.requestTimeoutMilliseconds = 500
         let metrics = HTTPMetrics()

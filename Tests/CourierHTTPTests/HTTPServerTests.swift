@@ -32,7 +32,10 @@ struct HTTPServerTests {
     let client = HTTPClient(timeout: .seconds(20))
     let echoCalls = CallCounter()
 
-    init() throws {
+    init() throws { try self.init(engine: .civetweb) }
+
+    /// The same server on `engine` (`LibWebSocketsEngineTests` runs these bodies on libwebsockets).
+    init(engine: HTTPEngineKind) throws {
         var router = Router()
         router.add("GET", "/hello/{name}") { request in
             .json(["hello": .string(request.pathParameters["name"] ?? ""), "q": .string(request.query["q"] ?? "")])
@@ -51,6 +54,7 @@ struct HTTPServerTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
+        configuration.engine = engine
         configuration.workerThreads = 4
         configuration.maximumBodyBytes = 64 * 1024
         configuration.maximumDecompressedBodyBytes = 256 * 1024
@@ -185,6 +189,7 @@ struct HTTPServerTests {
         #expect(head.body.isEmpty)
         var configuration = HTTPServerConfiguration()
         configuration.port = server.port
+        configuration.engine = server.configuration.engine
         let second = HTTPServer(configuration: configuration, router: Router())
         #expect(throws: HTTPServerError.self) { try second.start() }
     }

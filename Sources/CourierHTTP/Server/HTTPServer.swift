@@ -13,7 +13,7 @@ public final class HTTPServer: Sendable {
     /// Per-route counters and latency histograms (served where `Router.addMetrics` mounts them).
     public let metrics: HTTPMetrics
     let responder: Responder
-    private let engine: Mutex<CivetWebEngine?> = Mutex(nil)
+    private let engine: Mutex<(any HTTPEngine)?> = Mutex(nil)
     private let boundPort = Atomic<Int>(0)
 
     /// Creates a server; nothing listens until `start()`.
@@ -49,7 +49,7 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         try engine.withLock { engine in
             guard engine == nil else { return }
-            let started = try CivetWebEngine(configuration: configuration, responder: responder)
+            let started = try configuration.engine.start(configuration: configuration, responder: responder)
             boundPort.store(started.port, ordering: .releasing)
             engine = started
         }
@@ -63,7 +63,7 @@ public final class HTTPServer: Sendable {
     /// - Returns: how many requests were still unanswered at the deadline (0 after a clean stop).
     @discardableResult
     public func stop(deadline: Duration = .seconds(10)) -> Int {
-        let running = engine.withLock { engine -> CivetWebEngine? in
+        let running = engine.withLock { engine -> (any HTTPEngine)? in
             let e = engine
             engine = nil
             return e

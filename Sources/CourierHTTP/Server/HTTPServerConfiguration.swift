@@ -4,6 +4,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (read it back from `HTTPServer.port`).
     public var port: Int = 8080
+    /// The engine: civetweb (the default) or libwebsockets on an event loop.
+    public var engine: HTTPEngineKind = .civetweb
     /// Worker threads, each serving one connection at a time.
     public var workerThreads: Int = 32
     /// Largest request body accepted on the wire; larger gets 413 without being read.

@@ -1,0 +1,33 @@
+/// Which HTTP engine an `HTTPServer` runs on.
+///
+/// ```swift
+/// var configuration = HTTPServerConfiguration()
+/// configuration.engine = .libWebSockets
+/// let server = HTTPServer(configuration: configuration, router: router)
+/// ```
+public enum HTTPEngineKind: String, Sendable, CaseIterable {
+    /// civetweb: one worker thread per connection for the connection's whole life (the default).
+    case civetweb
+    /// libwebsockets on one libev event loop: a slow or idle connection costs a socket, not a
+    /// thread. Handlers run on a dispatch queue, off the loop (docs/http-engine.md).
+    case libWebSockets
+
+    /// Starts this engine in front of `responder`.
+    func start(configuration: HTTPServerConfiguration, responder: Responder) throws -> any HTTPEngine {
+        switch self {
+        case .civetweb: try CivetWebEngine(configuration: configuration, responder: responder)
+        case .libWebSockets: try LibWebSocketsEngine(configuration: configuration, responder: responder)
+        }
+    }
+}
+
+/// A running engine, as `HTTPServer` sees it.
+protocol HTTPEngine: Sendable {
+    /// The port it listens on.
+    var port: Int { get }
+    /// Answers what is in flight (new requests get 503), then stops listening.
+    /// - Returns: requests still unanswered when `deadline` passed.
+    func stop(deadline: Duration) -> Int
+}
+
+extension CivetWebEngine: HTTPEngine {}

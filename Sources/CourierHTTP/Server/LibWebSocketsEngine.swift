@@ -1,0 +1,120 @@
+internal import CLibWebSockets
+import Foundation
+
+/// Owns one libwebsockets context on a libev loop of its own and the thread that runs the loop.
+///
+/// lws calls `libWebSocketsCallback` on that thread only; handlers run on a dispatch queue and
+/// hand their responses back through `LibWebSocketsService.deliver`, which wakes the loop with
+/// `lws_cancel_service`, the one lws call that is safe from another thread.
+final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
+    // @unchecked: every stored property is written once in init. After init the C pointers are
+    // used by the service thread only, until `stop()` (which `HTTPServer` calls at most once,
+    // having taken the engine out of its mutex) has joined that thread and frees them.
+    let port: Int
+    private let context: OpaquePointer
+    private let loop: OpaquePointer
+    private let service: Unmanaged<LibWebSocketsService>
+    private let protocols: UnsafeMutablePointer<lws_protocols>
+    private let protocolName: UnsafeMutablePointer<CChar>
+    private let finished = DispatchSemaphore(value: 0)
+    private let ticker = UnsafeMutablePointer<ev_timer>.allocate(capacity: 1)
+
+    init(configuration: HTTPServerConfiguration, responder: Responder) throws {
+        lws_set_log_level(LLL_ERR, nil)
+        guard let loop = courier_ev_loop_new() else { throw HTTPServerError("cannot create an event loop") }
+        let service = Unmanaged.passRetained(LibWebSocketsService(responder: responder, loop: loop))
+        let protocolName = strdup("courier-http")!
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = libWebSocketsCallback
+        protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
+
+        var info = lws_context_creation_info()
+        info.options = courier_lws_server_options()
+        info.user = service.toOpaque()
+        // Whole seconds: how long a client may take over its headers (the body has its own
+        // deadline, in milliseconds, in the service).
+        info.timeout_secs = UInt32(max(1, (configuration.requestTimeoutMilliseconds + 999) / 1000))
+        info.max_http_header_data = 8192
+        var foreignLoops: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(loop)]
+        let created = foreignLoops.withUnsafeMutableBufferPointer { buffer in
+            info.foreign_loops = buffer.baseAddress
+            return lws_create_context(&info)
+        }
+        guard let context = created else {
+            Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
+            throw HTTPServerError("cannot create a libwebsockets context (is the libev plugin installed?)")
+        }
+        var vhostInfo = lws_context_creation_info()
+        vhostInfo.options = courier_lws_server_options()
+        vhostInfo.port = Int32(configuration.port)
+        vhostInfo.protocols = UnsafePointer(protocols)
+        vhostInfo.keepalive_timeout = Int32(max(1, (configuration.keepAliveTimeoutMilliseconds + 999) / 1000))
+        let host = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
+        defer { Foundation.free(host) }
+        vhostInfo.iface = UnsafePointer(host)
+        guard let vhost = lws_create_vhost(context, &vhostInfo) else {
+            lws_context_destroy(context)
+            Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
+            throw HTTPServerError(
+                "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+        }
+        port = Int(lws_get_vhost_listen_port(vhost))
+        self.context = context
+        self.loop = loop
+        self.service = service
+        self.protocols = protocols
+        self.protocolName = protocolName
+        service.takeUnretainedValue().attach(context: context)
+
+        let thread = Thread { [self] in runLoop() }
+        thread.name = "courier.http.lws"
+        thread.start()
+    }
+
+    /// Answers what is in flight (new requests get 503), then breaks the loop, destroys the
+    /// context (closing every connection) and joins the service thread.
+    /// - Returns: requests still unanswered when `deadline` passed.
+    func stop(deadline: Duration) -> Int {
+        let service = service.takeUnretainedValue()
+        let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
+        service.requestStop()
+        finished.wait()
+        Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
+        ticker.deallocate()
+        return left
+    }
+
+    private func runLoop() {
+        // Debian's lws 4.1.6 libev plugin re-arms its timer with `ev_timer_set` on a running
+        // timer, which libev ignores: a timeout set while a later one is pending (a body deadline,
+        // a header or keep-alive timeout) would wait for that later one. lws services due timers
+        // after every wake-up, so waking the loop ten times a second keeps them within 100 ms.
+        ticker.initialize(to: ev_timer())
+        courier_ev_timer_start(loop, ticker, libWebSocketsTick, 0.1, UnsafeMutableRawPointer(context))
+        courier_ev_run(loop)
+        courier_ev_timer_stop(loop, ticker)
+        // The loop has stopped: no handler may wake a context that is about to go.
+        service.takeUnretainedValue().detach()
+        lws_context_destroy(context)
+        finished.signal()
+    }
+
+    private static func free(
+        loop: OpaquePointer, service: Unmanaged<LibWebSocketsService>,
+        protocols: UnsafeMutablePointer<lws_protocols>, name: UnsafeMutablePointer<CChar>
+    ) {
+        courier_ev_loop_destroy(loop)
+        service.release()
+        protocols.deinitialize(count: 2)
+        protocols.deallocate()
+        Foundation.free(name)
+    }
+}
+
+/// The ticker's callback, on the service thread: wakes lws (see `runLoop`).
+private func libWebSocketsTick(_ loop: OpaquePointer?, _ timer: UnsafeMutablePointer<ev_timer>?, _ events: Int32) {
+    guard let context = timer?.pointee.data else { return }
+    lws_cancel_service(OpaquePointer(context))
+}

@@ -1,0 +1,106 @@
+internal import CLibWebSockets
+import Foundation
+
+/// One request on a libwebsockets connection, from its headers to the answer written. Lives on
+/// the service thread only; its `wsi` is used only while the service holds it in its table (it is
+/// removed when the connection closes).
+final class LibWebSocketsExchange {
+    enum Phase { case receiving, handling }
+    enum Outcome { case complete, tooLarge, incomplete }
+
+    let wsi: OpaquePointer
+    let started: UInt64
+    let method: String
+    let path: String
+    let queryString: String
+    let headers: [String: String]
+    let remoteAddress: String
+    var phase = Phase.receiving
+    var body: [UInt8] = []
+    /// Close the connection after the answer instead of keeping it alive.
+    var closeAfter = false
+    /// The serialised answer, with `LWS_PRE` bytes of headroom, once the handler has answered.
+    private(set) var outgoing: [UInt8]?
+
+    /// Reads what lws has parsed of the request's head.
+    init?(wsi: OpaquePointer) {
+        guard let method = LibWebSocketsHeaders.method(wsi) else { return nil }
+        self.wsi = wsi
+        started = DispatchTime.now().uptimeNanoseconds
+        self.method = method.name
+        path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
+        queryString = LibWebSocketsHeaders.query(wsi)
+        headers = LibWebSocketsHeaders.all(wsi)
+        var peer = [CChar](repeating: 0, count: 64)
+        lws_get_peer_simple(wsi, &peer, peer.count)
+        remoteAddress = String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The `Content-Length` the client declared, if any.
+    var declaredLength: Int64? {
+        headers["content-length"].flatMap { Int64($0.trimmingCharactersInWhitespace()) }
+    }
+
+    /// Whether body callbacks will follow the headers.
+    var expectsBody: Bool {
+        if let length = declaredLength { return length > 0 }
+        return headers["transfer-encoding"]?.lowercased().contains("chunked") == true
+    }
+
+    func request() -> HTTPRequest {
+        HTTPRequest(
+            method: method, path: path, queryString: queryString, headers: headers, body: body,
+            remoteAddress: remoteAddress)
+    }
+
+    /// Serialises the status line, headers and body into one buffer.
+    func prepare(_ response: HTTPResponse) {
+        let status = min(max(response.status, 100), 999)
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n"
+        if closeAfter { head += "Connection: close\r\n" }
+        head += "\r\n"
+        var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
+        bytes.reserveCapacity(bytes.count + head.utf8.count + response.body.count)
+        bytes.append(contentsOf: head.utf8)
+        if method != "HEAD" { bytes.append(contentsOf: response.body) }
+        outgoing = bytes
+    }
+
+    /// Writes `bytes` (after their headroom) with one `lws_write`; lws keeps what the kernel does
+    /// not take at once and sends it before anything else on this connection.
+    func send(_ bytes: [UInt8]) -> Int32 {
+        var bytes = bytes
+        outgoing = nil
+        let pre = courier_lws_pre()
+        return bytes.withUnsafeMutableBytes { raw in
+            let start = raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
+            return lws_write(wsi, start, raw.count - pre, LWS_WRITE_HTTP)
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 413: "Payload Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

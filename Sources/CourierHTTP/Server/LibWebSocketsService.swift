@@ -1,0 +1,166 @@
+internal import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// The state behind one libwebsockets context: the requests being served, and the mailbox
+/// through which handlers on other threads hand their responses back to the loop.
+final class LibWebSocketsService: @unchecked Sendable {
+    // @unchecked: `exchanges`, `nextID` and `loop` are touched only on the engine's service
+    // thread (lws and libev call back on it alone); what other threads touch is `mailbox`
+    // (a `Mutex`) and the immutable `responder` and `handlers` queue.
+    let responder: Responder
+    private let loop: OpaquePointer
+    private var exchanges: [UInt64: LibWebSocketsExchange] = [:]
+    private var nextID: UInt64 = 1
+    private let handlers = DispatchQueue(label: "courier.http.handlers", attributes: .concurrent)
+    private let mailbox = Mutex(Mailbox())
+
+    private struct Mailbox: ~Copyable {
+        /// The context's address while the loop runs; `nil` before and after (an address, as
+        /// pointers are not `Sendable`).
+        var contextAddress: UInt?
+
+        var context: OpaquePointer? { contextAddress.flatMap { OpaquePointer(bitPattern: $0) } }
+        var responses: [(UInt64, HTTPResponse)] = []
+        var stopRequested = false
+    }
+
+    init(responder: Responder, loop: OpaquePointer) {
+        self.responder = responder
+        self.loop = loop
+    }
+
+    /// The context exists and the loop may be woken.
+    func attach(context: OpaquePointer) {
+        mailbox.withLock { $0.contextAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))) }
+    }
+
+    /// The loop has stopped; responses that arrive from now on are dropped.
+    func detach() {
+        mailbox.withLock { $0.contextAddress = nil }
+    }
+
+    /// Asks the loop to stop (any thread).
+    func requestStop() {
+        mailbox.withLock { box in
+            box.stopRequested = true
+            if let context = box.context { lws_cancel_service(context) }
+        }
+    }
+
+    /// Hands a handler's response back to the loop (any thread). Waking the loop under the lock
+    /// means the context cannot be destroyed in between.
+    private func deliver(_ id: UInt64, _ response: HTTPResponse) {
+        mailbox.withLock { box in
+            guard let context = box.context else { return }
+            box.responses.append((id, response))
+            lws_cancel_service(context)
+        }
+    }
+
+    // MARK: - On the service thread
+
+    /// A request's headers are in: starts an exchange, and runs the handler at once when there is
+    /// no body to wait for.
+    func begin(_ exchange: LibWebSocketsExchange) -> UInt64 {
+        let id = nextID
+        nextID += 1
+        exchanges[id] = exchange
+        responder.lifecycle.enter()
+        let configuration = responder.configuration
+        if let length = exchange.declaredLength, length > Int64(configuration.maximumBodyBytes) {
+            // Answered at once, without waiting for the body; what arrives meanwhile is dropped and
+            // the connection closes after the answer.
+            exchange.closeAfter = true
+            dispatch(id, exchange, outcome: .tooLarge)
+        } else if exchange.expectsBody {
+            let microseconds = Int64(max(1, configuration.requestTimeoutMilliseconds)) * 1000
+            lws_set_timer_usecs(exchange.wsi, microseconds)
+        } else {
+            // lws expects a body after a POST, PUT or PATCH without `Content-Length` (and reads
+            // one up to 100 MB); such a connection is closed after the answer.
+            if ["POST", "PUT", "PATCH"].contains(exchange.method) { exchange.closeAfter = true }
+            dispatch(id, exchange, outcome: .complete)
+        }
+        return id
+    }
+
+    /// A piece of the body has arrived (`bytes` lives only during the callback).
+    func receive(_ id: UInt64, _ bytes: UnsafeRawBufferPointer) {
+        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
+        if exchange.body.count + bytes.count > responder.configuration.maximumBodyBytes {
+            exchange.closeAfter = true
+            courier_lws_cancel_timer(exchange.wsi)
+            dispatch(id, exchange, outcome: .tooLarge)
+            return
+        }
+        exchange.body.append(contentsOf: bytes)
+    }
+
+    /// The whole body has arrived.
+    func bodyComplete(_ id: UInt64) {
+        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
+        courier_lws_cancel_timer(exchange.wsi)
+        dispatch(id, exchange, outcome: .complete)
+    }
+
+    /// The body deadline has passed.
+    func deadlinePassed(_ id: UInt64) {
+        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
+        exchange.closeAfter = true
+        dispatch(id, exchange, outcome: .incomplete)
+    }
+
+    /// The loop was woken: takes the handlers' responses and asks for a writable callback on
+    /// each connection still open; breaks the loop when a stop was asked for.
+    func wake() {
+        let (responses, stopping) = mailbox.withLock { box in
+            let taken = box.responses
+            box.responses = []
+            return (taken, box.stopRequested)
+        }
+        for (id, response) in responses {
+            guard let exchange = exchanges[id] else { continue }
+            if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil {
+                exchange.closeAfter = true
+            }
+            exchange.prepare(response)
+            lws_callback_on_writable(exchange.wsi)
+        }
+        if stopping { courier_ev_break_all(loop) }
+    }
+
+    /// The connection may be written: sends the whole answer in one `lws_write`.
+    /// - Returns: what the callback returns (-1 closes the connection), or `nil` when the
+    ///   handler has not answered yet.
+    func write(_ id: UInt64) -> Int32? {
+        guard let exchange = exchanges[id], let bytes = exchange.outgoing else { return nil }
+        finish(id)
+        let written = exchange.send(bytes)
+        if written < 0 || exchange.closeAfter { return -1 }
+        return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+    }
+
+    /// The connection closed, or the transaction's state is going: whatever its handler answers
+    /// later is dropped, and its `wsi` is never touched again.
+    func finish(_ id: UInt64) {
+        guard exchanges.removeValue(forKey: id) != nil else { return }
+        responder.lifecycle.leave()
+    }
+
+    private func dispatch(_ id: UInt64, _ exchange: LibWebSocketsExchange, outcome: LibWebSocketsExchange.Outcome) {
+        exchange.phase = .handling
+        let request = exchange.request()
+        let started = exchange.started
+        let responder = responder
+        handlers.async { [self] in
+            let response: HTTPResponse
+            switch outcome {
+            case .incomplete: response = responder.refuseIncomplete(request, startedAt: started)
+            case .tooLarge: response = responder.respond(to: request, bodyTooLarge: true, startedAt: started)
+            case .complete: response = responder.respond(to: request, bodyTooLarge: false, startedAt: started)
+            }
+            deliver(id, response)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import CourierHTTP
+import CourierTesting
+import Testing
+
+/// `HTTPServerTests` and `HTTPHardeningTests`, body for body, on the libwebsockets engine.
+@Suite(.timeLimit(.minutes(2)))
+struct LibWebSocketsEngineTests {
+    private func server() throws -> HTTPServerTests { try HTTPServerTests(engine: .libWebSockets) }
+    private func hardened() throws -> HTTPHardeningTests { try HTTPHardeningTests(engine: .libWebSockets) }
+
+    @Test func routesWithPathAndQueryParameters() async throws {
+        try await server().routesWithPathAndQueryParameters()
+    }
+
+    @Test func unknownRouteAndWrongMethodGetJSONErrors() async throws {
+        try await server().unknownRouteAndWrongMethodGetJSONErrors()
+    }
+
+    @Test func bodyOverTheLimitIs413() async throws { try await server().bodyOverTheLimitIs413() }
+
+    @Test func chunkedBodyOverTheLimitIs413() throws { try server().chunkedBodyOverTheLimitIs413() }
+
+    @Test func gzipBodiesAreDecompressed() async throws { try await server().gzipBodiesAreDecompressed() }
+
+    @Test func zipBombIs413AndBadGzipIs400() async throws { try await server().zipBombIs413AndBadGzipIs400() }
+
+    @Test func healthMetricsAndAccessLog() async throws { try await server().healthMetricsAndAccessLog() }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        try server().keepAliveServesSeveralRequestsOnOneConnection()
+    }
+
+    @Test func slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler() throws {
+        try server().slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler()
+    }
+
+    @Test func hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining() throws {
+        try server().hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining()
+    }
+
+    @Test func headAnswersWithoutABodyAndABusyPortIsAClearError() async throws {
+        try await server().headAnswersWithoutABodyAndABusyPortIsAClearError()
+    }
+
+    @Test func gracefulStopFinishesTheRequestInFlight() async throws {
+        try await server().gracefulStopFinishesTheRequestInFlight()
+    }
+
+    @Test func aHandlersErrorDecidesTheStatusAndOthersSayNothingInternal() async throws {
+        try await hardened().aHandlersErrorDecidesTheStatusAndOthersSayNothingInternal()
+    }
+
+    /// `HTTPHardeningTests.aHeaderValueWithCRLFIsNeverSent` cannot run here as written: lws
+    /// decodes the query itself and ends the value at the decoded CR, so the handler never sees
+    /// the CRLF (the check that refuses such a header is the responder's, shared by both engines).
+    /// What matters holds: nothing after the CR reaches the response.
+    @Test func aDecodedCRLFInTheQueryNeverReachesTheResponse() async throws {
+        let suite = try hardened()
+        defer { inBackground { [server = suite.server] in server.stop() } }
+        let fine = try await suite.client.send("GET", suite.server.baseURL + "/inject?v=plain")
+        #expect(fine.header("x-name") == "plain")
+        let injected = try await suite.client.send(
+            "GET", suite.server.baseURL + "/inject?v=a%0D%0ASet-Cookie:%20admin=1")
+        #expect(injected.header("set-cookie") == nil)
+        #expect(injected.header("x-name") == "a")
+    }
+
+    @Test func twoDifferentContentLengthsAre400() throws { try hardened().twoDifferentContentLengthsAre400() }
+
+    @Test func metricsCanRequireAToken() async throws { try await hardened().metricsCanRequireAToken() }
+
+    @Test func corsIsPerRoute() throws { try hardened().corsIsPerRoute() }
+
+    @Test func aDrippingBodyIsCutOffAtTheDeadline() async throws {
+        try await hardened().aDrippingBodyIsCutOffAtTheDeadline()
+    }
+
+    @Test func whileStoppingNewRequestsGet503AndTheOneInFlightIsAnswered() async throws {
+        try await hardened().whileStoppingNewRequestsGet503AndTheOneInFlightIsAnswered()
+    }
+}
