@@ -66,6 +66,7 @@ enum ServerCommand {
         http.host = options.host
         http.port = options.port
         http.workerThreads = options.workerThreads
+        http.engine = options.engine
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
         if options.accessLog {

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// The command-line options of `courier-server`.
@@ -6,6 +7,7 @@ struct ServerOptions {
     var port = 8080
     var dataDirectory = ".courier"
     var workerThreads = 32
+    var engine = HTTPEngineKind.civetweb
     var writeKeys: [String] = []
     var writeKeysFile: String?
     var adminToken: String?
@@ -33,7 +35,8 @@ struct ServerOptions {
           --host ADDRESS            address to listen on (default 127.0.0.1)
           --port N                  port; 0 picks a free one (default 8080)
           --data-dir PATH           data directory (default .courier)
-          --threads N               HTTP worker threads (default 32)
+          --threads N               HTTP worker threads (default 32; civetweb only)
+          --engine civetweb|lws     the HTTP engine (default civetweb; lws: libwebsockets)
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
           --admin-token-file PATH   read the admin token (at least 16 bytes) from this file;
@@ -86,6 +89,12 @@ struct ServerOptions {
                     return .failure("\(flag) must be a positive number of MiB")
                 }
                 if flag == "--quota-key-mib" { options.quotaPerWriteKeyMiB = n } else { options.quotaTotalMiB = n }
+            case "--engine":
+                switch value(flag) {
+                case "civetweb": options.engine = .civetweb
+                case "lws": options.engine = .libWebSockets
+                default: return .failure("--engine must be civetweb or lws")
+                }
             case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
                 "--admin-token", "--admin-token-file", "--dedupe-window-hours":
                 guard let v = value(flag) else { return .failure("\(flag) needs a value") }
