@@ -8,7 +8,8 @@ func libWebSocketsCallback(
 ) -> Int32 {
     guard let wsi, let owner = lws_context_user(lws_get_context(wsi)) else { return 0 }
     let service = Unmanaged<LibWebSocketsService>.fromOpaque(owner).takeUnretainedValue()
-    let id = user?.load(as: UInt64.self) ?? 0
+    // Read only for the reasons below, where `user` is this protocol's per-session data.
+    var id: UInt64 { user?.load(as: UInt64.self) ?? 0 }
     switch reason {
     case LWS_CALLBACK_HTTP:
         guard let user, let exchange = LibWebSocketsExchange(wsi: wsi) else { return -1 }
@@ -25,16 +26,20 @@ func libWebSocketsCallback(
         if id != 0 { service.deadlinePassed(id) }
         return 0
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        guard id != 0, let result = service.write(id) else { return 0 }
+        let answered = id
+        guard answered != 0, service.hasAnswer(answered) else { return 0 }
+        // Cleared first: completing the transaction frees this per-session data (lws binds the
+        // protocol afresh for the next request on the connection).
         user?.storeBytes(of: 0, as: UInt64.self)
-        return result
+        return service.write(answered)
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         service.wake()
         return 0
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
-        if id != 0 {
+        let closing = id
+        if closing != 0 {
             user?.storeBytes(of: 0, as: UInt64.self)
-            service.finish(id)
+            service.finish(closing)
         }
         return 0
     default:

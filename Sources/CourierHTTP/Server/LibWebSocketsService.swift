@@ -130,11 +130,13 @@ final class LibWebSocketsService: @unchecked Sendable {
         if stopping { courier_ev_break_all(loop) }
     }
 
+    /// Whether the handler has answered and the answer waits to be written.
+    func hasAnswer(_ id: UInt64) -> Bool { exchanges[id]?.outgoing != nil }
+
     /// The connection may be written: sends the whole answer in one `lws_write`.
-    /// - Returns: what the callback returns (-1 closes the connection), or `nil` when the
-    ///   handler has not answered yet.
-    func write(_ id: UInt64) -> Int32? {
-        guard let exchange = exchanges[id], let bytes = exchange.outgoing else { return nil }
+    /// - Returns: what the callback returns (-1 closes the connection).
+    func write(_ id: UInt64) -> Int32 {
+        guard let exchange = exchanges[id], let bytes = exchange.outgoing else { return 0 }
         finish(id)
         let written = exchange.send(bytes)
         if written < 0 || exchange.closeAfter { return -1 }
