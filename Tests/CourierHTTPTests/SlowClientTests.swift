@@ -66,3 +66,42 @@ struct SlowClientTests {
         #expect((latencies.max() ?? .infinity) < 1_000)
     }
 }
+
+/// Many requests on a few keep-alive connections at once: each answer completes a transaction,
+/// and lws frees and reallocates per-session data in between.
+@Suite(.timeLimit(.minutes(2)))
+struct LibWebSocketsKeepAliveTests {
+    @Test func manyRequestsOnConcurrentKeepAliveConnections() async throws {
+        var router = Router()
+        router.add("POST", "/echo") { request in HTTPResponse(status: 200, body: request.body) }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.engine = .libWebSockets
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        defer { inBackground { server.stop(deadline: .zero) } }
+        let port = server.port
+        let answered = await withTaskGroup(of: Int.self) { group in
+            for connection in 0..<8 {
+                group.addTask {
+                    await runOffPool {
+                        guard let socket = try? RawSocket(port: port) else { return 0 }
+                        var count = 0
+                        for index in 0..<150 {
+                            let body = "c\(connection)-r\(index)"
+                            let request = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                            guard (try? socket.send(request + body)) != nil,
+                                let response = socket.readResponse(),
+                                response.status == 200, response.body == Array(body.utf8)
+                            else { return count }
+                            count += 1
+                        }
+                        return count
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(answered == 8 * 150)
+    }
+}

@@ -17,8 +17,8 @@ func libWebSocketsCallback(
         return 0
     case LWS_CALLBACK_HTTP_BODY:
         // `input` is lws's buffer, valid only during this call: the service copies it.
-        if let input, id != 0 { service.receive(id, UnsafeRawBufferPointer(start: input, count: length)) }
-        return 0
+        guard let input, id != 0 else { return 0 }
+        return service.receive(id, UnsafeRawBufferPointer(start: input, count: length)) ? 0 : -1
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         if id != 0 { service.bodyComplete(id) }
         return 0

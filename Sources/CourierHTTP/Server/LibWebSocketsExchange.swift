@@ -17,6 +17,8 @@ final class LibWebSocketsExchange {
     let remoteAddress: String
     var phase = Phase.receiving
     var body: [UInt8] = []
+    /// Set for a chunked body, which lws 4.1 passes on with its framing.
+    var dechunker: ChunkedBodyDecoder?
     /// Close the connection after the answer instead of keeping it alive.
     var closeAfter = false
     /// The serialised answer, with `LWS_PRE` bytes of headroom, once the handler has answered.
@@ -34,6 +36,9 @@ final class LibWebSocketsExchange {
         var peer = [CChar](repeating: 0, count: 64)
         lws_get_peer_simple(wsi, &peer, peer.count)
         remoteAddress = String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if headers["content-length"] == nil, headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            dechunker = ChunkedBodyDecoder()
+        }
     }
 
     /// The `Content-Length` the client declared, if any.

@@ -86,15 +86,33 @@ final class LibWebSocketsService: @unchecked Sendable {
     }
 
     /// A piece of the body has arrived (`bytes` lives only during the callback).
-    func receive(_ id: UInt64, _ bytes: UnsafeRawBufferPointer) {
-        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
-        if exchange.body.count + bytes.count > responder.configuration.maximumBodyBytes {
+    /// - Returns: `false` when the connection must close at once (broken chunked framing).
+    func receive(_ id: UInt64, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let exchange = exchanges[id], exchange.phase == .receiving else { return true }
+        let limit = responder.configuration.maximumBodyBytes
+        if exchange.dechunker != nil {
+            // lws reads a chunked body as one of unknown length: the connection cannot be kept.
+            exchange.closeAfter = true
+            let progress = exchange.dechunker!.feed(bytes)
+            if progress == .malformed { return false }
+            if exchange.dechunker!.body.count > limit {
+                courier_lws_cancel_timer(exchange.wsi)
+                dispatch(id, exchange, outcome: .tooLarge)
+            } else if progress == .complete {
+                exchange.body = exchange.dechunker!.body
+                courier_lws_cancel_timer(exchange.wsi)
+                dispatch(id, exchange, outcome: .complete)
+            }
+            return true
+        }
+        if exchange.body.count + bytes.count > limit {
             exchange.closeAfter = true
             courier_lws_cancel_timer(exchange.wsi)
             dispatch(id, exchange, outcome: .tooLarge)
-            return
+            return true
         }
         exchange.body.append(contentsOf: bytes)
+        return true
     }
 
     /// The whole body has arrived.
