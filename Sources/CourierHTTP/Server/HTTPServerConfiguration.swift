@@ -6,7 +6,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8080
     /// The engine: civetweb (the default) or libwebsockets on an event loop.
     public var engine: HTTPEngineKind = .civetweb
-    /// Worker threads, each serving one connection at a time.
+    /// Worker threads: civetweb serves one connection at a time on each; libwebsockets runs
+    /// handlers on them (its connections wait on the event loop, not on a thread).
     public var workerThreads: Int = 32
     /// Largest request body accepted on the wire; larger gets 413 without being read.
     public var maximumBodyBytes: Int = 1 << 20

@@ -3,7 +3,7 @@ import Foundation
 
 /// Owns one libwebsockets context on a libev loop of its own and the thread that runs the loop.
 ///
-/// lws calls `libWebSocketsCallback` on that thread only; handlers run on a dispatch queue and
+/// lws calls `libWebSocketsCallback` on that thread only; handlers run on `HandlerThreads` and
 /// hand their responses back through `LibWebSocketsService.deliver`, which wakes the loop with
 /// `lws_cancel_service`, the one lws call that is safe from another thread.
 final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
@@ -43,6 +43,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             return lws_create_context(&info)
         }
         guard let context = created else {
+            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError("cannot create a libwebsockets context (is the libev plugin installed?)")
         }
@@ -56,6 +57,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         vhostInfo.iface = UnsafePointer(host)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
+            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError(
                 "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
@@ -81,6 +83,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         service.requestStop()
         finished.wait()
+        service.stopHandlers()
         Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
         ticker.deallocate()
         return left

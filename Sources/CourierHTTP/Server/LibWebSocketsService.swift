@@ -7,12 +7,12 @@ import Synchronization
 final class LibWebSocketsService: @unchecked Sendable {
     // @unchecked: `exchanges`, `nextID` and `loop` are touched only on the engine's service
     // thread (lws and libev call back on it alone); what other threads touch is `mailbox`
-    // (a `Mutex`) and the immutable `responder` and `handlers` queue.
+    // (a `Mutex`), the immutable `responder` and `handlers` (itself `Sendable`).
     let responder: Responder
     private let loop: OpaquePointer
     private var exchanges: [UInt64: LibWebSocketsExchange] = [:]
     private var nextID: UInt64 = 1
-    private let handlers = DispatchQueue(label: "courier.http.handlers", attributes: .concurrent)
+    private let handlers: HandlerThreads
     private let mailbox = Mutex(Mailbox())
 
     private struct Mailbox: ~Copyable {
@@ -28,7 +28,11 @@ final class LibWebSocketsService: @unchecked Sendable {
     init(responder: Responder, loop: OpaquePointer) {
         self.responder = responder
         self.loop = loop
+        handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
     }
+
+    /// Ends the handler threads once the handlers already started have answered.
+    func stopHandlers() { handlers.stop() }
 
     /// The context exists and the loop may be woken.
     func attach(context: OpaquePointer) {
@@ -173,7 +177,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         let request = exchange.request()
         let started = exchange.started
         let responder = responder
-        handlers.async { [self] in
+        handlers.submit { [self] in
             let response: HTTPResponse
             switch outcome {
             case .incomplete: response = responder.refuseIncomplete(request, startedAt: started)
