@@ -17,7 +17,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
     private let finished = DispatchSemaphore(value: 0)
-    private let ticker = UnsafeMutablePointer<ev_timer>.allocate(capacity: 1)
 
     init(configuration: HTTPServerConfiguration, responder: Responder) throws {
         lws_set_log_level(LLL_ERR, nil)
@@ -85,7 +84,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         finished.wait()
         service.stopHandlers()
         Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
-        ticker.deallocate()
         return left
     }
 
@@ -94,10 +92,12 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         // timer, which libev ignores: a timeout set while a later one is pending (a body deadline,
         // a header or keep-alive timeout) would wait for that later one. lws services due timers
         // after every wake-up, so waking the loop ten times a second keeps them within 100 ms.
+        let ticker = UnsafeMutablePointer<ev_timer>.allocate(capacity: 1)
         ticker.initialize(to: ev_timer())
         courier_ev_timer_start(loop, ticker, libWebSocketsTick, 0.1, UnsafeMutableRawPointer(context))
         courier_ev_run(loop)
         courier_ev_timer_stop(loop, ticker)
+        ticker.deallocate()
         // The loop has stopped: no handler may wake a context that is about to go.
         service.takeUnretainedValue().detach()
         lws_context_destroy(context)

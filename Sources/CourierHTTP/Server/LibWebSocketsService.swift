@@ -174,6 +174,9 @@ final class LibWebSocketsService: @unchecked Sendable {
 
     private func dispatch(_ id: UInt64, _ exchange: LibWebSocketsExchange, outcome: LibWebSocketsExchange.Outcome) {
         exchange.phase = .handling
+        // lws's own body timeout (whole seconds) stays armed while it still counts a body as
+        // unfinished (chunked, or refused as too large): it must not cut a slow handler off.
+        lws_set_timeout(exchange.wsi, NO_PENDING_TIMEOUT, 0)
         let request = exchange.request()
         let started = exchange.started
         let responder = responder
