@@ -7,6 +7,38 @@ import Testing
 struct LibWebSocketsEngineTests {
     private func server() throws -> HTTPServerTests { try HTTPServerTests(engine: .libWebSockets) }
     private func hardened() throws -> HTTPHardeningTests { try HTTPHardeningTests(engine: .libWebSockets) }
+    private func middleware() throws -> MiddlewareTests { try MiddlewareTests(engine: .libWebSockets) }
+
+    @Test func middlewareRunInOrderAroundTheHandler() async throws {
+        try await middleware().middlewareRunInOrderAroundTheHandler()
+    }
+
+    @Test func aMiddlewareCanAnswerWithAnError() async throws {
+        try await middleware().aMiddlewareCanAnswerWithAnError()
+    }
+
+    @Test func anAsyncHandlerAwaitsWithoutHoldingASharedThread() async throws {
+        try await middleware().anAsyncHandlerAwaitsWithoutHoldingASharedThread()
+    }
+
+    @Test func aTaskAHandlerLeavesRunningFinishesAfterTheAnswer() async throws {
+        try await middleware().aTaskAHandlerLeavesRunningFinishesAfterTheAnswer()
+    }
+
+    @Test func bearerAuthGuardsOnlyTheRoutesItIsGivenTo() async throws {
+        try await middleware().bearerAuthGuardsOnlyTheRoutesItIsGivenTo()
+    }
+
+    /// The test keys its rate limit by `X-Client`, a header lws 4.1 has no slot for and cannot
+    /// list (docs/http-engine.md): on lws the key is never seen, so nothing is limited.
+    @Test func rateLimitsByTheKeyTheyAreGiven() async throws {
+        let suite = try middleware()
+        await withKnownIssue("lws 4.1 does not show a handler the unknown header X-Client") {
+            try await suite.rateLimitsByTheKeyTheyAreGiven()
+        }
+    }
+
+    @Test func everyAnswerCarriesARequestId() async throws { try await middleware().everyAnswerCarriesARequestId() }
 
     @Test func routesWithPathAndQueryParameters() async throws {
         try await server().routesWithPathAndQueryParameters()

@@ -61,7 +61,10 @@ struct MiddlewareTests {
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(20))
 
-    init() throws {
+    init() throws { try self.init(engine: .civetweb) }
+
+    /// The same server on `engine` (`LibWebSocketsEngineTests` runs these bodies on libwebsockets).
+    init(engine: HTTPEngineKind) throws {
         var router = Router()
         let trail = trail
         router.add("GET", "/items/{id}") { request, context in
@@ -83,6 +86,7 @@ struct MiddlewareTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
+        configuration.engine = engine
         configuration.workerThreads = 4
         server = HTTPServer(
             configuration: configuration, router: router,

@@ -54,14 +54,13 @@ final class LibWebSocketsExchange {
 
     func request() -> HTTPRequest {
         HTTPRequest(
-            method: method, path: path, queryString: queryString, headers: headers, body: body,
+            method: HTTPMethod(rawValue: method), path: path, queryString: queryString, headers: headers, body: body,
             remoteAddress: remoteAddress)
     }
 
     /// Serialises the status line, headers and body into one buffer.
     func prepare(_ response: HTTPResponse) {
-        let status = min(max(response.status, 100), 999)
-        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\n"
         if closeAfter { head += "Connection: close\r\n" }
@@ -82,30 +81,6 @@ final class LibWebSocketsExchange {
         return bytes.withUnsafeMutableBytes { raw in
             let start = raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
             return lws_write(wsi, start, raw.count - pre, LWS_WRITE_HTTP)
-        }
-    }
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 201: "Created"
-        case 202: "Accepted"
-        case 204: "No Content"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 409: "Conflict"
-        case 410: "Gone"
-        case 413: "Payload Too Large"
-        case 415: "Unsupported Media Type"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        default: "Status"
         }
     }
 }
