@@ -35,7 +35,8 @@ struct ServerOptions {
           --host ADDRESS            address to listen on (default 127.0.0.1)
           --port N                  port; 0 picks a free one (default 8080)
           --data-dir PATH           data directory (default .courier)
-          --threads N               HTTP worker threads (default 32; civetweb only)
+          --threads N               HTTP worker threads (default 32): one per connection on
+                                    civetweb, the handlers' threads on lws
           --engine civetweb|lws     the HTTP engine (default civetweb; lws: libwebsockets)
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
