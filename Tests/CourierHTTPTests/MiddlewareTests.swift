@@ -88,6 +88,7 @@ struct MiddlewareTests {
         configuration.port = 0
         configuration.engine = engine
         configuration.workerThreads = 4
+        configuration.extraHeaderNames = ["X-Client"]
         server = HTTPServer(
             configuration: configuration, router: router,
             middleware: [

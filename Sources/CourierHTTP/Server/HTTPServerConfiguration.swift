@@ -17,6 +17,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeoutMilliseconds: Int = 10_000
     /// How long an idle keep-alive connection is kept open.
     public var keepAliveTimeoutMilliseconds: Int = 5_000
+    /// Header names the application reads that are not standard HTTP ones (`X-Client`): the
+    /// libwebsockets engine shows a handler only the headers it knows, a short list of common
+    /// extensions (`X-Request-Id`, `Traceparent`…) and these. civetweb shows every header.
+    public var extraHeaderNames: [String] = []
     /// Receives one access-log line per request; `nil` logs nothing.
     public var accessLog: (@Sendable (String) -> Void)?
 

@@ -12,7 +12,10 @@ func libWebSocketsCallback(
     var id: UInt64 { user?.load(as: UInt64.self) ?? 0 }
     switch reason {
     case LWS_CALLBACK_HTTP:
-        guard let user, let exchange = LibWebSocketsExchange(wsi: wsi) else { return -1 }
+        guard let user, let exchange = LibWebSocketsExchange(wsi: wsi, extraHeaderNames: service.extraHeaderNames)
+        else {
+            return -1
+        }
         user.storeBytes(of: service.begin(exchange), as: UInt64.self)
         return 0
     case LWS_CALLBACK_HTTP_BODY:

@@ -25,14 +25,14 @@ final class LibWebSocketsExchange {
     private(set) var outgoing: [UInt8]?
 
     /// Reads what lws has parsed of the request's head.
-    init?(wsi: OpaquePointer) {
+    init?(wsi: OpaquePointer, extraHeaderNames: [String] = []) {
         guard let method = LibWebSocketsHeaders.method(wsi) else { return nil }
         self.wsi = wsi
         started = DispatchTime.now().uptimeNanoseconds
         self.method = method.name
         path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
         queryString = LibWebSocketsHeaders.query(wsi)
-        headers = LibWebSocketsHeaders.all(wsi)
+        headers = LibWebSocketsHeaders.all(wsi, extraNames: extraHeaderNames)
         var peer = [CChar](repeating: 0, count: 64)
         lws_get_peer_simple(wsi, &peer, peer.count)
         remoteAddress = String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

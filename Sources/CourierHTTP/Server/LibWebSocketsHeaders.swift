@@ -4,7 +4,8 @@ internal import CLibWebSockets
 ///
 /// lws keeps the headers it knows (about 90 names, with Debian's `LWS_WITH_HTTP_UNCOMMON_HEADERS`)
 /// in indexed slots and a repeated header as several fragments; 4.1 has no way to list the names
-/// it does not know, so only the unknown names in `customNames` are looked up (docs/http-engine.md).
+/// it does not know, so only the unknown names in `customNames` and the configuration's
+/// `extraHeaderNames` are looked up (docs/http-engine.md).
 enum LibWebSocketsHeaders {
     private static let methods: [(lws_token_indexes, String)] = [
         (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_PUT_URI, "PUT"),
@@ -77,12 +78,12 @@ enum LibWebSocketsHeaders {
     }
 
     /// Every known header present, names lowercased, a repeated one joined with `, `.
-    static func all(_ wsi: OpaquePointer) -> [String: String] {
+    static func all(_ wsi: OpaquePointer, extraNames: [String] = []) -> [String: String] {
         var headers: [String: String] = [:]
         for (token, name) in names where lws_hdr_total_length(wsi, token) > 0 {
             headers[name] = fragments(wsi, token).joined(separator: ", ")
         }
-        for name in customNames {
+        for name in customNames + extraNames where headers[name] == nil {
             let key = name + ":"
             let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
             guard length >= 0 else { continue }

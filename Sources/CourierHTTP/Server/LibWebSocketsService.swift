@@ -9,6 +9,8 @@ final class LibWebSocketsService: @unchecked Sendable {
     // thread (lws and libev call back on it alone); what other threads touch is `mailbox`
     // (a `Mutex`), the immutable `responder` and `handlers` (itself `Sendable`).
     let responder: Responder
+    /// The unknown header names to look up besides the engine's own list, lowercased.
+    let extraHeaderNames: [String]
     private let loop: OpaquePointer
     private var exchanges: [UInt64: LibWebSocketsExchange] = [:]
     private var nextID: UInt64 = 1
@@ -26,6 +28,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     }
 
     init(responder: Responder, loop: OpaquePointer) {
+        extraHeaderNames = responder.configuration.extraHeaderNames.map { $0.lowercased() }
         self.responder = responder
         self.loop = loop
         handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
