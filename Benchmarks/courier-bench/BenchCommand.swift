@@ -1,5 +1,6 @@
 import Foundation
 import SignalInteropPeer
+import CourierHTTP
 
 /// `courier-bench <benchmark> [--runs N] [--seconds S]`.
 enum BenchCommand {
@@ -19,6 +20,7 @@ enum BenchCommand {
         OPTIONS:
           --runs N        repetitions; the median is reported (default 3)
           --seconds S     length of each load run (default 8)
+          --engine E      collector on civetweb (default), lws, or both (lws printed beside civetweb)
           --messages N    messages per signal run (default 4000)
           --events N      events for sdk-memory (default 1000000)
         """
@@ -26,6 +28,7 @@ enum BenchCommand {
     static func run(_ arguments: [String]) -> Int32 {
         var runs = 3
         var seconds = 8
+        var engines: [HTTPEngineKind] = [.civetweb]
         var messages = 4000
         var events = 1_000_000
         var names: [String] = []
@@ -34,6 +37,12 @@ enum BenchCommand {
             switch word {
             case "--runs": runs = rest.popFirst().flatMap(Int.init) ?? runs
             case "--seconds": seconds = rest.popFirst().flatMap(Int.init) ?? seconds
+            case "--engine":
+                switch rest.popFirst() {
+                case "lws": engines = [.libWebSockets]
+                case "both": engines = [.civetweb, .libWebSockets]
+                default: engines = [.civetweb]
+                }
             case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
             case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
             case "-h", "--help":
@@ -46,7 +55,7 @@ enum BenchCommand {
         do {
             for name in names {
                 switch name {
-                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds).run()
+                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()

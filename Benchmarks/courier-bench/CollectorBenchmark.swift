@@ -4,12 +4,20 @@ import CourierHTTP
 import Foundation
 
 /// Durable ingest through the real collector, beside its two ceilings measured in the same run:
-/// civetweb answering the same request with a handler that only reads the body, and SQLite
-/// inserting the same rows in 100-row transactions with `synchronous=FULL`.
+/// the HTTP engine answering the same request with a handler that only reads the body, and SQLite
+/// inserting the same rows in 100-row transactions with `synchronous=FULL`. With two engines, the
+/// collector on the second is also printed beside the collector on the first.
 struct CollectorBenchmark {
     let runs: Int
     let seconds: Int
+    var engines: [HTTPEngineKind] = [.civetweb]
     let connections = 32
+
+    struct Figures {
+        let ingest: Double
+        let sink: Double
+        let sqlite: Double
+    }
 
     struct LoadResult {
         let requestsPerSecond: Double
@@ -20,6 +28,17 @@ struct CollectorBenchmark {
     }
 
     func run() throws {
+        var measured: [(HTTPEngineKind, Figures)] = []
+        for engine in engines { measured.append((engine, try run(engine: engine))) }
+        if measured.count == 2 {
+            let (first, base) = measured[0], (second, other) = measured[1]
+            print("== collector: \(second.rawValue) beside \(first.rawValue), medians above ==")
+            print(line("durable ingest, \(second.rawValue)", other.ingest, "ev/s", base.ingest, first.rawValue))
+            print(line("body read only, \(second.rawValue)", other.sink, "ev/s", base.sink, first.rawValue))
+        }
+    }
+
+    private func run(engine: HTTPEngineKind) throws -> Figures {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("wrk is not installed (apt-get install wrk, or run scripts/bootstrap)")
         }
@@ -48,6 +67,7 @@ struct CollectorBenchmark {
             var http = HTTPServerConfiguration()
             http.port = 0
             http.workerThreads = connections + 4
+            http.engine = engine
             let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
             sink.append(try load(server: server, script: script.path, path: "/sink"))
@@ -68,9 +88,9 @@ struct CollectorBenchmark {
         let sinkRate = median(sink.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
         let sqliteRate = median(sqlite)
         print(
-            "== collector: \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs =="
+            "== collector on \(engine.rawValue): \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs =="
         )
-        print(line("durable ingest (events/s)", ingestRate, "ev/s", sinkRate, "civetweb, body read only"))
+        print(line("durable ingest (events/s)", ingestRate, "ev/s", sinkRate, "\(engine.rawValue), body read only"))
         print(line("durable ingest (events/s)", ingestRate, "ev/s", sqliteRate, "SQLite 100-row txns, FULL"))
         print(
             line(
@@ -83,6 +103,7 @@ struct CollectorBenchmark {
                 median(ingest.map(\.p50Milliseconds)), median(ingest.map(\.p99Milliseconds)),
                 median(sink.map(\.p50Milliseconds)), median(sink.map(\.p99Milliseconds)),
                 ingest.map(\.errors).reduce(0, +)))
+        return Figures(ingest: ingestRate, sink: sinkRate, sqlite: sqliteRate)
     }
 
     private func load(server: HTTPServer, script: String, path: String) throws -> LoadResult {
