@@ -30,12 +30,7 @@ struct HTTPHardeningTests {
         router.add("GET", "/fails") { _ in throw DatabaseError(resultCode: 10, message: "disk I/O error at /var/secret")
         }
         router.add("GET", "/teapot") { _ in throw HTTPError(HTTPError.Code("teapot", status: 418), "short and stout") }
-        let gate = self.gate
-        router.add("POST", "/slow") { request in
-            gate.entered.signal()
-            gate.release.wait()
-            return .json(["received": .int(Int64(request.body.count))])
-        }
+        gate.addSlowRoute(to: &router)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.engine = engine

@@ -22,6 +22,15 @@ final class CallCounter: Sendable {
 final class Gate: Sendable {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
+
+    /// `POST /slow`: signals `entered`, waits for `release`, answers the body's size.
+    func addSlowRoute(to router: inout Router) {
+        router.add("POST", "/slow") { [self] request in
+            entered.signal()
+            release.wait()
+            return .json(["received": .int(Int64(request.body.count))])
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(2)))
@@ -46,12 +55,7 @@ struct HTTPServerTests {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
         }
-        let gate = self.gate
-        router.add("POST", "/slow") { request in
-            gate.entered.signal()
-            gate.release.wait()
-            return .json(["received": .int(Int64(request.body.count))])
-        }
+        gate.addSlowRoute(to: &router)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.engine = engine
