@@ -18,6 +18,7 @@ public final class HTTPMetrics: Sendable {
     }
 
     private let series = Mutex<[Key: Series]>([:])
+    private let refused = Atomic<Int>(0)
 
     /// Creates empty metrics.
     public init() {}
@@ -33,6 +34,13 @@ public final class HTTPMetrics: Sendable {
             all[Key(method: method, route: route)] = s
         }
     }
+
+    /// Connections closed as soon as they were accepted because `maximumConnections` were open
+    /// (libwebsockets engine only).
+    public var refusedConnections: Int { refused.load(ordering: .relaxed) }
+
+    /// Counts one connection refused at accept.
+    func recordRefusedConnection() { refused.add(1, ordering: .relaxed) }
 
     /// How many requests a route has answered with `status` (all statuses when `nil`).
     public func count(method: String, route: String, status: Int? = nil) -> Int {
@@ -70,6 +78,9 @@ public final class HTTPMetrics: Sendable {
             out += "courier_http_request_duration_seconds_sum{\(labels)} \(s.sum)\n"
             out += "courier_http_request_duration_seconds_count{\(labels)} \(s.count)\n"
         }
+        out += "# HELP courier_http_connections_refused_total Connections closed at accept (maximumConnections).\n"
+        out += "# TYPE courier_http_connections_refused_total counter\n"
+        out += "courier_http_connections_refused_total \(refusedConnections)\n"
         return out
     }
 }

@@ -17,6 +17,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeoutMilliseconds: Int = 10_000
     /// How long an idle keep-alive connection is kept open.
     public var keepAliveTimeoutMilliseconds: Int = 5_000
+    /// Connections the libwebsockets engine holds open at once (10,000 by default, half the
+    /// process file limit of about 20,000 here); one more is closed as soon as it is accepted,
+    /// before anything is read from it, and answered nothing. civetweb ignores it.
+    public var maximumConnections: Int = 10_000
+    /// Largest request head the libwebsockets engine reads (8 KiB by default, at most 65,535):
+    /// the method, path and query plus the header values it stores. A larger head is answered
+    /// 431 and the connection closed. civetweb ignores it (its own limit is 16 KiB).
+    public var maximumHeaderBytes: Int = 8192
     /// Header names the application reads that are not standard HTTP ones (`X-Client`): the
     /// libwebsockets engine shows a handler only the headers it knows, a short list of common
     /// extensions (`X-Request-Id`, `Traceparent`…) and these. civetweb shows every header.

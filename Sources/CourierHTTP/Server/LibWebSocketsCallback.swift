@@ -35,6 +35,15 @@ func libWebSocketsCallback(
         // protocol afresh for the next request on the connection).
         user?.storeBytes(of: 0, as: UInt64.self)
         return service.write(answered)
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        // `wsi` is the listening socket here; non-zero makes lws close the new one unread.
+        return service.admitsConnection() ? 0 : -1
+    case LWS_CALLBACK_WSI_CREATE:
+        service.connectionOpened()
+        return 0
+    case LWS_CALLBACK_WSI_DESTROY:
+        service.connectionClosed()
+        return 0
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         service.wake()
         return 0

@@ -35,7 +35,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         // Whole seconds: how long a client may take over its headers (the body has its own
         // deadline, in milliseconds, in the service).
         info.timeout_secs = UInt32(max(1, (configuration.requestTimeoutMilliseconds + 999) / 1000))
-        info.max_http_header_data = 8192
+        info.max_http_header_data = UInt16(clamping: max(1024, configuration.maximumHeaderBytes))
         var foreignLoops: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(loop)]
         let created = foreignLoops.withUnsafeMutableBufferPointer { buffer in
             info.foreign_loops = buffer.baseAddress

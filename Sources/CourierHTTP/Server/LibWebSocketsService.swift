@@ -5,15 +5,18 @@ import Synchronization
 /// The state behind one libwebsockets context: the requests being served, and the mailbox
 /// through which handlers on other threads hand their responses back to the loop.
 final class LibWebSocketsService: @unchecked Sendable {
-    // @unchecked: `exchanges`, `nextID` and `loop` are touched only on the engine's service
-    // thread (lws and libev call back on it alone); what other threads touch is `mailbox`
-    // (a `Mutex`), the immutable `responder` and `handlers` (itself `Sendable`).
+    // @unchecked: `exchanges`, `nextID`, `openConnections` and `loop` are touched only on the
+    // engine's service thread (lws and libev call back on it alone); what other threads touch is
+    // `mailbox` (a `Mutex`), the immutable `responder` and `handlers` (itself `Sendable`).
     let responder: Responder
     /// The unknown header names to look up besides the engine's own list, lowercased.
     let extraHeaderNames: [String]
     private let loop: OpaquePointer
     private var exchanges: [UInt64: LibWebSocketsExchange] = [:]
     private var nextID: UInt64 = 1
+    /// Connections lws has created and not yet destroyed.
+    private var openConnections = 0
+    private let maximumConnections: Int
     private let handlers: HandlerThreads
     private let mailbox = Mutex(Mailbox())
 
@@ -31,6 +34,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         extraHeaderNames = responder.configuration.extraHeaderNames.map { $0.lowercased() }
         self.responder = responder
         self.loop = loop
+        maximumConnections = max(1, responder.configuration.maximumConnections)
         handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
     }
 
@@ -66,6 +70,19 @@ final class LibWebSocketsService: @unchecked Sendable {
     }
 
     // MARK: - On the service thread
+
+    /// A connection has been accepted: whether to keep it, or close it before reading.
+    func admitsConnection() -> Bool {
+        guard openConnections >= maximumConnections else { return true }
+        responder.metrics.recordRefusedConnection()
+        return false
+    }
+
+    /// lws has created a connection's state (after `admitsConnection`).
+    func connectionOpened() { openConnections += 1 }
+
+    /// lws has freed a connection's state (the listening socket's too, when the context goes).
+    func connectionClosed() { openConnections = max(0, openConnections - 1) }
 
     /// A request's headers are in: starts an exchange, and runs the handler at once when there is
     /// no body to wait for.
