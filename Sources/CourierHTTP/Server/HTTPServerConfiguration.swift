@@ -21,9 +21,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// process file limit of about 20,000 here); one more is closed as soon as it is accepted,
     /// before anything is read from it, and answered nothing. civetweb ignores it.
     public var maximumConnections: Int = 10_000
-    /// Largest request head the libwebsockets engine reads (8 KiB by default, at most 65,535):
-    /// the method, path and query plus the header values it stores. A larger head is answered
-    /// 431 and the connection closed. civetweb ignores it (its own limit is 16 KiB).
+    /// Largest request head the libwebsockets engine reads (8 KiB by default, 1,024 to 65,535):
+    /// the method, path and query plus the header values it stores. lws 4.1 closes the connection
+    /// on a larger head without answering (no 431). civetweb ignores it (its own limit is 16 KiB).
     public var maximumHeaderBytes: Int = 8192
     /// Header names the application reads that are not standard HTTP ones (`X-Client`): the
     /// libwebsockets engine shows a handler only the headers it knows, a short list of common
