@@ -10,6 +10,7 @@ enum BenchCommand {
         BENCHMARKS:
           collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
                       beside civetweb answering the same request and SQLite inserting the same rows
+          http        the HTTP layer: small GETs and 10 KB POSTs, libwebsockets beside civetweb
           json        parsing Segment batches: Courier's parser beside Foundation's
           sdk         the analytics SDK: track cost beside a bare actor hop, queue writes beside
                       SQLite, end to end to the collector, memory with the network down
@@ -51,11 +52,12 @@ enum BenchCommand {
             default: names.append(word)
             }
         }
-        if names.isEmpty || names == ["all"] { names = ["json", "collector", "sdk", "signal"] }
+        if names.isEmpty || names == ["all"] { names = ["json", "http", "collector", "sdk", "signal"] }
         do {
             for name in names {
                 switch name {
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
+                case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()

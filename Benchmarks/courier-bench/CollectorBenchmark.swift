@@ -19,14 +19,6 @@ struct CollectorBenchmark {
         let sqlite: Double
     }
 
-    struct LoadResult {
-        let requestsPerSecond: Double
-        let p50Milliseconds: Double
-        let p99Milliseconds: Double
-        let errors: Int
-        let requests: Int
-    }
-
     func run() throws {
         var measured: [(HTTPEngineKind, Figures)] = []
         for engine in engines { measured.append((engine, try run(engine: engine))) }
@@ -39,9 +31,6 @@ struct CollectorBenchmark {
     }
 
     private func run(engine: HTTPEngineKind) throws -> Figures {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
-            throw BenchError("wrk is not installed (apt-get install wrk, or run scripts/bootstrap)")
-        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-bench-\(Identifier.uuid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -49,7 +38,7 @@ struct CollectorBenchmark {
         let script = directory.appendingPathComponent("batch.lua")
         try BenchPayload.wrkScript.write(to: script, atomically: true, encoding: .utf8)
 
-        var ingest: [LoadResult] = [], sink: [LoadResult] = [], sqlite: [Double] = []
+        var ingest: [Wrk.Result] = [], sink: [Wrk.Result] = [], sqlite: [Double] = []
         var stored: [Int] = []
         for run in 0..<runs {
             let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector-\(run).sqlite").path)
@@ -106,27 +95,8 @@ struct CollectorBenchmark {
         return Figures(ingest: ingestRate, sink: sinkRate, sqlite: sqliteRate)
     }
 
-    private func load(server: HTTPServer, script: String, path: String) throws -> LoadResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = [
-            "-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script,
-            server.baseURL, "--", path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard let rps = Self.number(after: "Requests/sec:", in: text) else {
-            throw BenchError("wrk output not understood:\n\(text)")
-        }
-        let requests = Int(Self.number(before: " requests in", in: text) ?? 0)
-        return LoadResult(
-            requestsPerSecond: rps,
-            p50Milliseconds: Self.latency("50%", in: text), p99Milliseconds: Self.latency("99%", in: text),
-            errors: Int(Self.number(after: "Non-2xx or 3xx responses:", in: text) ?? 0), requests: requests)
+    private func load(server: HTTPServer, script: String, path: String) throws -> Wrk.Result {
+        try Wrk(connections: connections, seconds: seconds).run(server.baseURL, script: script, path: path)
     }
 
     private func sqliteCeiling(path: String) throws -> Double {
@@ -165,35 +135,4 @@ struct CollectorBenchmark {
             after = next
         }
     }
-
-    private static func number(after label: String, in text: String) -> Double? {
-        guard let range = text.range(of: label) else { return nil }
-        let rest = text[range.upperBound...].drop { $0 == " " }
-        return Double(rest.prefix { $0.isNumber || $0 == "." })
-    }
-
-    private static func number(before label: String, in text: String) -> Double? {
-        guard let range = text.range(of: label) else { return nil }
-        let head = text[..<range.lowerBound]
-        return Double(String(head.reversed().prefix { $0.isNumber }.reversed()))
-    }
-
-    private static func latency(_ percentile: String, in text: String) -> Double {
-        // wrk prints e.g. "     50%    1.23ms" / "99%   12.50ms" / "  1.02s".
-        guard let distribution = text.range(of: "Latency Distribution") else { return 0 }
-        for row in text[distribution.upperBound...].split(separator: "\n") {
-            let fields = row.split(separator: " ")
-            guard fields.count == 2, fields[0] == percentile else { continue }
-            let value = String(fields[1])
-            if value.hasSuffix("us"), let v = Double(value.dropLast(2)) { return v / 1000 }
-            if value.hasSuffix("ms"), let v = Double(value.dropLast(2)) { return v }
-            if value.hasSuffix("s"), let v = Double(value.dropLast(1)) { return v * 1000 }
-        }
-        return 0
-    }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,64 @@
+import CourierCore
+import CourierHTTP
+import Foundation
+
+/// The HTTP layer alone on each engine: small GETs and 10 KB POSTs through the full middleware
+/// chain, with wrk on the same machine; libwebsockets printed beside civetweb, measured in the
+/// same run.
+struct HTTPBenchmark {
+    let runs: Int
+    let seconds: Int
+    let connections = 32
+
+    static let postScript = """
+        local body = string.rep("x", 10240)
+        function request()
+            return wrk.format("POST", "/upload", {["Content-Type"] = "application/octet-stream"}, body)
+        end
+        """
+
+    func run() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-bench-http-\(Identifier.uuid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("post.lua")
+        try Self.postScript.write(to: script, atomically: true, encoding: .utf8)
+        var figures: [HTTPEngineKind: (get: Double, post: Double, getP99: Double)] = [:]
+        let wrk = Wrk(connections: connections, seconds: seconds)
+        for engine in HTTPEngineKind.allCases {
+            var gets: [Wrk.Result] = [], posts: [Wrk.Result] = []
+            for _ in 0..<runs {
+                let server = try makeServer(engine)
+                gets.append(try wrk.run(server.baseURL, script: nil, path: "/small"))
+                posts.append(try wrk.run(server.baseURL, script: script.path, path: "/upload"))
+                server.stop()
+                if (gets + posts).contains(where: { $0.errors > 0 }) {
+                    throw BenchError("\(engine.rawValue) answered errors under load")
+                }
+            }
+            figures[engine] = (
+                median(gets.map(\.requestsPerSecond)), median(posts.map(\.requestsPerSecond)),
+                median(gets.map(\.p99Milliseconds))
+            )
+        }
+        guard let civetweb = figures[.civetweb], let lws = figures[.libWebSockets] else { return }
+        print("== http: \(connections) connections, \(seconds) s, full middleware chain, median of \(runs) runs ==")
+        print(line("small GET, libWebSockets", lws.get, "req/s", civetweb.get, "civetweb"))
+        print(line("10 KB POST, libWebSockets", lws.post, "req/s", civetweb.post, "civetweb"))
+        print(String(format: "small GET p99: libWebSockets %.2f ms, civetweb %.2f ms", lws.getP99, civetweb.getP99))
+    }
+
+    private func makeServer(_ engine: HTTPEngineKind) throws -> HTTPServer {
+        var router = Router()
+        router.add("GET", "/small") { _ in .json(["ok": true]) }
+        router.add("POST", "/upload") { request in .json(["bytes": .int(Int64(request.body.count))]) }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.engine = engine
+        configuration.workerThreads = connections + 4
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+}
