@@ -51,9 +51,15 @@ let package = Package(
         .target(name: "CourierTesting", dependencies: ["CourierCore"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
+        // Benchmark only: libwebsockets answering `courier-bench http`'s routes with no Swift above it.
+        .target(
+            name: "CBareHTTPPeer", path: "Benchmarks/CBareHTTPPeer",
+            linkerSettings: [.linkedLibrary("websockets")]),
         .executableTarget(
             name: "courier-bench",
-            dependencies: ["AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer"],
+            dependencies: [
+                "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
+            ],
             path: "Benchmarks/courier-bench"),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),

@@ -1,10 +1,12 @@
+import CBareHTTPPeer
 import CourierCore
 import CourierHTTP
 import Foundation
 
 /// The HTTP layer alone on each engine: small GETs and 10 KB POSTs through the full middleware
-/// chain, with wrk on the same machine; libwebsockets printed beside civetweb, measured in the
-/// same run.
+/// chain, with wrk on the same machine. Courier on libwebsockets is printed beside the bare
+/// engine (a minimal C server answering the same routes from its callback, the ceiling) and
+/// beside Courier on civetweb, all measured in the same run.
 struct HTTPBenchmark {
     let runs: Int
     let seconds: Int
@@ -42,8 +44,28 @@ struct HTTPBenchmark {
                 median(gets.map(\.p99Milliseconds))
             )
         }
+        var bareGets: [Wrk.Result] = [], barePosts: [Wrk.Result] = []
+        for _ in 0..<runs {
+            let port = bare_http_peer_start(0)
+            guard port > 0 else { throw BenchError("the bare libwebsockets server did not start") }
+            let url = "http://127.0.0.1:\(port)"
+            bareGets.append(try wrk.run(url, script: nil, path: "/small"))
+            barePosts.append(try wrk.run(url, script: script.path, path: "/upload"))
+            bare_http_peer_stop()
+            if (bareGets + barePosts).contains(where: { $0.errors > 0 || $0.requests == 0 }) {
+                throw BenchError("the bare libwebsockets server answered errors under load")
+            }
+        }
         guard let civetweb = figures[.civetweb], let lws = figures[.libWebSockets] else { return }
         print("== http: \(connections) connections, \(seconds) s, full middleware chain, median of \(runs) runs ==")
+        print(
+            line(
+                "small GET, libWebSockets", lws.get, "req/s", median(bareGets.map(\.requestsPerSecond)),
+                "bare lws in C (goal ≥ 0.70×)"))
+        print(
+            line(
+                "10 KB POST, libWebSockets", lws.post, "req/s", median(barePosts.map(\.requestsPerSecond)),
+                "bare lws in C (goal ≥ 0.70×)"))
         print(line("small GET, libWebSockets", lws.get, "req/s", civetweb.get, "civetweb"))
         print(line("10 KB POST, libWebSockets", lws.post, "req/s", civetweb.post, "civetweb"))
         print(String(format: "small GET p99: libWebSockets %.2f ms, civetweb %.2f ms", lws.getP99, civetweb.getP99))
