@@ -60,7 +60,7 @@ extension Collector {
         guard let expected = configuration.adminToken else {
             throw CollectorError(.forbidden, "the admin API is disabled (no admin token configured)")
         }
-        guard let token = request.bearerToken, ConstantTime.equals(token, expected) else {
+        guard request.hasBearerToken(in: [expected]) else {
             throw CollectorError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
         }
     }

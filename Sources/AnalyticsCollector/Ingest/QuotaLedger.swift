@@ -18,10 +18,12 @@ final class QuotaLedger: Sendable {
         self.totalQuota = totalQuota
     }
 
-    /// Refuses a batch of `bytes` for `writeKey` when it would pass a quota.
+    /// Refuses a batch of `bytes` for `writeKey` when it would pass a quota (`bytes` is only
+    /// counted when a quota is set).
     /// - Throws: `CollectorError` (`quotaExceeded`).
-    func check(writeKey: String, bytes: Int) throws(CollectorError) {
+    func check(writeKey: String, bytes batchBytes: @autoclosure () -> Int) throws(CollectorError) {
         guard perKeyQuota != nil || totalQuota != nil else { return }
+        let bytes = batchBytes()
         let (used, total) = state.withLock { ($0.perKey[writeKey] ?? 0, $0.total) }
         if let perKeyQuota, used + Int64(bytes) > perKeyQuota {
             throw CollectorError(
@@ -35,7 +37,7 @@ final class QuotaLedger: Sendable {
 
     /// Adds what a commit stored.
     func add(writeKey: String, bytes: Int) {
-        guard bytes > 0 else { return }
+        guard bytes > 0, perKeyQuota != nil || totalQuota != nil else { return }
         state.withLock {
             $0.perKey[writeKey, default: 0] += Int64(bytes)
             $0.total += Int64(bytes)

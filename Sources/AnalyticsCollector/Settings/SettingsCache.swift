@@ -50,16 +50,7 @@ final class SettingsCache: Sendable {
         } catch {
             throw CollectorError(error)
         }
-        state.withLock { state in
-            if let settings {
-                if state.known.count >= Self.maximumKnownProjects { state.known.removeAll() }
-                state.known[writeKey] = Entry(settings: settings, readAt: now)
-                state.unknown[writeKey] = nil
-            } else {
-                if state.unknown.count >= Self.maximumUnknownKeys { state.unknown.removeAll() }
-                state.unknown[writeKey] = now
-            }
-        }
+        remember(settings, for: writeKey, at: now)
         return settings
     }
 
@@ -81,7 +72,7 @@ final class SettingsCache: Sendable {
         } catch {
             throw CollectorError(.storageUnavailable, "the event store is unavailable; nothing was changed")
         }
-        store(settings, for: writeKey)
+        remember(settings, for: writeKey, at: clock.uptimeNanoseconds)
         return settings
     }
 
@@ -93,11 +84,17 @@ final class SettingsCache: Sendable {
         }
     }
 
-    private func store(_ settings: ProjectSettings, for writeKey: String) {
-        let now = clock.uptimeNanoseconds
+    /// Caches a store read: a project's settings, or that the key is unknown.
+    private func remember(_ settings: ProjectSettings?, for writeKey: String, at now: UInt64) {
         state.withLock { state in
-            state.known[writeKey] = Entry(settings: settings, readAt: now)
-            state.unknown[writeKey] = nil
+            if let settings {
+                if state.known.count >= Self.maximumKnownProjects { state.known.removeAll() }
+                state.known[writeKey] = Entry(settings: settings, readAt: now)
+                state.unknown[writeKey] = nil
+            } else {
+                if state.unknown.count >= Self.maximumUnknownKeys { state.unknown.removeAll() }
+                state.unknown[writeKey] = now
+            }
         }
     }
 }

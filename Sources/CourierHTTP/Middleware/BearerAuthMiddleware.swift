@@ -24,7 +24,7 @@ public struct BearerAuthMiddleware: HTTPMiddleware {
         -> HTTPResponse
     {
         if applies(request, context) {
-            guard let token = request.bearerToken, tokens.contains(where: { ConstantTime.equals($0, token) }) else {
+            guard request.hasBearerToken(in: tokens) else {
                 throw HTTPError(.forbidden, "a valid token is required (Authorization: Bearer …)")
             }
         }

@@ -60,18 +60,20 @@ final class CivetWebEngine: @unchecked Sendable {
     /// Answers what is in flight (new requests get 503), then stops civetweb.
     /// - Returns: requests still unanswered when `deadline` passed.
     func stop(deadline: Duration) -> Int {
-        let responder = box.takeUnretainedValue().responder
-        let left = responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
+        let owner = box.takeUnretainedValue()
+        let left = owner.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         mg_stop(context)
-        responder.watchdog.stop()
+        owner.watchdog.stop()
         box.release()
         return left
     }
 }
 
-/// Holds the responder for C callbacks.
+/// Holds what the C callbacks need: the responder, and the watchdog that ends body reads civetweb
+/// would keep waiting in.
 final class ResponderBox: Sendable {
     let responder: Responder
+    let watchdog = BodyReadWatchdog()
     init(_ responder: Responder) { self.responder = responder }
 }
 
@@ -84,7 +86,8 @@ private func civetWebLogMessage(_ connection: OpaquePointer?, _ message: UnsafeP
 private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> Int32 {
     guard let connection, let data, let infoPointer = mg_get_request_info(connection) else { return 0 }
     let started = DispatchTime.now().uptimeNanoseconds
-    let responder = Unmanaged<ResponderBox>.fromOpaque(data).takeUnretainedValue().responder
+    let owner = Unmanaged<ResponderBox>.fromOpaque(data).takeUnretainedValue()
+    let responder = owner.responder
     responder.lifecycle.enter()
     defer { responder.lifecycle.leave() }
     let info = infoPointer.pointee
@@ -112,11 +115,11 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
         outcome = .tooLarge
     } else if info.content_length != 0 {
         let deadline = started &+ UInt64(max(1, configuration.requestTimeoutMilliseconds)) * 1_000_000
-        let ticket = responder.watchdog.watch(
+        let ticket = owner.watchdog.watch(
             .init(serverPort: Int(info.server_port), remoteAddress: remote, remotePort: Int(info.remote_port)),
             deadline: deadline)
         outcome = readBody(connection, expected: info.content_length, limit: limit, deadline: deadline)
-        cut = responder.watchdog.finish(ticket)
+        cut = owner.watchdog.finish(ticket)
     }
     let request = HTTPRequest(
         method: method, path: path, queryString: query, headers: headers,

@@ -65,6 +65,13 @@ public struct HTTPRequest: Sendable {
         return String(parts[1]).trimmingCharactersInWhitespace()
     }
 
+    /// Whether the request carries `Authorization: Bearer <one of tokens>`, compared in
+    /// constant time.
+    public func hasBearerToken(in tokens: [String]) -> Bool {
+        guard let given = bearerToken else { return false }
+        return tokens.contains { ConstantTime.equals($0, given) }
+    }
+
     private static func isHexDigit(_ b: UInt8) -> Bool {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
     }

@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
         self.metrics = metrics
         responder = Responder(
             router: router, configuration: configuration, metrics: metrics,
-            lifecycle: ServerLifecycle(), watchdog: BodyReadWatchdog(), middleware: middleware)
+            lifecycle: ServerLifecycle(), middleware: middleware)
     }
 
     /// The port the server listens on (the chosen one when configured with port 0).

@@ -12,19 +12,17 @@ struct Responder: Sendable {
     let configuration: HTTPServerConfiguration
     let metrics: HTTPMetrics
     let lifecycle: ServerLifecycle
-    let watchdog: BodyReadWatchdog
     private let observation: ObservationMiddleware
     private let chain: HTTPResponder
 
     init(
         router: Router, configuration: HTTPServerConfiguration, metrics: HTTPMetrics, lifecycle: ServerLifecycle,
-        watchdog: BodyReadWatchdog, middleware: [any HTTPMiddleware] = []
+        middleware: [any HTTPMiddleware] = []
     ) {
         self.router = router
         self.configuration = configuration
         self.metrics = metrics
         self.lifecycle = lifecycle
-        self.watchdog = watchdog
         let observation = ObservationMiddleware(metrics: metrics, accessLog: configuration.accessLog)
         self.observation = observation
         let layers: [any HTTPMiddleware] =
@@ -38,9 +36,8 @@ struct Responder: Sendable {
                     maximumBodyBytes: configuration.maximumBodyBytes,
                     maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes)
             ]
-        let router = router
         chain = layers.chained { request, context in
-            switch router.match(method: request.method, path: request.path) {
+            switch context.match {
             case .notFound:
                 throw HTTPError(.notFound, "no route for \(request.path)")
             case .methodNotAllowed(let allowed):
@@ -56,8 +53,7 @@ struct Responder: Sendable {
     /// Answers a request whose body did not arrive whole (timeout or reset) without routing it.
     func refuseIncomplete(_ request: HTTPRequest, startedAt: UInt64) -> HTTPResponse {
         let context = RequestContext(
-            requestID: Self.requestID(request), route: nil, crossOrigin: .none, startedAt: startedAt,
-            bodyTooLarge: false)
+            requestID: Self.requestID(request), match: .notFound, startedAt: startedAt, bodyTooLarge: false)
         var response = HTTPError(.requestTimeout, "the request body did not arrive in time").response()
         response.headers.append(("X-Request-Id", context.requestID))
         observation.record(request, context: context, response: response)
@@ -74,14 +70,10 @@ struct Responder: Sendable {
     /// Answers a request whose body has been read (or refused as too large).
     func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) async -> HTTPResponse {
         var request = request
-        var context = RequestContext(
-            requestID: Self.requestID(request), route: nil, crossOrigin: .none, startedAt: startedAt,
-            bodyTooLarge: bodyTooLarge)
-        if case .found(let route, let parameters) = router.match(method: request.method, path: request.path) {
-            context.route = route.pattern
-            context.crossOrigin = route.crossOrigin
-            request.pathParameters = parameters
-        }
+        let match = router.match(method: request.method, path: request.path)
+        if case .found(_, let parameters) = match { request.pathParameters = parameters }
+        let context = RequestContext(
+            requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
         var response: HTTPResponse
         do {
             response = try await chain(request, context)

@@ -16,7 +16,7 @@ extension Router {
     ) {
         add("GET", path) { request in
             if let token {
-                guard let given = request.bearerToken, ConstantTime.equals(given, token) else {
+                guard request.hasBearerToken(in: [token]) else {
                     throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
                 }
             }

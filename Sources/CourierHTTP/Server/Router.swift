@@ -35,7 +35,7 @@ public struct Router: Sendable {
     }
 
     /// The result of matching a request.
-    enum Match {
+    enum Match: Sendable {
         case found(Route, [String: String])
         case methodNotAllowed([HTTPMethod])
         case notFound
