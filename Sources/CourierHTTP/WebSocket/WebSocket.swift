@@ -1,0 +1,75 @@
+/// An open WebSocket, on the server (a route's handler gets one) or the client
+/// (`WebSocketClient.connect`): an `AsyncSequence` of inbound messages and an outbound writer.
+///
+/// ```swift
+/// for await message in socket.inbound {
+///     try await socket.outbound.send(message)   // echo
+/// }
+/// ```
+public struct WebSocket: Sendable {
+    let channel: WebSocketChannel
+
+    init(channel: WebSocketChannel) { self.channel = channel }
+
+    /// The messages the peer sends, in order; the sequence ends when the socket closes.
+    public var inbound: WebSocketInbound { WebSocketInbound(channel: channel) }
+    /// Sends messages and the close.
+    public var outbound: WebSocketOutbound { WebSocketOutbound(channel: channel) }
+
+    /// Waits until the socket has closed, and tells how (the peer's code when it sent a close
+    /// frame, this side's otherwise, 1006 when the connection just ended).
+    public func closed() async -> WebSocketClose { await channel.waitUntilEnded() }
+
+    /// How the socket closed, or `nil` while it is open.
+    public var closeInfo: WebSocketClose? { channel.endedClose }
+}
+
+/// The inbound messages of a WebSocket. One task reads at a time; when it reads slowly, the
+/// engine stops reading the socket once `maximumBufferedMessages` wait, so the peer is slowed
+/// down by TCP instead of filling memory.
+public struct WebSocketInbound: AsyncSequence, Sendable {
+    /// Messages, whole.
+    public typealias Element = WebSocketMessage
+
+    let channel: WebSocketChannel
+
+    /// Iterates the messages.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: channel) }
+
+    /// Takes the next message as it arrives.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let channel: WebSocketChannel
+
+        /// The next message, or `nil` once the socket has closed (or the task is cancelled).
+        public mutating func next() async -> WebSocketMessage? { await channel.nextInbound() }
+    }
+}
+
+/// Writes to a WebSocket from any task. Messages go out in the order they were queued; the
+/// queue is bounded (`maximumQueuedBytes`), so a peer that does not read is closed with 1008
+/// instead of growing the server's memory.
+public struct WebSocketOutbound: Sendable {
+    let channel: WebSocketChannel
+
+    /// Queues `message`, waiting while the queue is full; after `slowReaderTimeoutMilliseconds`
+    /// of waiting the peer counts as a slow reader and the socket closes.
+    /// - Throws: `WebSocketError` `closed`, `slowReader`, or `messageTooBig`.
+    public func send(_ message: WebSocketMessage) async throws { try await channel.send(message) }
+
+    /// Queues a text message, waiting while the queue is full.
+    /// - Throws: as `send(_:)`.
+    public func send(text: String) async throws { try await channel.send(.text(text)) }
+
+    /// Queues `message` without waiting: for fan-out to many sockets, where one slow peer must
+    /// not hold up the others. When it does not fit, the socket closes with 1008.
+    /// - Throws: `WebSocketError` `closed` or `slowReader`.
+    public func sendNow(_ message: WebSocketMessage) throws { try channel.sendNow(message) }
+
+    /// Closes the socket after what is already queued.
+    /// - Parameters:
+    ///   - code: the close code; 1000 by default.
+    ///   - reason: a short reason (cut to 123 bytes).
+    public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        channel.close(WebSocketClose(code, reason: reason))
+    }
+}

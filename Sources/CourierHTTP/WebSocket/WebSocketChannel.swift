@@ -1,0 +1,331 @@
+import Synchronization
+
+/// What a channel asks of the engine that carries it; both may be called from any thread.
+struct WebSocketTransport: Sendable {
+    /// The channel has something to write (a message or its close): wake the loop and ask for a
+    /// writable callback.
+    let wantsToWrite: @Sendable () -> Void
+    /// The reader has taken enough of the buffered messages: read the socket again.
+    let resumeReading: @Sendable () -> Void
+}
+
+/// The state of one WebSocket shared by the engine's loop thread and the tasks that read and
+/// send: the inbound buffer, the outbound queue with its waiting senders, and how it closed.
+///
+/// Engine-neutral: the libwebsockets server and client (and any other carrier) drive it through
+/// `received`, `nextOutgoing`, `checkSlowReader` and `ended`, and learn what to do from their
+/// results and from the `WebSocketTransport` calls.
+final class WebSocketChannel: Sendable {
+    /// What the engine writes next.
+    enum Outgoing: Sendable, Equatable {
+        case message(WebSocketMessage)
+        case close(WebSocketClose)
+    }
+
+    fileprivate struct Waiting {
+        let message: WebSocketMessage
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    fileprivate struct State {
+        var inbound: [WebSocketMessage] = []
+        var inboundHead = 0
+        var reader: CheckedContinuation<WebSocketMessage?, Never>?
+        var readingPaused = false
+        var outbound: [Outgoing] = []
+        var outboundHead = 0
+        var queuedBytes = 0
+        var senders: [Waiting] = []
+        /// Since when a sender has waited for room without the queue draining (monotonic ns).
+        var stalledSince: UInt64?
+        /// The close this side queued (or the engine sent): nothing more may be sent.
+        var closing: WebSocketClose?
+        /// The peer's close frame, when it sent one.
+        var peerClose: WebSocketClose?
+        /// How the connection ended, once it has.
+        var ended: WebSocketClose?
+        var endWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
+
+        var bufferedCount: Int { inbound.count - inboundHead }
+        var isEmptyOutbound: Bool { outboundHead == outbound.count }
+
+        mutating func popInbound() -> WebSocketMessage? {
+            guard inboundHead < inbound.count else { return nil }
+            let message = inbound[inboundHead]
+            inboundHead += 1
+            if inboundHead == inbound.count {
+                inbound.removeAll(keepingCapacity: true)
+                inboundHead = 0
+            }
+            return message
+        }
+
+        mutating func popOutbound() -> Outgoing? {
+            guard outboundHead < outbound.count else { return nil }
+            let next = outbound[outboundHead]
+            outboundHead += 1
+            if outboundHead == outbound.count {
+                outbound.removeAll(keepingCapacity: true)
+                outboundHead = 0
+            }
+            return next
+        }
+    }
+
+    let configuration: WebSocketConfiguration
+    private let transport: WebSocketTransport
+    private let now: @Sendable () -> UInt64
+    fileprivate let state = Mutex(State())
+
+    /// A channel whose engine is reached through `transport`; `now` is a monotonic clock in
+    /// nanoseconds (the slow-reader deadline is measured with it).
+    init(
+        configuration: WebSocketConfiguration, transport: WebSocketTransport,
+        now: @escaping @Sendable () -> UInt64
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.now = now
+    }
+
+    // MARK: - Senders (any task)
+
+    /// Queues `message`, waiting while the queue is full.
+    func send(_ message: WebSocketMessage) async throws {
+        let size = message.byteCount
+        guard size <= configuration.maximumQueuedBytes else {
+            throw WebSocketError(
+                .messageTooBig, "a \(size)-byte message is over the \(configuration.maximumQueuedBytes)-byte queue")
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let wake = state.withLock { state -> Bool in
+                if let close = state.closing ?? state.ended {
+                    continuation.resume(throwing: Self.closedError(close))
+                    return false
+                }
+                if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
+                    let wasEmpty = state.isEmptyOutbound
+                    state.outbound.append(.message(message))
+                    state.queuedBytes += size
+                    continuation.resume()
+                    return wasEmpty
+                }
+                if state.stalledSince == nil { state.stalledSince = now() }
+                state.senders.append(Waiting(message: message, continuation: continuation))
+                return false
+            }
+            if wake { transport.wantsToWrite() }
+        }
+    }
+
+    /// Queues `message` without waiting; when it does not fit, the peer is a slow reader: the
+    /// socket is closed with 1008 and this throws `slowReader`.
+    func sendNow(_ message: WebSocketMessage) throws {
+        let size = message.byteCount
+        let (wake, error) = state.withLock { state -> (Bool, WebSocketError?) in
+            if let close = state.closing ?? state.ended { return (false, Self.closedError(close)) }
+            if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
+                let wasEmpty = state.isEmptyOutbound
+                state.outbound.append(.message(message))
+                state.queuedBytes += size
+                return (wasEmpty, nil)
+            }
+            Self.cutOffSlowReader(&state)
+            return (true, WebSocketError(.slowReader, "the peer is not reading; the socket is closing"))
+        }
+        if wake { transport.wantsToWrite() }
+        if let error { throw error }
+    }
+
+    /// Queues a close after what is already queued; senders still waiting fail with `closed`.
+    func close(_ close: WebSocketClose) {
+        let wake = state.withLock { state -> Bool in
+            guard state.closing == nil, state.ended == nil else { return false }
+            state.closing = close
+            let waiting = state.senders
+            state.senders = []
+            state.stalledSince = nil
+            for sender in waiting { sender.continuation.resume(throwing: Self.closedError(close)) }
+            let wasEmpty = state.isEmptyOutbound
+            state.outbound.append(.close(close))
+            return wasEmpty
+        }
+        if wake { transport.wantsToWrite() }
+    }
+
+    /// Waits until the connection has ended, and tells how.
+    func waitUntilEnded() async -> WebSocketClose {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if let ended = state.ended {
+                    continuation.resume(returning: ended)
+                } else {
+                    state.endWaiters.append(continuation)
+                }
+            }
+        }
+    }
+
+    /// How the connection ended, or `nil` while it is open.
+    var endedClose: WebSocketClose? { state.withLock { $0.ended } }
+
+    // MARK: - The reader (one task at a time)
+
+    /// The next inbound message, or `nil` once the socket has ended (or the reading task is
+    /// cancelled).
+    func nextInbound() async -> WebSocketMessage? {
+        if Task.isCancelled { return nil }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
+                let resume = state.withLock { state -> Bool in
+                    if let message = state.popInbound() {
+                        continuation.resume(returning: message)
+                        if state.readingPaused, state.bufferedCount <= configuration.maximumBufferedMessages / 2 {
+                            state.readingPaused = false
+                            return state.ended == nil
+                        }
+                        return false
+                    }
+                    if state.ended != nil || state.reader != nil {
+                        // Ended, or another task is already reading: nothing for this one.
+                        continuation.resume(returning: nil)
+                    } else {
+                        state.reader = continuation
+                    }
+                    return false
+                }
+                if resume { transport.resumeReading() }
+            }
+        } onCancel: {
+            let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
+                defer { state.reader = nil }
+                return state.reader
+            }
+            reader?.resume(returning: nil)
+        }
+    }
+
+    // MARK: - The engine (its loop thread)
+
+    /// A whole message has arrived.
+    /// - Returns: whether to go on reading the socket (`false`: the buffer is full; the channel
+    ///   calls `resumeReading` once the reader has taken half of it).
+    func received(_ message: WebSocketMessage) -> Bool {
+        state.withLock { state -> Bool in
+            if let reader = state.reader {
+                state.reader = nil
+                reader.resume(returning: message)
+                return true
+            }
+            state.inbound.append(message)
+            if state.bufferedCount >= configuration.maximumBufferedMessages {
+                state.readingPaused = true
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The next thing to write, if any; room it frees lets waiting senders in.
+    func nextOutgoing() -> Outgoing? {
+        state.withLock { state -> Outgoing? in
+            guard let next = state.popOutbound() else { return nil }
+            if case .message(let message) = next { state.queuedBytes -= message.byteCount }
+            while let first = state.senders.first,
+                state.queuedBytes + first.message.byteCount <= configuration.maximumQueuedBytes
+            {
+                state.senders.removeFirst()
+                state.outbound.append(.message(first.message))
+                state.queuedBytes += first.message.byteCount
+                first.continuation.resume()
+            }
+            // The queue moved: a sender still waiting starts its wait afresh.
+            state.stalledSince = state.senders.isEmpty ? nil : now()
+            return next
+        }
+    }
+
+    /// Whether something waits to be written.
+    var hasOutgoing: Bool { state.withLock { !$0.isEmptyOutbound } }
+
+    /// Closes the socket with 1008 when a sender has waited for room longer than the slow-reader
+    /// timeout.
+    /// - Returns: whether the channel now has a close to write.
+    func checkSlowReader() -> Bool {
+        state.withLock { state -> Bool in
+            guard let since = state.stalledSince, state.closing == nil, state.ended == nil else { return false }
+            let limit = UInt64(max(0, configuration.slowReaderTimeoutMilliseconds)) * 1_000_000
+            guard now() &- since >= limit else { return false }
+            Self.cutOffSlowReader(&state)
+            return true
+        }
+    }
+
+    /// The peer sent a close frame.
+    func peerClosed(_ close: WebSocketClose) {
+        state.withLock { state in
+            if state.peerClose == nil { state.peerClose = close }
+        }
+    }
+
+    /// The engine closed the socket itself (a protocol error, an oversized message, idle).
+    func engineClosing(_ close: WebSocketClose) {
+        state.withLock { state in
+            if state.closing == nil { state.closing = close }
+        }
+    }
+
+    /// The connection is gone: the peer's close if it sent one, else this side's, else 1006.
+    /// The reader gets `nil` once it has taken what is buffered; senders fail with `closed`.
+    func ended() {
+        let (reader, waiters, close) = state.withLock {
+            state -> (
+                CheckedContinuation<WebSocketMessage?, Never>?, [CheckedContinuation<WebSocketClose, Never>],
+                WebSocketClose
+            ) in
+            if let ended = state.ended { return (nil, [], ended) }
+            let close = state.peerClose ?? state.closing ?? WebSocketClose(.abnormalClosure)
+            state.ended = close
+            let error = Self.closedError(close)
+            for sender in state.senders { sender.continuation.resume(throwing: error) }
+            state.senders = []
+            state.stalledSince = nil
+            state.outbound = []
+            state.outboundHead = 0
+            state.queuedBytes = 0
+            let reader = state.reader
+            state.reader = nil
+            let waiters = state.endWaiters
+            state.endWaiters = []
+            return (reader, waiters, close)
+        }
+        reader?.resume(returning: nil)
+        for waiter in waiters { waiter.resume(returning: close) }
+    }
+
+    // MARK: -
+
+    /// Drops what is queued and queues a 1008 close in its place; waiting senders fail.
+    private static func cutOffSlowReader(_ state: inout State) {
+        let close = WebSocketClose(.policyViolation, reason: "slow reader")
+        state.closing = close
+        let error = WebSocketError(.slowReader, "the peer did not read in time; the socket is closing", close: close)
+        for sender in state.senders { sender.continuation.resume(throwing: error) }
+        state.senders = []
+        state.stalledSince = nil
+        state.outbound = [.close(close)]
+        state.outboundHead = 0
+        state.queuedBytes = 0
+    }
+
+    private static func closedError(_ close: WebSocketClose) -> WebSocketError {
+        WebSocketError(.closed, "the WebSocket is closed (\(close))", close: close)
+    }
+}
+
+extension WebSocketChannel {
+    /// Whether a sender waits for room (tests synchronise on it).
+    var hasWaitingSender: Bool { state.withLock { !$0.senders.isEmpty } }
+    /// Whether a reader waits for a message (tests synchronise on it).
+    var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
+}

@@ -1,0 +1,154 @@
+import Synchronization
+import Testing
+
+@testable import CourierHTTP
+
+/// The channel's queue, buffer and close rules, driven as an engine would drive them.
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketChannelTests {
+    final class Engine: Sendable {
+        let writes = Mutex(0)
+        let resumes = Mutex(0)
+        let time = Mutex<UInt64>(0)
+
+        func transport() -> WebSocketTransport {
+            WebSocketTransport(
+                wantsToWrite: { self.writes.withLock { $0 += 1 } },
+                resumeReading: { self.resumes.withLock { $0 += 1 } })
+        }
+
+        func advance(milliseconds: UInt64) { time.withLock { $0 += milliseconds * 1_000_000 } }
+    }
+
+    let engine = Engine()
+
+    func channel(queueBytes: Int = 10, buffered: Int = 4, slowReaderMilliseconds: Int = 1000) -> WebSocketChannel {
+        var configuration = WebSocketConfiguration()
+        configuration.maximumQueuedBytes = queueBytes
+        configuration.maximumBufferedMessages = buffered
+        configuration.slowReaderTimeoutMilliseconds = slowReaderMilliseconds
+        let engine = engine
+        return WebSocketChannel(
+            configuration: configuration, transport: engine.transport(), now: { engine.time.withLock { $0 } })
+    }
+
+    @Test func messagesGoOutInOrderAndTheEngineIsWokenOnceForAnEmptyQueue() async throws {
+        let channel = channel()
+        try await channel.send(.text("a"))
+        try await channel.send(.binary([1, 2]))
+        #expect(engine.writes.withLock { $0 } == 1)
+        #expect(channel.nextOutgoing() == .message(.text("a")))
+        #expect(channel.nextOutgoing() == .message(.binary([1, 2])))
+        #expect(channel.nextOutgoing() == nil)
+    }
+
+    @Test func aFullQueueMakesTheSenderWaitUntilTheEngineWrites() async throws {
+        let channel = channel(queueBytes: 4)
+        try await channel.send(.binary([1, 2, 3]))
+        let waiting = Task { try await channel.send(.binary([4, 5])) }
+        while !channel.hasWaitingSender { await Task.yield() }
+        #expect(channel.nextOutgoing() == .message(.binary([1, 2, 3])))
+        try await waiting.value
+        #expect(channel.nextOutgoing() == .message(.binary([4, 5])))
+    }
+
+    @Test func aSenderWaitingPastTheDeadlineClosesTheSocketAsASlowReader() async throws {
+        let channel = channel(queueBytes: 4, slowReaderMilliseconds: 1000)
+        try await channel.send(.binary([1, 2, 3]))
+        let waiting = Task { try await channel.send(.binary([4, 5])) }
+        while !channel.hasWaitingSender { await Task.yield() }
+        engine.advance(milliseconds: 999)
+        #expect(channel.checkSlowReader() == false)
+        engine.advance(milliseconds: 1)
+        #expect(channel.checkSlowReader())
+        let error = await #expect(throws: WebSocketError.self) { try await waiting.value }
+        #expect(error?.code == .slowReader)
+        #expect(channel.nextOutgoing() == .close(WebSocketClose(.policyViolation, reason: "slow reader")))
+        #expect(channel.nextOutgoing() == nil)
+    }
+
+    @Test func sendNowRefusesWhatDoesNotFitAndClosesTheSocket() throws {
+        let channel = channel(queueBytes: 4)
+        try channel.sendNow(.binary([1, 2, 3]))
+        let error = #expect(throws: WebSocketError.self) { try channel.sendNow(.binary([4, 5])) }
+        #expect(error?.code == .slowReader)
+        #expect(channel.nextOutgoing() == .close(WebSocketClose(.policyViolation, reason: "slow reader")))
+        #expect(throws: WebSocketError.self) { try channel.sendNow(.text("x")) }
+    }
+
+    @Test func aMessageLargerThanTheQueueIsRefusedWithoutClosing() async throws {
+        let channel = channel(queueBytes: 4)
+        let error = await #expect(throws: WebSocketError.self) { try await channel.send(.binary([1, 2, 3, 4, 5])) }
+        #expect(error?.code == .messageTooBig)
+        try await channel.send(.binary([1]))
+    }
+
+    @Test func closeGoesOutAfterWhatIsQueuedAndStopsFurtherSends() async throws {
+        let channel = channel()
+        try await channel.send(.text("last"))
+        channel.close(WebSocketClose(.goingAway, reason: "stopping"))
+        let error = await #expect(throws: WebSocketError.self) { try await channel.send(.text("late")) }
+        #expect(error?.code == .closed)
+        #expect(channel.nextOutgoing() == .message(.text("last")))
+        #expect(channel.nextOutgoing() == .close(WebSocketClose(.goingAway, reason: "stopping")))
+    }
+
+    @Test func aFullBufferPausesReadingUntilTheReaderTakesHalf() async {
+        let channel = channel(buffered: 4)
+        #expect(channel.received(.text("1")))
+        #expect(channel.received(.text("2")))
+        #expect(channel.received(.text("3")))
+        #expect(channel.received(.text("4")) == false)
+        #expect(await channel.nextInbound() == .text("1"))
+        #expect(engine.resumes.withLock { $0 } == 0)
+        #expect(await channel.nextInbound() == .text("2"))
+        #expect(engine.resumes.withLock { $0 } == 1)
+    }
+
+    @Test func theReaderGetsWhatIsBufferedThenNilOnceEnded() async {
+        let channel = channel()
+        _ = channel.received(.text("1"))
+        channel.peerClosed(WebSocketClose(.goingAway, reason: "bye"))
+        channel.ended()
+        #expect(await channel.nextInbound() == .text("1"))
+        #expect(await channel.nextInbound() == nil)
+        #expect(await channel.waitUntilEnded() == WebSocketClose(.goingAway, reason: "bye"))
+    }
+
+    @Test func aWaitingReaderIsHandedTheMessageDirectly() async {
+        let channel = channel()
+        let reader = Task { await channel.nextInbound() }
+        while !channel.hasWaitingReader { await Task.yield() }
+        #expect(channel.received(.binary([9])))
+        #expect(await reader.value == .binary([9]))
+    }
+
+    @Test func endingWithoutACloseFrameIsAbnormalAndFailsWaitingSenders() async throws {
+        let channel = channel(queueBytes: 2)
+        try await channel.send(.binary([1, 2]))
+        let waiting = Task { try await channel.send(.binary([3])) }
+        while !channel.hasWaitingSender { await Task.yield() }
+        channel.ended()
+        let error = await #expect(throws: WebSocketError.self) { try await waiting.value }
+        #expect(error?.close?.code == .abnormalClosure)
+        #expect(channel.endedClose?.code == .abnormalClosure)
+    }
+
+    @Test func cancellingTheReaderEndsItsWait() async {
+        let channel = channel()
+        let reader = Task { await channel.nextInbound() }
+        while !channel.hasWaitingReader { await Task.yield() }
+        reader.cancel()
+        #expect(await reader.value == nil)
+    }
+
+    @Test func aLongReasonIsCutAtACharacterBoundary() {
+        let close = WebSocketClose(.normalClosure, reason: String(repeating: "é", count: 100))
+        #expect(close.payload.count == 2 + 122)
+        let parsed = close.payload.withUnsafeBytes { WebSocketClose(payload: $0) }
+        #expect(parsed.reason == String(repeating: "é", count: 61))
+        #expect(WebSocketCloseCode.refused(401).rawValue == 4401)
+        #expect(WebSocketCloseCode(rawValue: 4429).refusedStatus == 429)
+        #expect(WebSocketCloseCode.goingAway.refusedStatus == nil)
+    }
+}
