@@ -82,6 +82,14 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Reads what has arrived, at most `maximum` bytes, waiting up to the read timeout.
+    /// - Returns: the bytes, or `nil` when the peer closed the connection or the timeout passed.
+    public func read(maximum: Int = 65536) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let n = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return n > 0 ? Array(buffer[0..<n]) : nil
+    }
+
     /// Reads one HTTP response whose body length is given by `Content-Length`.
     /// - Returns: the status and body, or `nil` if the connection closed first.
     public func readResponse() -> (status: Int, head: String, body: [UInt8])? {

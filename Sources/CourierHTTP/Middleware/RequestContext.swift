@@ -10,6 +10,9 @@ public struct RequestContext: Sendable {
     let match: Router.Match
     /// Whether the body was over the limit and not read (the endpoint answers 413).
     let bodyTooLarge: Bool
+    /// Whether the engine has upgraded this request's connection to a WebSocket: a WebSocket
+    /// route answers 101 to let its handler run, and 426 to a plain request.
+    var isWebSocketUpgrade = false
 
     init(requestID: String, match: Router.Match, startedAt: UInt64, bodyTooLarge: Bool) {
         self.requestID = requestID

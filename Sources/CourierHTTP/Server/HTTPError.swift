@@ -40,6 +40,8 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
         public static let payloadTooLarge = Code("payload_too_large", status: 413)
         /// 415: a `Content-Encoding` the server does not read.
         public static let unsupportedEncoding = Code("unsupported_encoding", status: 415)
+        /// 426: a WebSocket route asked for without the upgrade.
+        public static let upgradeRequired = Code("upgrade_required", status: 426)
         /// 429: too many requests; retry after `Retry-After`.
         public static let rateLimited = Code("rate_limited", status: 429)
         /// 500: a handler failed in a way it did not describe.

@@ -26,7 +26,36 @@ func libWebSocketsCallback(
         if id != 0 { service.bodyComplete(id) }
         return 0
     case LWS_CALLBACK_TIMER:
+        if LibWebSocketsSockets.isSocket(id) { return service.sockets.timer(id) }
         if id != 0 { service.deadlinePassed(id) }
+        return 0
+    case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
+        // Non-zero declines `permessage-deflate` for a route configured without compression.
+        return service.sockets.allowsCompression(wsi) ? 0 : 1
+    case LWS_CALLBACK_ESTABLISHED:
+        guard let user, let socket = service.sockets.established(wsi) else { return -1 }
+        user.storeBytes(of: socket, as: UInt64.self)
+        return 0
+    case LWS_CALLBACK_RECEIVE:
+        // `input` is lws's buffer, valid only during this call.
+        guard LibWebSocketsSockets.isSocket(id) else { return 0 }
+        return service.sockets.receive(id, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if LibWebSocketsSockets.isSocket(id) { service.sockets.pong(id) }
+        return 0
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return LibWebSocketsSockets.isSocket(id) ? service.sockets.writable(id) : 0
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if LibWebSocketsSockets.isSocket(id) {
+            service.sockets.peerClosing(id, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+        }
+        return 0
+    case LWS_CALLBACK_CLOSED:
+        let closing = id
+        if LibWebSocketsSockets.isSocket(closing) {
+            user?.storeBytes(of: 0, as: UInt64.self)
+            service.sockets.closed(closing)
+        }
         return 0
     case LWS_CALLBACK_HTTP_WRITEABLE:
         let answered = id
@@ -49,7 +78,10 @@ func libWebSocketsCallback(
         return 0
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         let closing = id
-        if closing != 0 {
+        if LibWebSocketsSockets.isSocket(closing) {
+            user?.storeBytes(of: 0, as: UInt64.self)
+            service.sockets.closed(closing)
+        } else if closing != 0 {
             user?.storeBytes(of: 0, as: UInt64.self)
             service.finish(closing)
         }

@@ -50,6 +50,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         vhostInfo.options = courier_lws_server_options()
         vhostInfo.port = Int32(configuration.port)
         vhostInfo.protocols = UnsafePointer(protocols)
+        vhostInfo.extensions = courier_lws_server_extensions()
         vhostInfo.keepalive_timeout = Int32(max(1, (configuration.keepAliveTimeoutMilliseconds + 999) / 1000))
         let host = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
         defer { Foundation.free(host) }
@@ -79,8 +80,13 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     /// - Returns: requests still unanswered when `deadline` passed.
     func stop(deadline: Duration) -> Int {
         let service = service.takeUnretainedValue()
+        let started = DispatchTime.now().uptimeNanoseconds
         let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
-        service.requestStop()
+        // WebSockets get 1001 and what is left of the deadline to close (at least a moment, so a
+        // zero deadline still sends the close frames).
+        let total = UInt64(max(0, deadline.components.seconds)) * 1_000_000_000
+            + UInt64(max(0, deadline.components.attoseconds / 1_000_000_000))
+        service.requestStop(deadline: max(started + total, DispatchTime.now().uptimeNanoseconds + 50_000_000))
         finished.wait()
         service.stopHandlers()
         Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)

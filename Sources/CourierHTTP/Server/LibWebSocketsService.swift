@@ -19,6 +19,8 @@ final class LibWebSocketsService: @unchecked Sendable {
     private let maximumConnections: Int
     private let handlers: HandlerThreads
     private let mailbox = Mutex(Mailbox())
+    /// The context's WebSockets (set once, at the end of `init`).
+    private(set) var sockets: LibWebSocketsSockets!
 
     private struct Mailbox: ~Copyable {
         /// The context's address while the loop runs; `nil` before and after (an address, as
@@ -28,6 +30,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         var context: OpaquePointer? { contextAddress.flatMap { OpaquePointer(bitPattern: $0) } }
         var responses: [(UInt64, HTTPResponse)] = []
         var stopRequested = false
+        var stopDeadline: UInt64 = 0
     }
 
     init(responder: Responder, loop: OpaquePointer) {
@@ -36,6 +39,16 @@ final class LibWebSocketsService: @unchecked Sendable {
         self.loop = loop
         maximumConnections = max(1, responder.configuration.maximumConnections)
         handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
+        sockets = LibWebSocketsSockets(responder: responder, extraHeaderNames: extraHeaderNames) { [weak self] in
+            self?.wakeLoop()
+        }
+    }
+
+    /// Wakes the loop (any thread), unless the context is gone.
+    func wakeLoop() {
+        mailbox.withLock { box in
+            if let context = box.context { lws_cancel_service(context) }
+        }
     }
 
     /// Ends the handler threads once the handlers already started have answered.
@@ -51,10 +64,12 @@ final class LibWebSocketsService: @unchecked Sendable {
         mailbox.withLock { $0.contextAddress = nil }
     }
 
-    /// Asks the loop to stop (any thread).
-    func requestStop() {
+    /// Asks the loop to stop (any thread): WebSockets are sent 1001 and the loop runs until they
+    /// have closed or `deadline` (monotonic nanoseconds) has passed.
+    func requestStop(deadline: UInt64) {
         mailbox.withLock { box in
             box.stopRequested = true
+            box.stopDeadline = deadline
             if let context = box.context { lws_cancel_service(context) }
         }
     }
@@ -156,10 +171,10 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The loop was woken: takes the handlers' responses and asks for a writable callback on
     /// each connection still open; breaks the loop when a stop was asked for.
     func wake() {
-        let (responses, stopping) = mailbox.withLock { box in
+        let (responses, stopping, stopDeadline) = mailbox.withLock { box in
             let taken = box.responses
             box.responses = []
-            return (taken, box.stopRequested)
+            return (taken, box.stopRequested, box.stopDeadline)
         }
         for (id, response) in responses {
             guard let exchange = exchanges[id] else { continue }
@@ -169,7 +184,13 @@ final class LibWebSocketsService: @unchecked Sendable {
             exchange.prepare(response)
             lws_callback_on_writable(exchange.wsi)
         }
-        if stopping { courier_ev_break_all(loop) }
+        sockets.wake()
+        if stopping {
+            sockets.closeAll()
+            if sockets.count == 0 || DispatchTime.now().uptimeNanoseconds >= stopDeadline {
+                courier_ev_break_all(loop)
+            }
+        }
     }
 
     /// Whether the handler has answered and the answer waits to be written.

@@ -13,7 +13,7 @@ struct Responder: Sendable {
     let metrics: HTTPMetrics
     let lifecycle: ServerLifecycle
     private let observation: ObservationMiddleware
-    private let chain: HTTPResponder
+    let chain: HTTPResponder
 
     init(
         router: Router, configuration: HTTPServerConfiguration, metrics: HTTPMetrics, lifecycle: ServerLifecycle,

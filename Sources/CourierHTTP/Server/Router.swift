@@ -27,6 +27,8 @@ public struct Router: Sendable {
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
         let handler: AsyncHTTPHandler
+        /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
+        var webSocket: WebSocketRoute? = nil
     }
 
     enum Segment: Sendable, Equatable {
@@ -70,6 +72,13 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
         _ handler: @escaping AsyncHTTPHandler
     ) {
+        add(method, pattern, crossOrigin: crossOrigin, webSocket: nil, handler)
+    }
+
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, webSocket: WebSocketRoute?,
+        _ handler: @escaping AsyncHTTPHandler
+    ) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
@@ -77,7 +86,7 @@ public struct Router: Sendable {
         routes.append(
             Route(
                 method: method, pattern: pattern, segments: segments, crossOrigin: crossOrigin,
-                handler: handler))
+                handler: handler, webSocket: webSocket))
     }
 
     func match(method: HTTPMethod, path: String) -> Match {

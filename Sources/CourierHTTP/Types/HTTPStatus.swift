@@ -20,6 +20,8 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
     /// `5xx`: the server's error.
     public var isServerError: Bool { (500..<600).contains(code) }
 
+    /// 101: the connection now speaks the protocol the client asked for (a WebSocket).
+    public static let switchingProtocols: HTTPStatus = 101
     /// 200
     public static let ok: HTTPStatus = 200
     /// 204
@@ -73,6 +75,7 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"
+        case 426: "Upgrade Required"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 502: "Bad Gateway"

@@ -1,0 +1,268 @@
+internal import CLibWebSockets
+import CourierCore
+import Foundation
+import Synchronization
+
+/// The WebSockets of one libwebsockets context: upgrades, frames in and out, pings and idle
+/// timers, and the mailbox through which channels on other threads ask the loop to write or to
+/// read again.
+///
+/// Ids of sockets have the top bit set, so they never collide with the HTTP exchanges' ids that
+/// share lws's per-session slot.
+final class LibWebSocketsSockets: @unchecked Sendable {
+    // @unchecked: `sockets`, `nextID` and `closingAll` are touched only on the engine's service
+    // thread (every method below but those of `Mailbox` is called from lws's callback or the
+    // service's `wake` on that thread); other threads reach this object only through `mailbox`.
+    static let idBit: UInt64 = 1 << 63
+
+    private let responder: Responder
+    private let extraHeaderNames: [String]
+    private let mailbox: Mailbox
+    private var sockets: [UInt64: LibWebSocketsSocket] = [:]
+    private var nextID: UInt64 = 1
+    /// Set when the server stops: every socket has been sent 1001, and new ones are closed at once.
+    private(set) var closingAll = false
+
+    /// What channels hand to the loop; `wake` wakes it (`lws_cancel_service`, only while the
+    /// context exists).
+    final class Mailbox: Sendable {
+        private struct Pending {
+            var writes: [UInt64] = []
+            var resumes: [UInt64] = []
+        }
+        private let pending = Mutex(Pending())
+        private let wake: @Sendable () -> Void
+
+        init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+        func wantsToWrite(_ id: UInt64) {
+            pending.withLock { $0.writes.append(id) }
+            wake()
+        }
+
+        func resumeReading(_ id: UInt64) {
+            pending.withLock { $0.resumes.append(id) }
+            wake()
+        }
+
+        func take() -> (writes: [UInt64], resumes: [UInt64]) {
+            pending.withLock { pending in
+                defer { pending = Pending() }
+                return (pending.writes, pending.resumes)
+            }
+        }
+    }
+
+    init(responder: Responder, extraHeaderNames: [String], wake: @escaping @Sendable () -> Void) {
+        self.responder = responder
+        self.extraHeaderNames = extraHeaderNames
+        mailbox = Mailbox(wake: wake)
+    }
+
+    static func isSocket(_ id: UInt64) -> Bool { id & idBit != 0 }
+
+    /// Sockets open now.
+    var count: Int { sockets.count }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    // MARK: - lws callbacks (service thread)
+
+    /// The handshake is done (`LWS_CALLBACK_ESTABLISHED`; the request's headers are still
+    /// readable): opens the channel and starts the route's task.
+    /// - Returns: the socket's id, or `nil` to close the connection.
+    func established(_ wsi: OpaquePointer) -> UInt64? {
+        guard let exchange = LibWebSocketsExchange(wsi: wsi, extraHeaderNames: extraHeaderNames) else { return nil }
+        let id = Self.idBit | nextID
+        nextID += 1
+        let request = exchange.request()
+        let configuration = responder.router.webSocketRoute(for: request.path)?.configuration ?? WebSocketConfiguration()
+        let mailbox = mailbox
+        let channel = WebSocketChannel(
+            configuration: configuration,
+            transport: WebSocketTransport(
+                wantsToWrite: { mailbox.wantsToWrite(id) }, resumeReading: { mailbox.resumeReading(id) }),
+            now: { Self.now() })
+        let socket = LibWebSocketsSocket(wsi: wsi, channel: channel, now: Self.now())
+        sockets[id] = socket
+        if closingAll {
+            channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
+        } else {
+            Self.serve(channel, request: request, startedAt: exchange.started, responder: responder)
+        }
+        armTimer(socket)
+        return id
+    }
+
+    /// Runs the upgrade through the chain, then the route's handler, on a task of its own.
+    private static func serve(
+        _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder
+    ) {
+        Task {
+            let (response, routed, context, route) = await responder.respondToUpgrade(request, startedAt: startedAt)
+            guard response.status == .switchingProtocols, let route else {
+                channel.close(WebSocketClose(.refused(response.status), reason: Self.errorCode(response)))
+                return
+            }
+            do {
+                try await route.handler(WebSocket(channel: channel), routed, context)
+                channel.close(WebSocketClose(.normalClosure))
+            } catch {
+                channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
+            }
+        }
+    }
+
+    /// The `code` of a Courier error body, else the status's reason phrase.
+    private static func errorCode(_ response: HTTPResponse) -> String {
+        if let body = try? JSONParser.parse(response.body), case .string(let code)? = body["error"]?["code"] {
+            return code
+        }
+        return response.status.reasonPhrase
+    }
+
+    /// Whether the route being upgraded on `wsi` takes `permessage-deflate` (during the
+    /// handshake, while the request's headers are readable).
+    func allowsCompression(_ wsi: OpaquePointer) -> Bool {
+        guard let path = LibWebSocketsHeaders.copy(wsi, WSI_TOKEN_GET_URI) else { return false }
+        return responder.router.webSocketRoute(for: path)?.configuration.compression ?? false
+    }
+
+    /// A piece of a message has arrived (`bytes` lives only during the callback).
+    /// - Returns: what the callback returns (-1 closes the connection).
+    func receive(_ id: UInt64, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let socket = sockets[id] else { return 0 }
+        heard(socket)
+        let wsi = socket.wsi
+        if lws_is_first_fragment(wsi) != 0 {
+            socket.assembling.removeAll(keepingCapacity: true)
+            socket.assemblingBinary = lws_frame_is_binary(wsi) != 0
+        }
+        if socket.assembling.count + bytes.count > socket.configuration.maximumMessageBytes {
+            let close = WebSocketClose(
+                .messageTooBig, reason: "a message is over \(socket.configuration.maximumMessageBytes) bytes")
+            socket.channel.engineClosing(close)
+            socket.setClose(close)
+            return -1
+        }
+        socket.assembling.append(contentsOf: bytes)
+        guard lws_is_final_fragment(wsi) != 0 else { return 0 }
+        let message: WebSocketMessage =
+            socket.assemblingBinary
+            ? .binary(socket.assembling) : .text(String(decoding: socket.assembling, as: UTF8.self))
+        socket.assembling = []
+        if !socket.channel.received(message) { lws_rx_flow_control(wsi, 0) }
+        return 0
+    }
+
+    /// A pong (or any control frame lws handles itself) arrived.
+    func pong(_ id: UInt64) {
+        if let socket = sockets[id] { heard(socket) }
+    }
+
+    private func heard(_ socket: LibWebSocketsSocket) {
+        socket.lastHeard = Self.now()
+        socket.pinged = false
+    }
+
+    /// The peer sent a close frame (`payload` lives only during the callback); lws answers it.
+    func peerClosing(_ id: UInt64, _ payload: UnsafeRawBufferPointer) {
+        sockets[id]?.channel.peerClosed(WebSocketClose(payload: payload))
+    }
+
+    /// The socket may be written: a due ping, else the channel's next message or close.
+    /// - Returns: what the callback returns (-1 closes the connection, after the close frame).
+    func writable(_ id: UInt64) -> Int32 {
+        guard let socket = sockets[id] else { return 0 }
+        if socket.pingDue {
+            socket.pingDue = false
+            socket.pinged = true
+            // Never empty: lws 4.1 reports no pong with an empty payload (`LWS_CALLBACK_RECEIVE_PONG`
+            // is skipped). ASCII: with UTF-8 validation on, lws 4.1 checks pong payloads too and
+            // closes with 1007 on binary ones. The peer echoes what the ping carries.
+            if !socket.write(Array(String(Self.now() / 1_000_000).utf8), LWS_WRITE_PING) { return -1 }
+            if socket.channel.hasOutgoing { lws_callback_on_writable(socket.wsi) }
+            return 0
+        }
+        switch socket.channel.nextOutgoing() {
+        case nil:
+            return 0
+        case .close(let close):
+            socket.setClose(close)
+            return -1
+        case .message(let message):
+            let written: Bool
+            switch message {
+            case .text(let text): written = socket.write(Array(text.utf8), LWS_WRITE_TEXT)
+            case .binary(let bytes): written = socket.write(bytes, LWS_WRITE_BINARY)
+            }
+            if !written { return -1 }
+            if socket.channel.hasOutgoing { lws_callback_on_writable(socket.wsi) }
+            return 0
+        }
+    }
+
+    /// The socket's timer: closes an idle socket, sends a due ping, cuts off a slow reader.
+    /// - Returns: what the callback returns (-1 closes the connection).
+    func timer(_ id: UInt64) -> Int32 {
+        guard let socket = sockets[id] else { return 0 }
+        let configuration = socket.configuration
+        let quiet = Self.now() &- socket.lastHeard
+        if quiet >= Self.nanoseconds(configuration.idleTimeoutMilliseconds) {
+            let close = WebSocketClose(.goingAway, reason: "idle")
+            socket.channel.engineClosing(close)
+            socket.setClose(close)
+            return -1
+        }
+        if quiet >= Self.nanoseconds(configuration.pingIntervalMilliseconds), !socket.pinged {
+            socket.pingDue = true
+            lws_callback_on_writable(socket.wsi)
+        }
+        if socket.channel.checkSlowReader() { lws_callback_on_writable(socket.wsi) }
+        armTimer(socket)
+        return 0
+    }
+
+    /// The connection is gone: the channel ends (its reader and senders learn how).
+    func closed(_ id: UInt64) {
+        guard let socket = sockets.removeValue(forKey: id) else { return }
+        socket.channel.ended()
+    }
+
+    /// Handles what channels posted: writable callbacks asked for, reading resumed.
+    func wake() {
+        let (writes, resumes) = mailbox.take()
+        for id in writes {
+            if let socket = sockets[id] { lws_callback_on_writable(socket.wsi) }
+        }
+        for id in resumes {
+            if let socket = sockets[id] { lws_rx_flow_control(socket.wsi, 1) }
+        }
+    }
+
+    /// The server is stopping: sends every socket a 1001 close (after what its queue holds).
+    func closeAll() {
+        guard !closingAll else { return }
+        closingAll = true
+        for socket in sockets.values {
+            socket.channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
+        }
+    }
+
+    /// The next check: the earliest of the ping, the idle timeout, and a slow-reader check
+    /// (half its timeout, so a stall is noticed within one and a half timeouts at worst).
+    private func armTimer(_ socket: LibWebSocketsSocket) {
+        let configuration = socket.configuration
+        let quiet = Self.now() &- socket.lastHeard
+        var next = Self.nanoseconds(configuration.idleTimeoutMilliseconds) &- min(
+            quiet, Self.nanoseconds(configuration.idleTimeoutMilliseconds))
+        if !socket.pinged {
+            let ping = Self.nanoseconds(configuration.pingIntervalMilliseconds)
+            next = min(next, ping > quiet ? ping - quiet : 0)
+        }
+        next = min(next, Self.nanoseconds(configuration.slowReaderTimeoutMilliseconds) / 2)
+        lws_set_timer_usecs(socket.wsi, lws_usec_t(max(next / 1000, 10_000)))
+    }
+
+    private static func nanoseconds(_ milliseconds: Int) -> UInt64 { UInt64(max(0, milliseconds)) * 1_000_000 }
+}
