@@ -72,4 +72,13 @@ static inline void courier_lws_client_close_within(struct lws *wsi, int seconds)
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, seconds);
 }
 
+/* Why OpenSSL refused the server's certificate ("unable to get local issuer certificate",
+   "hostname mismatch"…), or NULL when it did not (no TLS, or verification passed). */
+static inline const char *courier_lws_client_tls_verify_error(struct lws *wsi) {
+    SSL *ssl = lws_get_ssl(wsi);
+    if (!ssl) return NULL;
+    long result = SSL_get_verify_result(ssl);
+    return result == X509_V_OK ? NULL : X509_verify_cert_error_string(result);
+}
+
 #endif

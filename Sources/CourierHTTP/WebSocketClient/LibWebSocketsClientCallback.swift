@@ -23,11 +23,17 @@
             // Non-zero: do not offer it.
             return service.offersExtension(id) ? 0 : 1
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
-            service.established(id)
+            service.established(id, wsi)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             // A C string (its length is not always given right), or NULL.
             let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            service.connectFailed(id, message.isEmpty ? "unknown error" : message)
+            var reason = message.isEmpty ? "unknown error" : message
+            if let refused = courier_lws_client_tls_verify_error(wsi) {
+                reason += " (server certificate: \(String(cString: refused)))"
+            }
+            let status = lws_http_client_http_response(wsi)
+            if status != 0, status != 101 { reason += " (HTTP status \(status))" }
+            service.connectFailed(id, reason)
         case LWS_CALLBACK_CLIENT_RECEIVE:
             return service.receive(id, wsi, bytes) ? 0 : -1
         case LWS_CALLBACK_CLIENT_RECEIVE_PONG:

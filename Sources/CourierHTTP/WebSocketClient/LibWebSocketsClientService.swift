@@ -169,7 +169,8 @@
                 return box.connects
             }
             for (_, request) in late {
-                request.continuation.resume(throwing: WebSocketError(.closed, "the WebSocket client has been shut down"))
+                request.continuation.resume(
+                    throwing: WebSocketError(.closed, "the WebSocket client has been shut down"))
             }
         }
 
@@ -274,8 +275,16 @@
         // MARK: - Callbacks (the loop thread)
 
         /// The handshake is done: the caller gets its socket.
-        func established(_ id: UInt64) {
-            guard let connection = connections[id], case .connecting(let continuation) = connection.phase else { return }
+        func established(_ id: UInt64, _ wsi: OpaquePointer) {
+            guard let connection = connections[id], case .connecting(let continuation) = connection.phase else {
+                return
+            }
+            // With permessage-deflate on, every message is compressed afresh (RFC 7692 lets the
+            // client decide this alone). lws 4.1.6 aborts the process on an empty message sent
+            // on a deflate stream that has already flushed (zlib has nothing to emit, and lws
+            // asserts it gets at least 4 bytes); a fresh stream always emits an empty block. It
+            // also frees the compressor's memory between messages. -1: deflate is not in use.
+            _ = lws_set_extension_option(wsi, "permessage-deflate", "client_no_context_takeover", nil)
             let channel = WebSocketChannel(
                 configuration: connection.configuration,
                 transport: WebSocketTransport(
@@ -294,7 +303,8 @@
             connection.fail(
                 WebSocketError(
                     .connectFailed,
-                    "cannot open a WebSocket to \(endpoint.secure ? "wss" : "ws")://\(endpoint.hostHeader): \(message)"))
+                    "cannot open a WebSocket to \(endpoint.secure ? "wss" : "ws")://\(endpoint.hostHeader): \(message)")
+            )
         }
 
         /// Appends the caller's headers to the handshake.
