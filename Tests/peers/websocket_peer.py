@@ -11,6 +11,7 @@ What it does depends on the path:
   /closed?id=ID      sends "CODE REASON" of the close /echo?id=ID received, once it has
   /fragmented        sends one text message in three fragments, then echoes
   /big?bytes=N       sends one binary message of N bytes (byte i is i % 251), then echoes
+  /burst?count=N     sends the texts "0" to "N-1" as fast as it can, then echoes
   /close?code=C&reason=R   closes with code C and reason R
   /silent            stops reading the socket: pings go unanswered, closes are not seen
   /headers           sends the handshake's request headers as a JSON list of [name, value]
@@ -67,6 +68,10 @@ async def handler(websocket) -> None:
     elif path == "/big":
         size = int(args.get("bytes", "0"))
         await websocket.send(bytes(i % 251 for i in range(size)))
+        await echo(websocket)
+    elif path == "/burst":
+        for index in range(int(args.get("count", "0"))):
+            await websocket.send(str(index))
         await echo(websocket)
     elif path == "/close":
         await websocket.close(int(args.get("code", "1000")), args.get("reason", ""))

@@ -137,6 +137,48 @@ struct WebSocketClientTests {
         }
     }
 
+    @Test func aSlowReaderPausesThePeerAndLosesNothing() async throws {
+        let peer = try await WebSocketPeer()
+        var configuration = WebSocketConfiguration()
+        configuration.maximumBufferedMessages = 4
+        try await withClient { client in
+            let socket = try await client.connect(to: peer.url("/burst?count=2000"), configuration: configuration)
+            var iterator = socket.inbound.makeAsyncIterator()
+            for index in 0..<2000 {
+                let message = await iterator.next()
+                guard message == .text(String(index)) else {
+                    Issue.record("message \(index) was \(String(describing: message))")
+                    break
+                }
+            }
+            socket.outbound.close()
+            #expect(await socket.closed().code == .normalClosure)
+        }
+    }
+
+    @Test func aPeerThatDoesNotReadIsCutOffAsASlowReader() async throws {
+        let peer = try await WebSocketPeer()
+        var configuration = WebSocketConfiguration()
+        configuration.maximumQueuedBytes = 64 * 1024
+        configuration.slowReaderTimeoutMilliseconds = 200
+        // Uncompressed, so every byte sent fills the peer's socket buffers.
+        configuration.compression = false
+        try await withClient { client in
+            let socket = try await client.connect(to: peer.url("/silent"), configuration: configuration)
+            let chunk = WebSocketMessage.binary(Array(repeating: 0x5A, count: 32 * 1024))
+            var failure: WebSocketError?
+            // Loopback buffers hold a few MB; 4,000 × 32 KB is far past them.
+            for _ in 0..<4000 {
+                do { try await socket.outbound.send(chunk) } catch {
+                    failure = error as? WebSocketError
+                    break
+                }
+            }
+            #expect(failure?.code == .slowReader, "\(String(describing: failure))")
+            #expect(await socket.closed().code == .policyViolation)
+        }
+    }
+
     @Test func anOversizedMessageClosesWith1009() async throws {
         let peer = try await WebSocketPeer()
         var configuration = WebSocketConfiguration()
