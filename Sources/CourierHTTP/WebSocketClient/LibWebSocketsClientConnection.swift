@@ -33,6 +33,9 @@
         var engineClose: WebSocketClose?
         /// A close is on its way: no more pings, no more messages handed to the reader.
         var closing = false
+        /// The channel's own close is queued and lws has been told to drop the connection if
+        /// it cannot be written within the grace.
+        var closeTimerArmed = false
         /// The last write's buffer. lws's permessage-deflate keeps reading the caller's buffer
         /// while it drains a large message over several writable events, so it lives until
         /// lws asks for the next write (which it does only once the drain is done).

@@ -224,8 +224,14 @@
                     kill(connection)
                 case .open(let channel):
                     guard !connection.closing, let wsi = connection.wsi else { continue }
-                    if channel.checkSlowReader() {
-                        lws_callback_on_writable(wsi)
+                    if channel.checkSlowReader() { lws_callback_on_writable(wsi) }
+                    if channel.isClosing {
+                        // The caller's close or the slow-reader cut-off waits in the queue; a peer
+                        // that reads nothing never lets it be written: lws drops it after the grace.
+                        if !connection.closeTimerArmed {
+                            connection.closeTimerArmed = true
+                            courier_lws_client_close_within(wsi, Self.closeGraceSeconds)
+                        }
                         continue
                     }
                     let configuration = connection.configuration
