@@ -13,8 +13,7 @@ What it does depends on the path:
   /big?bytes=N       sends one binary message of N bytes (byte i is i % 251), then echoes
   /burst?count=N     sends the texts "0" to "N-1" as fast as it can, then echoes
   /close?code=C&reason=R   closes with code C and reason R
-  /silent            stops reading the socket (4 KB receive buffer): pings go unanswered,
-                     closes are not seen
+  /silent            stops reading the socket: pings go unanswered, closes are not seen
   /headers           sends the handshake's request headers as a JSON list of [name, value]
   /extensions        sends the negotiated extensions as a JSON list of names
   /bad-utf8          sends a text frame that is not UTF-8
@@ -25,7 +24,6 @@ import argparse
 import asyncio
 import http
 import json
-import socket
 import ssl
 import sys
 from urllib.parse import parse_qs, urlsplit
@@ -78,10 +76,6 @@ async def handler(websocket) -> None:
     elif path == "/close":
         await websocket.close(int(args.get("code", "1000")), args.get("reason", ""))
     elif path == "/silent":
-        # A small fixed receive buffer: without it Linux keeps making room in a full one
-        # (collapsing its queue), so a peer that never reads still takes data for a long while.
-        sock = websocket.transport.get_extra_info("socket")
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         websocket.transport.pause_reading()
         await websocket.wait_closed()
     elif path == "/headers":
