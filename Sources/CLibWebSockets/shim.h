@@ -48,4 +48,49 @@ static inline void courier_ev_timer_start(struct ev_loop *loop, struct ev_timer 
 }
 static inline void courier_ev_timer_stop(struct ev_loop *loop, struct ev_timer *timer) { ev_timer_stop(loop, timer); }
 
+/* ---- The WebSocket client (Sources/CourierHTTP/WebSocketClient) ---- */
+
+/* The client context: no listener (CONTEXT_PORT_NO_LISTEN is set on the creation info), libev as
+   a foreign loop, OpenSSL initialised by lws so wss:// works (the client SSL_CTX loads the
+   system CA store, Debian's lws being built with LWS_SSL_CLIENT_USE_OS_CA_CERTS), and the
+   caller's Origin sent as given (without the option lws writes "Origin: http://<origin>"). */
+static inline uint64_t courier_lws_client_options(void) {
+    return LWS_SERVER_OPTION_LIBEV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
+}
+
+static inline int courier_lws_client_no_listen_port(void) { return CONTEXT_PORT_NO_LISTEN; }
+
+/* The extensions a client context offers: permessage-deflate (RFC 7692) by lws's own
+   implementation. Each connection may decline to offer it
+   (LWS_CALLBACK_CLIENT_CONFIRM_EXTENSION_SUPPORTED). */
+static inline const struct lws_extension *courier_lws_client_extensions(void) {
+    static const struct lws_extension extensions[] = {
+        { "permessage-deflate", lws_extension_callback_pm_deflate,
+          "permessage-deflate; client_max_window_bits" },
+        { NULL, NULL, NULL }
+    };
+    return extensions;
+}
+
+/* Closes a connection on lws's next pass over it (lws_set_timeout with LWS_TO_KILL_ASYNC, a
+   macro); only from the service thread. */
+static inline void courier_lws_client_kill(struct lws *wsi) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+/* Closes a connection after `seconds` unless something else happens first (a close handshake
+   that lws itself finishes sets its own timeout over this one). */
+static inline void courier_lws_client_close_within(struct lws *wsi, int seconds) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, seconds);
+}
+
+/* Why OpenSSL refused the server's certificate ("unable to get local issuer certificate",
+   "hostname mismatch"…), or NULL when it did not (no TLS, or verification passed). */
+static inline const char *courier_lws_client_tls_verify_error(struct lws *wsi) {
+    SSL *ssl = lws_get_ssl(wsi);
+    if (!ssl) return NULL;
+    long result = SSL_get_verify_result(ssl);
+    return result == X509_V_OK ? NULL : X509_verify_cert_error_string(result);
+}
+
 #endif

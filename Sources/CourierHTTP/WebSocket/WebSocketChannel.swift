@@ -328,4 +328,7 @@ extension WebSocketChannel {
     var hasWaitingSender: Bool { state.withLock { !$0.senders.isEmpty } }
     /// Whether a reader waits for a message (tests synchronise on it).
     var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
+    /// Whether a close has been queued or decided: nothing more will be sent (an engine bounds
+    /// how long the close may wait for a peer that does not read).
+    var isClosing: Bool { state.withLock { $0.closing != nil || $0.ended != nil } }
 }

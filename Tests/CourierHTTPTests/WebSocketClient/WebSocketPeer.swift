@@ -1,0 +1,73 @@
+import CourierTesting
+import Foundation
+import Testing
+
+/// `Tests/peers/websocket_peer.py`: a WebSocket server from Python's `websockets` library, on
+/// 127.0.0.1 and a port of the kernel's choosing, that behaves by path (see the script).
+final class WebSocketPeer: Sendable {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let port: Int
+    let secure: Bool
+    private let process: Process
+    private let input: Pipe
+
+    /// The venv's Python, which `make test` names in `COURIER_PYTHON`.
+    static func python() throws -> String {
+        let python = try #require(
+            ProcessInfo.processInfo.environment["COURIER_PYTHON"],
+            "COURIER_PYTHON must name the venv's python with websockets 17.1 (`make test` sets it; scripts/bootstrap makes .venv)"
+        )
+        try #require(FileManager.default.isExecutableFile(atPath: python), "COURIER_PYTHON=\(python) is not executable")
+        return python
+    }
+
+    /// Starts the peer and waits for its port.
+    init(certificates: TestCertificates? = nil, compression: Bool = true) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.python())
+        var arguments = [Self.packageRoot.appendingPathComponent("Tests/peers/websocket_peer.py").path]
+        if let certificates {
+            arguments += ["--cert", certificates.serverCertificate, "--key", certificates.serverKey]
+        }
+        if !compression { arguments.append("--no-compression") }
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = await runOffPool { () -> String in
+            var bytes: [UInt8] = []
+            while true {
+                let data = output.fileHandleForReading.readData(ofLength: 1)
+                if data.isEmpty || data.first == UInt8(ascii: "\n") { break }
+                bytes += data
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard let port = Int(line) else {
+            process.terminate()
+            throw WebSocketPeerFailure(description: "the peer did not print its port (got \"\(line)\")")
+        }
+        self.port = port
+        self.secure = certificates != nil
+        self.process = process
+        self.input = input
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+    }
+
+    /// `ws://127.0.0.1:PORT/PATH` (or `wss://`, or another host name).
+    func url(_ path: String, host: String = "127.0.0.1") -> String {
+        "\(secure ? "wss" : "ws")://\(host):\(port)\(path)"
+    }
+}
+
+struct WebSocketPeerFailure: Error, CustomStringConvertible {
+    let description: String
+}
