@@ -80,7 +80,7 @@ static inline void courier_lws_client_kill(struct lws *wsi) {
 
 /* Closes a connection after `seconds` unless something else happens first (a close handshake
    that lws itself finishes sets its own timeout over this one). */
-static inline void courier_lws_client_close_within(struct lws *wsi, int seconds) {
+static inline void courier_lws_close_within(struct lws *wsi, int seconds) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, seconds);
 }
 

@@ -124,7 +124,8 @@ public final class RawWebSocket: @unchecked Sendable {
             offset = 10
         }
         guard data.count >= offset + length else { return nil }
-        let frame = Frame(opcode: data[0] & 0x0F, fin: data[0] & 0x80 != 0, payload: Array(data[offset..<(offset + length)]))
+        let frame = Frame(
+            opcode: data[0] & 0x0F, fin: data[0] & 0x80 != 0, payload: Array(data[offset..<(offset + length)]))
         return (frame, offset + length)
     }
 

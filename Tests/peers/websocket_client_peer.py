@@ -35,6 +35,8 @@ async def run(url, scenario, headers, compression):
             big = "x" * 300_000
             await ws.send(big)
             result["large_ok"] = (await ws.recv()) == big
+            await ws.send("")
+            result["empty"] = await ws.recv()
             await ws.close()
         elif scenario == "open":
             await ws.close()

@@ -84,7 +84,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         // WebSockets get 1001 and what is left of the deadline to close (at least a moment, so a
         // zero deadline still sends the close frames).
-        let total = UInt64(max(0, deadline.components.seconds)) * 1_000_000_000
+        let total =
+            UInt64(max(0, deadline.components.seconds)) * 1_000_000_000
             + UInt64(max(0, deadline.components.attoseconds / 1_000_000_000))
         service.requestStop(deadline: max(started + total, DispatchTime.now().uptimeNanoseconds + 50_000_000))
         finished.wait()

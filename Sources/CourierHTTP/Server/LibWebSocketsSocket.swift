@@ -17,6 +17,9 @@ final class LibWebSocketsSocket {
     var pinged = false
     /// A ping waits for the next writable callback.
     var pingDue = false
+    /// lws drops the connection if its close is not written within the grace (a peer that
+    /// reads nothing never lets it be).
+    var closeGraceArmed = false
 
     init(wsi: OpaquePointer, channel: WebSocketChannel, now: UInt64) {
         self.wsi = wsi
@@ -24,16 +27,31 @@ final class LibWebSocketsSocket {
         lastHeard = now
     }
 
+    /// The buffer of the last `lws_write`: permessage-deflate compresses a large message over
+    /// several writable events with zlib still reading this buffer, so it lives until the next
+    /// write or the socket's end.
+    private var lastWrite: UnsafeMutableRawBufferPointer?
+
+    deinit { lastWrite?.deallocate() }
+
     /// Writes one message (or ping) with its `LWS_PRE` headroom in one `lws_write`.
     /// - Returns: `false` when the write failed (the connection is going).
     func write(_ payload: [UInt8], _ protocolKind: lws_write_protocol) -> Bool {
+        lastWrite?.deallocate()
         let pre = courier_lws_pre()
-        var buffer = [UInt8](repeating: 0, count: pre + payload.count)
-        buffer.replaceSubrange(pre..<buffer.count, with: payload)
-        return buffer.withUnsafeMutableBytes { raw in
-            let start = raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
-            return lws_write(wsi, start, payload.count, protocolKind) >= payload.count
-        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pre + max(1, payload.count), alignment: 16)
+        lastWrite = buffer
+        UnsafeMutableRawBufferPointer(rebasing: buffer[pre...]).copyBytes(from: payload)
+        let start = buffer.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
+        return lws_write(wsi, start, payload.count, protocolKind) >= 0
+    }
+
+    /// Once a close waits in the channel's queue: lws drops the connection after `seconds` if the
+    /// close cannot be written by then.
+    func armCloseGrace(seconds: Int32 = 5) {
+        guard !closeGraceArmed, channel.isClosing else { return }
+        closeGraceArmed = true
+        courier_lws_close_within(wsi, seconds)
     }
 
     /// Sets the close frame lws sends when the callback returns -1.

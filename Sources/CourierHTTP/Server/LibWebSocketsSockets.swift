@@ -75,8 +75,15 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         guard let exchange = LibWebSocketsExchange(wsi: wsi, extraHeaderNames: extraHeaderNames) else { return nil }
         let id = Self.idBit | nextID
         nextID += 1
+        // With permessage-deflate on, every message this side sends is compressed afresh: lws
+        // 4.1.6 aborts the process on an empty message sent on a deflate stream that has already
+        // flushed, and a fresh stream frees the compressor between messages. (In 4.1 the
+        // "client_" option is the one that resets this side's compressor, on either role; -1
+        // when deflate is not in use.)
+        _ = lws_set_extension_option(wsi, "permessage-deflate", "client_no_context_takeover", nil)
         let request = exchange.request()
-        let configuration = responder.router.webSocketRoute(for: request.path)?.configuration ?? WebSocketConfiguration()
+        let configuration =
+            responder.router.webSocketRoute(for: request.path)?.configuration ?? WebSocketConfiguration()
         let mailbox = mailbox
         let channel = WebSocketChannel(
             configuration: configuration,
@@ -218,7 +225,10 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             socket.pingDue = true
             lws_callback_on_writable(socket.wsi)
         }
-        if socket.channel.checkSlowReader() { lws_callback_on_writable(socket.wsi) }
+        if socket.channel.checkSlowReader() {
+            lws_callback_on_writable(socket.wsi)
+            socket.armCloseGrace()
+        }
         armTimer(socket)
         return 0
     }
@@ -233,7 +243,9 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     func wake() {
         let (writes, resumes) = mailbox.take()
         for id in writes {
-            if let socket = sockets[id] { lws_callback_on_writable(socket.wsi) }
+            guard let socket = sockets[id] else { continue }
+            lws_callback_on_writable(socket.wsi)
+            socket.armCloseGrace()
         }
         for id in resumes {
             if let socket = sockets[id] { lws_rx_flow_control(socket.wsi, 1) }
@@ -254,8 +266,10 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     private func armTimer(_ socket: LibWebSocketsSocket) {
         let configuration = socket.configuration
         let quiet = Self.now() &- socket.lastHeard
-        var next = Self.nanoseconds(configuration.idleTimeoutMilliseconds) &- min(
-            quiet, Self.nanoseconds(configuration.idleTimeoutMilliseconds))
+        var next =
+            Self.nanoseconds(configuration.idleTimeoutMilliseconds)
+            &- min(
+                quiet, Self.nanoseconds(configuration.idleTimeoutMilliseconds))
         if !socket.pinged {
             let ping = Self.nanoseconds(configuration.pingIntervalMilliseconds)
             next = min(next, ping > quiet ? ping - quiet : 0)

@@ -230,7 +230,7 @@
                         // that reads nothing never lets it be written: lws drops it after the grace.
                         if !connection.closeTimerArmed {
                             connection.closeTimerArmed = true
-                            courier_lws_client_close_within(wsi, Self.closeGraceSeconds)
+                            courier_lws_close_within(wsi, Self.closeGraceSeconds)
                         }
                         continue
                     }
@@ -274,7 +274,7 @@
             connection.closing = true
             connection.engineClose = close
             connection.channel?.engineClosing(close)
-            courier_lws_client_close_within(wsi, Self.closeGraceSeconds)
+            courier_lws_close_within(wsi, Self.closeGraceSeconds)
             lws_callback_on_writable(wsi)
         }
 

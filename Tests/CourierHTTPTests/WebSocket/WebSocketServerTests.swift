@@ -42,7 +42,8 @@ struct WebSocketServerTests {
         }
         router.webSocket("/rooms/{room}/headers") { socket, request, context in
             try await socket.outbound.send(
-                text: "\(request.pathParameters["room"] ?? "") \(request.header("authorization") ?? "-") \(context.route ?? "")"
+                text:
+                    "\(request.pathParameters["room"] ?? "") \(request.header("authorization") ?? "-") \(context.route ?? "")"
             )
             socket.outbound.close(.normalClosure, reason: "done")
         }
@@ -108,7 +109,8 @@ struct WebSocketServerTests {
 
     /// Runs the Python client; its one JSON line.
     func python(_ path: String, _ scenario: String, _ extra: [String] = []) async throws -> JSONValue {
-        let python = ProcessInfo.processInfo.environment["COURIER_PYTHON"]
+        let python =
+            ProcessInfo.processInfo.environment["COURIER_PYTHON"]
             ?? Self.packageRoot.appendingPathComponent(".venv/bin/python").path
         try #require(
             FileManager.default.isExecutableFile(atPath: python),
@@ -144,6 +146,8 @@ struct WebSocketServerTests {
             #expect(result["binary_ok"] == true)
             #expect(result["fragmented"] == "fragmented message")
             #expect(result["large_ok"] == true)
+            // Empty after others: lws 4.1.6 would abort on it with a deflate context kept.
+            #expect(result["empty"] == "")
             // The client closed normally after its last message.
             #expect(result["close_code"] == 1000)
         }
@@ -180,7 +184,9 @@ struct WebSocketServerTests {
         let result = try await python("/small", "closeself")
         #expect(result["close_code"] == 4000)
         await waitOffPool(observed.ended)
-        #expect(observed.closes.withLock { $0["small"] } == WebSocketClose(WebSocketCloseCode(rawValue: 4000), reason: "client done"))
+        #expect(
+            observed.closes.withLock { $0["small"] }
+                == WebSocketClose(WebSocketCloseCode(rawValue: 4000), reason: "client done"))
     }
 
     @Test func aPlainGetOnAWebSocketRouteIsAnswered426() async throws {
@@ -196,7 +202,8 @@ struct WebSocketServerTests {
     @Test func fragmentsAreReassembledAndAnOversizedMessageClosesWith1009() async throws {
         defer { stop() }
         let port = server.port
-        let (echo, close) = try await runOffPool { () -> Result<(RawWebSocket.Frame?, RawWebSocket.Frame?), RawSocket.Failure> in
+        let (echo, close) = try await runOffPool {
+            () -> Result<(RawWebSocket.Frame?, RawWebSocket.Frame?), RawSocket.Failure> in
             do {
                 let socket = try RawWebSocket(port: port, path: "/small")
                 try socket.send(opcode: 1, Array("ab".utf8), fin: false)
