@@ -15,6 +15,9 @@ static inline uint64_t courier_lws_server_options(void) {
         | LWS_SERVER_OPTION_VALIDATE_UTF8;
 }
 
+/* Added to the context's options when a vhost serves TLS: lws initialises OpenSSL. */
+static inline uint64_t courier_lws_tls_options(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
+
 /* The server's WebSocket extensions: permessage-deflate (RFC 7692), offered to clients that ask
    for it; the array must outlive the vhost. */
 static inline const struct lws_extension *courier_lws_server_extensions(void) {

@@ -14,7 +14,10 @@ public enum HTTPEngineKind: String, Sendable, CaseIterable {
 
     /// Starts this engine in front of `responder`.
     func start(configuration: HTTPServerConfiguration, responder: Responder) throws -> any HTTPEngine {
-        switch self {
+        if self == .civetweb, configuration.tls != nil || responder.router.hasWebSocketRoutes {
+            throw HTTPServerError("TLS and WebSocket routes need the libwebsockets engine")
+        }
+        return switch self {
         case .civetweb: try CivetWebEngine(configuration: configuration, responder: responder)
         case .libWebSockets: try LibWebSocketsEngine(configuration: configuration, responder: responder)
         }

@@ -41,8 +41,8 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the chosen one when configured with port 0).
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
-    /// `http://host:port`.
-    public var baseURL: String { "http://\(configuration.host):\(port)" }
+    /// `http://host:port`, or `https://` with TLS.
+    public var baseURL: String { "\(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(port)" }
 
     /// Binds and starts serving.
     /// - Throws: `HTTPServerError` if the address cannot be bound.

@@ -29,9 +29,26 @@ public struct HTTPServerConfiguration: Sendable {
     /// libwebsockets engine shows a handler only the headers it knows, a short list of common
     /// extensions (`X-Request-Id`, `Traceparent`…) and these. civetweb shows every header.
     public var extraHeaderNames: [String] = []
+    /// TLS (HTTPS and `wss://`) on the libwebsockets engine; `nil` (the default) serves plain
+    /// HTTP. civetweb refuses to start with it.
+    public var tls: HTTPServerTLS?
     /// Receives one access-log line per request; `nil` logs nothing.
     public var accessLog: (@Sendable (String) -> Void)?
 
     /// The defaults: 127.0.0.1:8080, 32 threads, 1 MiB bodies.
     public init() {}
+}
+
+/// The files a TLS server needs, in PEM: read once when the server starts.
+public struct HTTPServerTLS: Sendable {
+    /// The server's certificate, followed by any intermediate certificates.
+    public var certificateChainPath: String
+    /// The certificate's private key (unencrypted).
+    public var privateKeyPath: String
+
+    /// TLS from a certificate chain and its key.
+    public init(certificateChainPath: String, privateKeyPath: String) {
+        self.certificateChainPath = certificateChainPath
+        self.privateKeyPath = privateKeyPath
+    }
 }

@@ -30,7 +30,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
 
         var info = lws_context_creation_info()
-        info.options = courier_lws_server_options()
+        let tlsOptions = configuration.tls == nil ? 0 : courier_lws_tls_options()
+        info.options = courier_lws_server_options() | tlsOptions
         info.user = service.toOpaque()
         // Whole seconds: how long a client may take over its headers (the body has its own
         // deadline, in milliseconds, in the service).
@@ -47,7 +48,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             throw HTTPServerError("cannot create a libwebsockets context (is the libev plugin installed?)")
         }
         var vhostInfo = lws_context_creation_info()
-        vhostInfo.options = courier_lws_server_options()
+        vhostInfo.options = courier_lws_server_options() | tlsOptions
         vhostInfo.port = Int32(configuration.port)
         vhostInfo.protocols = UnsafePointer(protocols)
         vhostInfo.extensions = courier_lws_server_extensions()
@@ -55,12 +56,24 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let host = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
         defer { Foundation.free(host) }
         vhostInfo.iface = UnsafePointer(host)
+        // lws reads the files while it creates the vhost.
+        let certificate = configuration.tls.map { strdup($0.certificateChainPath) }
+        let key = configuration.tls.map { strdup($0.privateKeyPath) }
+        defer {
+            Foundation.free(certificate ?? nil)
+            Foundation.free(key ?? nil)
+        }
+        vhostInfo.ssl_cert_filepath = UnsafePointer(certificate ?? nil)
+        vhostInfo.ssl_private_key_filepath = UnsafePointer(key ?? nil)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
             service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError(
-                "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+                configuration.tls == nil
+                    ? "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)"
+                    : "cannot listen on \(configuration.host):\(configuration.port) with TLS (address in use, or the "
+                        + "certificate or key cannot be read)")
         }
         port = Int(lws_get_vhost_listen_port(vhost))
         self.context = context
