@@ -7,7 +7,7 @@ struct ServerOptions {
     var port = 8080
     var dataDirectory = ".courier"
     var workerThreads = 32
-    var engine = HTTPEngineKind.civetweb
+    var engine = HTTPEngineKind.libWebSockets
     var writeKeys: [String] = []
     var writeKeysFile: String?
     var adminToken: String?
@@ -37,7 +37,7 @@ struct ServerOptions {
           --data-dir PATH           data directory (default .courier)
           --threads N               HTTP worker threads (default 32): one per connection on
                                     civetweb, the handlers' threads on lws
-          --engine civetweb|lws     the HTTP engine (default civetweb; lws: libwebsockets)
+          --engine lws|civetweb     the HTTP engine (default lws: libwebsockets on an event loop)
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
           --admin-token-file PATH   read the admin token (at least 16 bytes) from this file;

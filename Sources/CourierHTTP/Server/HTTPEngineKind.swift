@@ -6,10 +6,12 @@
 /// let server = HTTPServer(configuration: configuration, router: router)
 /// ```
 public enum HTTPEngineKind: String, Sendable, CaseIterable {
-    /// civetweb: one worker thread per connection for the connection's whole life (the default).
+    /// civetweb: one worker thread per connection for the connection's whole life; no TLS or
+    /// WebSocket routes. Kept while the collector's deployments move.
     case civetweb
-    /// libwebsockets on one libev event loop: a slow or idle connection costs a socket, not a
-    /// thread. Handlers run on `workerThreads` threads, off the loop (docs/http-engine.md).
+    /// libwebsockets on one libev event loop (the default): a slow or idle connection costs a
+    /// socket, not a thread; TLS and WebSocket routes. Handlers run off the loop
+    /// (docs/http-engine.md).
     case libWebSockets
 
     /// Starts this engine in front of `responder`.

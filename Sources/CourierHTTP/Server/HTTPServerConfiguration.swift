@@ -4,8 +4,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (read it back from `HTTPServer.port`).
     public var port: Int = 8080
-    /// The engine: civetweb (the default) or libwebsockets on an event loop.
-    public var engine: HTTPEngineKind = .civetweb
+    /// The engine: libwebsockets on an event loop (the default), or civetweb (a thread per
+    /// connection; no TLS or WebSockets).
+    public var engine: HTTPEngineKind = .libWebSockets
     /// Worker threads: civetweb serves one connection at a time on each; libwebsockets runs
     /// handlers on them (its connections wait on the event loop, not on a thread).
     public var workerThreads: Int = 32
