@@ -7,9 +7,9 @@ import Testing
 /// a worker, so legitimate requests keep being answered while they hold connections open.
 @Suite(.timeLimit(.minutes(2)))
 struct SlowClientTests {
-    static let idleConnections = 200
-    static let drippingConnections = 32
-    static let legitimateRequests = 20
+    static let idleConnections = 2_000
+    static let drippingConnections = 2_000
+    static let legitimateRequests = 50
 
     let server: HTTPServer
 
@@ -38,10 +38,18 @@ struct SlowClientTests {
                 for dripper in drippers {
                     try dripper.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx")
                 }
+                // Answered once every head above has been read (lws reads sockets in turn):
+                // from here on, only the steady drip runs beside the measured requests.
+                let first = try RawSocket(port: port)
+                try first.send("GET /hello/first HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                _ = first.readResponse()
                 var latencies: [Double] = []
+                let share = Self.drippingConnections / 10
                 for index in 0..<Self.legitimateRequests {
-                    // Every dripper sends one more byte of its body between two legitimate requests.
-                    for dripper in drippers { try dripper.send("x") }
+                    // A tenth of the drippers send one more byte of their body before each
+                    // legitimate request, in turn: every dripper once per ten requests.
+                    let turn = (index % 10) * share
+                    for dripper in drippers[turn..<(turn + share)] { try dripper.send("x") }
                     let started = ContinuousClock.now
                     let socket = try RawSocket(port: port, timeoutSeconds: 5)
                     try socket.send("GET /hello/n\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -62,8 +70,11 @@ struct SlowClientTests {
         }
         let latencies = try outcome.get()
         #expect(latencies.count == Self.legitimateRequests)
-        // Generous for a loaded 2-core CI machine; unloaded, each takes well under a millisecond.
-        #expect((latencies.max() ?? .infinity) < 1_000)
+        // p99 of 50 is the slowest but one. The goal is 100 ms; 46 ms was measured with the
+        // machine's load average at 20 (docs/http-engine.md), and the bound leaves room for a CI
+        // machine running the other suites at once.
+        let p99 = latencies.sorted().dropLast().last ?? .infinity
+        #expect(p99 < 250, "p99 \(p99) ms")
     }
 }
 
