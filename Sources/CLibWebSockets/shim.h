@@ -3,6 +3,12 @@
 
 #include <libwebsockets.h>
 #include <ev.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 /* LWS_PRE is a function-like macro: the headroom lws_write needs before the bytes it sends. */
 static inline size_t courier_lws_pre(void) { return LWS_PRE; }
@@ -14,6 +20,54 @@ static inline uint64_t courier_lws_server_options(void) {
     return LWS_SERVER_OPTION_LIBEV | LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_DISABLE_IPV6
         | LWS_SERVER_OPTION_VALIDATE_UTF8;
 }
+
+/* Several service threads: Debian builds lws with LWS_MAX_SMP=1 (one service thread per
+   context), and lws 4.1 sets SO_REUSEPORT only when a context has several threads. So each
+   context of a group gets a listening socket made here, with SO_REUSEPORT on the same port; its
+   loop accepts on it and hands each connection to lws with lws_adopt_socket_vhost.
+   Returns the non-blocking listening socket, or -1 (errno set); *bound is the port it got. */
+static inline int courier_listen_shared(const char *host, int port, int *bound) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int on = 1;
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons((uint16_t)port);
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) < 0
+        || setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) < 0
+        || inet_pton(AF_INET, host, &address.sin_addr) != 1
+        || bind(fd, (struct sockaddr *)&address, sizeof address) < 0
+        || listen(fd, SOMAXCONN) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    socklen_t length = sizeof address;
+    getsockname(fd, (struct sockaddr *)&address, &length);
+    *bound = ntohs(address.sin_port);
+    return fd;
+}
+
+/* The next pending connection on a non-blocking listening socket, non-blocking itself, or -1
+   when none is left (or accept failed). */
+static inline int courier_accept(int listener) { return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+static inline void courier_close(int fd) { close(fd); }
+
+/* A libev watcher for a readable descriptor (ev_io_init and ev_io_start are macros). */
+typedef void (*courier_ev_io_callback)(struct ev_loop *loop, struct ev_io *watcher, int events);
+static inline void courier_ev_io_start(struct ev_loop *loop, struct ev_io *watcher, courier_ev_io_callback callback,
+                                       int fd, void *data) {
+    ev_io_init(watcher, callback, fd, EV_READ);
+    watcher->data = data;
+    ev_io_start(loop, watcher);
+}
+static inline void courier_ev_io_stop(struct ev_loop *loop, struct ev_io *watcher) { ev_io_stop(loop, watcher); }
+
+/* The vhost port that serves adopted connections without listening itself. */
+static inline int courier_lws_no_listen_server(void) { return CONTEXT_PORT_NO_LISTEN_SERVER; }
 
 /* Added to the context's options when a vhost serves TLS: lws initialises OpenSSL. */
 static inline uint64_t courier_lws_tls_options(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }

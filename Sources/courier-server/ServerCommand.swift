@@ -67,6 +67,10 @@ enum ServerCommand {
         http.port = options.port
         http.workerThreads = options.workerThreads
         http.engine = options.engine
+        http.serviceThreads = options.loops
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            http.tls = HTTPServerTLS(certificateChainPath: certificate, privateKeyPath: key)
+        }
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
         if options.accessLog {

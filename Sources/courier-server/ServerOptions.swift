@@ -8,6 +8,9 @@ struct ServerOptions {
     var dataDirectory = ".courier"
     var workerThreads = 32
     var engine = HTTPEngineKind.libWebSockets
+    var loops = 1
+    var tlsCertificate: String?
+    var tlsKey: String?
     var writeKeys: [String] = []
     var writeKeysFile: String?
     var adminToken: String?
@@ -38,6 +41,10 @@ struct ServerOptions {
           --threads N               HTTP worker threads (default 32): one per connection on
                                     civetweb, the handlers' threads on lws
           --engine lws|civetweb     the HTTP engine (default lws: libwebsockets on an event loop)
+          --loops N                 lws event loops, each a thread with its own listening socket
+                                    on the port (SO_REUSEPORT) (default 1)
+          --tls-cert PATH           serve HTTPS (lws): the certificate chain, PEM
+          --tls-key PATH            and its private key, PEM
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
           --admin-token-file PATH   read the admin token (at least 16 bytes) from this file;
@@ -90,6 +97,14 @@ struct ServerOptions {
                     return .failure("\(flag) must be a positive number of MiB")
                 }
                 if flag == "--quota-key-mib" { options.quotaPerWriteKeyMiB = n } else { options.quotaTotalMiB = n }
+            case "--loops":
+                guard let v = value(flag), let n = Int(v), (1...64).contains(n) else {
+                    return .failure("--loops must be 1…64")
+                }
+                options.loops = n
+            case "--tls-cert", "--tls-key":
+                guard let v = value(flag) else { return .failure("\(flag) needs a path") }
+                if flag == "--tls-cert" { options.tlsCertificate = v } else { options.tlsKey = v }
             case "--engine":
                 switch value(flag) {
                 case "civetweb": options.engine = .civetweb
@@ -121,6 +136,9 @@ struct ServerOptions {
             default:
                 return .failure("unknown option \(flag)")
             }
+        }
+        if (options.tlsCertificate == nil) != (options.tlsKey == nil) {
+            return .failure("--tls-cert and --tls-key go together")
         }
         return .run(options)
     }

@@ -21,7 +21,10 @@ public enum HTTPEngineKind: String, Sendable, CaseIterable {
         }
         return switch self {
         case .civetweb: try CivetWebEngine(configuration: configuration, responder: responder)
-        case .libWebSockets: try LibWebSocketsEngine(configuration: configuration, responder: responder)
+        case .libWebSockets:
+            configuration.serviceThreads > 1
+                ? try LibWebSocketsEngineGroup(configuration: configuration, responder: responder)
+                : try LibWebSocketsEngine(configuration: configuration, responder: responder)
         }
     }
 }

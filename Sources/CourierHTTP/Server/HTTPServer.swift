@@ -38,6 +38,9 @@ public final class HTTPServer: Sendable {
             lifecycle: ServerLifecycle(), middleware: middleware)
     }
 
+    /// The engine while the server runs (tests look inside it).
+    var runningEngine: (any HTTPEngine)? { engine.withLock { $0 } }
+
     /// The port the server listens on (the chosen one when configured with port 0).
     public var port: Int { boundPort.load(ordering: .acquiring) }
 

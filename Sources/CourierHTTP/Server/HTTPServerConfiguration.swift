@@ -7,6 +7,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// The engine: libwebsockets on an event loop (the default), or civetweb (a thread per
     /// connection; no TLS or WebSockets).
     public var engine: HTTPEngineKind = .libWebSockets
+    /// Event loops of the libwebsockets engine, each a thread with its own listening socket on
+    /// the same port (`SO_REUSEPORT`): the kernel spreads new connections across them, and each
+    /// holds its share of `maximumConnections`. 1 by default; up to the number of cores helps
+    /// when the loops, not the handlers, are busy.
+    public var serviceThreads: Int = 1
     /// Worker threads: civetweb serves one connection at a time on each; libwebsockets runs
     /// handlers on them (its connections wait on the event loop, not on a thread).
     public var workerThreads: Int = 32

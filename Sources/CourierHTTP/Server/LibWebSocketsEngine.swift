@@ -17,11 +17,24 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
     private let finished = DispatchSemaphore(value: 0)
+    /// The group's listening socket this loop accepts on, if any.
+    private let listener: LibWebSocketsListener?
 
-    init(configuration: HTTPServerConfiguration, responder: Responder) throws {
+    /// Starts one context on its own loop and thread.
+    /// - Parameters:
+    ///   - listener: a listening socket of a group (`SO_REUSEPORT`) and its port: the loop
+    ///     accepts on it and hands connections to lws; `nil`: lws listens on the configured port.
+    ///   - maximumConnections: this context's share of the configuration's limit.
+    init(
+        configuration: HTTPServerConfiguration, responder: Responder, listener: (fd: Int32, port: Int)? = nil,
+        maximumConnections: Int? = nil
+    ) throws {
         lws_set_log_level(LLL_ERR, nil)
         guard let loop = courier_ev_loop_new() else { throw HTTPServerError("cannot create an event loop") }
-        let service = Unmanaged.passRetained(LibWebSocketsService(responder: responder, loop: loop))
+        let service = Unmanaged.passRetained(
+            LibWebSocketsService(
+                responder: responder, loop: loop,
+                maximumConnections: maximumConnections ?? configuration.maximumConnections))
         let protocolName = strdup("courier-http")!
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
@@ -49,7 +62,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         }
         var vhostInfo = lws_context_creation_info()
         vhostInfo.options = courier_lws_server_options() | tlsOptions
-        vhostInfo.port = Int32(configuration.port)
+        vhostInfo.port = listener == nil ? Int32(configuration.port) : courier_lws_no_listen_server()
         vhostInfo.protocols = UnsafePointer(protocols)
         vhostInfo.extensions = courier_lws_server_extensions()
         vhostInfo.keepalive_timeout = Int32(max(1, (configuration.keepAliveTimeoutMilliseconds + 999) / 1000))
@@ -75,7 +88,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
                     : "cannot listen on \(configuration.host):\(configuration.port) with TLS (address in use, or the "
                         + "certificate or key cannot be read)")
         }
-        port = Int(lws_get_vhost_listen_port(vhost))
+        port = listener?.port ?? Int(lws_get_vhost_listen_port(vhost))
+        self.listener = listener.map { LibWebSocketsListener(fd: $0.fd, vhost: vhost, service: service) }
         self.context = context
         self.loop = loop
         self.service = service
@@ -87,6 +101,9 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         thread.name = "courier.http.lws"
         thread.start()
     }
+
+    /// Connections this context has created, its listening socket included (any thread).
+    var acceptedConnections: Int { service.takeUnretainedValue().accepted.load(ordering: .relaxed) }
 
     /// Answers what is in flight (new requests get 503), then breaks the loop, destroys the
     /// context (closing every connection) and joins the service thread.
@@ -115,7 +132,9 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let ticker = UnsafeMutablePointer<ev_timer>.allocate(capacity: 1)
         ticker.initialize(to: ev_timer())
         courier_ev_timer_start(loop, ticker, libWebSocketsTick, 0.1, UnsafeMutableRawPointer(context))
+        listener?.start(on: loop)
         courier_ev_run(loop)
+        listener?.stop(on: loop)
         courier_ev_timer_stop(loop, ticker)
         ticker.deallocate()
         // The loop has stopped: no handler may wake a context that is about to go.

@@ -33,11 +33,11 @@ final class LibWebSocketsService: @unchecked Sendable {
         var stopDeadline: UInt64 = 0
     }
 
-    init(responder: Responder, loop: OpaquePointer) {
+    init(responder: Responder, loop: OpaquePointer, maximumConnections: Int) {
         extraHeaderNames = responder.configuration.extraHeaderNames.map { $0.lowercased() }
         self.responder = responder
         self.loop = loop
-        maximumConnections = max(1, responder.configuration.maximumConnections)
+        self.maximumConnections = max(1, maximumConnections)
         handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
         sockets = LibWebSocketsSockets(responder: responder, extraHeaderNames: extraHeaderNames) { [weak self] in
             self?.wakeLoop()
@@ -94,7 +94,13 @@ final class LibWebSocketsService: @unchecked Sendable {
     }
 
     /// lws has created a connection's state (after `admitsConnection`).
-    func connectionOpened() { openConnections += 1 }
+    func connectionOpened() {
+        openConnections += 1
+        accepted.add(1, ordering: .relaxed)
+    }
+
+    /// Connections (the listening socket included) this context has created, for any thread.
+    let accepted = Atomic(0)
 
     /// lws has freed a connection's state (the listening socket's too, when the context goes).
     func connectionClosed() { openConnections = max(0, openConnections - 1) }

@@ -1,0 +1,55 @@
+internal import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// Several libwebsockets contexts serving one port, a loop and thread each: Debian's lws is built
+/// with `LWS_MAX_SMP=1` (one service thread per context), so more threads mean more contexts,
+/// each listening with `SO_REUSEPORT`.
+final class LibWebSocketsEngineGroup: HTTPEngine {
+    let engines: [LibWebSocketsEngine]
+    var port: Int { engines[0].port }
+
+    /// Starts `configuration.serviceThreads` contexts, each accepting on its own listening
+    /// socket (`SO_REUSEPORT`): the first binds the configured port (0 picks one), the others
+    /// the same port.
+    init(configuration: HTTPServerConfiguration, responder: Responder) throws {
+        let count = max(1, configuration.serviceThreads)
+        let share = max(1, configuration.maximumConnections / count)
+        var port = configuration.port
+        var engines: [LibWebSocketsEngine] = []
+        do {
+            for _ in 0..<count {
+                var bound: Int32 = 0
+                let fd = courier_listen_shared(configuration.host, Int32(port), &bound)
+                guard fd >= 0 else {
+                    throw HTTPServerError(
+                        "cannot listen on \(configuration.host):\(port) (\(String(cString: strerror(errno))))")
+                }
+                port = Int(bound)
+                do {
+                    engines.append(
+                        try LibWebSocketsEngine(
+                            configuration: configuration, responder: responder, listener: (fd, port),
+                            maximumConnections: share))
+                } catch {
+                    courier_close(fd)
+                    throw error
+                }
+            }
+        } catch {
+            for engine in engines { _ = engine.stop(deadline: .zero) }
+            throw error
+        }
+        self.engines = engines
+    }
+
+    /// Stops every context at once (each drains, closes its WebSockets with 1001 and joins its
+    /// thread), so the deadline is not spent once per context.
+    func stop(deadline: Duration) -> Int {
+        let left = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: engines.count) { index in
+            left.add(engines[index].stop(deadline: deadline), ordering: .relaxed)
+        }
+        return left.load(ordering: .relaxed)
+    }
+}
