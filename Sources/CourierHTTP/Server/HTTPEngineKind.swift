@@ -9,7 +9,7 @@ public enum HTTPEngineKind: String, Sendable, CaseIterable {
     /// civetweb: one worker thread per connection for the connection's whole life (the default).
     case civetweb
     /// libwebsockets on one libev event loop: a slow or idle connection costs a socket, not a
-    /// thread. Handlers run on `workerThreads` threads, off the loop (docs/http-engine.md).
+    /// thread. Handlers run as tasks on Swift's shared pool, off the loop (docs/http-engine.md).
     case libWebSockets
 
     /// Starts this engine in front of `responder`.

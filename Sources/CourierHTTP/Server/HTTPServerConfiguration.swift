@@ -6,8 +6,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8080
     /// The engine: civetweb (the default) or libwebsockets on an event loop.
     public var engine: HTTPEngineKind = .civetweb
-    /// Worker threads: civetweb serves one connection at a time on each; libwebsockets runs
-    /// handlers on them (its connections wait on the event loop, not on a thread).
+    /// civetweb's worker threads: it serves one connection at a time on each. The libwebsockets
+    /// engine ignores it: its connections wait on the event loop and its handlers run as tasks on
+    /// Swift's shared pool.
     public var workerThreads: Int = 32
     /// Largest request body accepted on the wire; larger gets 413 without being read.
     public var maximumBodyBytes: Int = 1 << 20

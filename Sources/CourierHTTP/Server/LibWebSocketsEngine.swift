@@ -3,9 +3,9 @@ import Foundation
 
 /// Owns one libwebsockets context on a libev loop of its own and the thread that runs the loop.
 ///
-/// lws calls `libWebSocketsCallback` on that thread only; handlers run on `HandlerThreads` and
-/// hand their responses back through `LibWebSocketsService.deliver`, which wakes the loop with
-/// `lws_cancel_service`, the one lws call that is safe from another thread.
+/// lws calls `libWebSocketsCallback` on that thread only; handlers run as tasks on Swift's shared
+/// pool and hand their responses back through `LibWebSocketsService.deliver`, which wakes the
+/// loop with `lws_cancel_service`, the one lws call that is safe from another thread.
 final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     // @unchecked: every stored property is written once in init. After init the C pointers are
     // used by the service thread only, until `stop()` (which `HTTPServer` calls at most once,
@@ -42,7 +42,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             return lws_create_context(&info)
         }
         guard let context = created else {
-            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError("cannot create a libwebsockets context (is the libev plugin installed?)")
         }
@@ -56,7 +55,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         vhostInfo.iface = UnsafePointer(host)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
-            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError(
                 "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
@@ -82,7 +80,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         service.requestStop()
         finished.wait()
-        service.stopHandlers()
         Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
         return left
     }
