@@ -19,6 +19,13 @@ public func runOffPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
     }
 }
 
+/// Runs blocking work that may throw (a raw socket's reads) on a thread of its own.
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Polls `condition` until it holds, yielding between polls; gives up (returning `false`) after
 /// `limit` polls or when the task is cancelled, so a broken expectation fails instead of hanging.
 public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async -> Bool {

@@ -31,7 +31,7 @@ struct SegmentPythonClientTests {
             process.arguments = [script, baseURL, CollectorHarness.writeKey, "1000"]
             let errors = Pipe()
             process.standardError = errors
-            do { try process.run() } catch { return (-1, "\(error)") }
+            do { try process.launchSerially() } catch { return (-1, "\(error)") }
             let data = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -28,7 +28,7 @@ struct ServerProcessTests {
             let stderr = Pipe()
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return (-1, "") }
+            guard (try? process.launchSerially()) != nil else { return (-1, "") }
             let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, text)
@@ -56,7 +56,7 @@ struct ServerProcessTests {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.launchSerially()
         let port: Int = await runOffPool {
             var text = ""
             while !text.contains("\n") {

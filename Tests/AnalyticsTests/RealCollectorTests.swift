@@ -157,7 +157,7 @@ struct RealCollectorTests {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return (0, 0) }
+            guard (try? process.launchSerially()) != nil else { return (0, 0) }
             var last = (tracked: 0, stored: 0)
             var pending = ""
             while last.stored < 5_000 {

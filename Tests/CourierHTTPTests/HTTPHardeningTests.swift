@@ -65,11 +65,11 @@ struct HTTPHardeningTests {
         #expect(injected.header("x-name") == nil)
     }
 
-    @Test func twoDifferentContentLengthsAre400() throws {
+    @Test func twoDifferentContentLengthsAre400() async throws {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhelloXX")
-        let response = socket.readResponse()
+        let response = await runOffPool { socket.readResponse() }
         // civetweb itself or the server's framing check refuses it; the handler never runs.
         #expect(response?.status == 400)
         #expect(echoCalls.value == 0)
@@ -87,19 +87,22 @@ struct HTTPHardeningTests {
         #expect(String(decoding: right.body, as: UTF8.self).contains("courier_http_requests_total"))
     }
 
-    @Test func corsIsPerRoute() throws {
+    @Test func corsIsPerRoute() async throws {
         defer { inBackground { [server] in server.stop() } }
-        func preflight(_ path: String) throws -> (status: Int, head: String, body: [UInt8])? {
-            let socket = try RawSocket(port: server.port)
-            try socket.send(
-                "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\n"
-                    + "Access-Control-Request-Method: POST\r\n\r\n")
-            return socket.readResponse()
+        let port = server.port
+        func preflight(_ path: String) async throws -> (status: Int, head: String, body: [UInt8])? {
+            try await offPool {
+                let socket = try RawSocket(port: port)
+                try socket.send(
+                    "OPTIONS \(path) HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\n"
+                        + "Access-Control-Request-Method: POST\r\n\r\n")
+                return socket.readResponse()
+            }
         }
-        let open = try preflight("/public")
+        let open = try await preflight("/public")
         #expect(open?.status == 204)
         #expect(open?.head.contains("Access-Control-Allow-Origin: *") == true)
-        let closed = try preflight("/echo")
+        let closed = try await preflight("/echo")
         #expect(closed?.status == 403)
         #expect(closed?.head.contains("Access-Control-Allow-Origin") == false)
     }
@@ -150,7 +153,7 @@ struct HTTPHardeningTests {
             }
         }
         #expect(refused)
-        gate.release.signal()
+        gate.open()
         let response = try await inFlight.value
         #expect(response.status == 200)
         #expect(await stopped.value == 0)

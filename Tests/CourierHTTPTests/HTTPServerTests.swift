@@ -21,15 +21,32 @@ final class CallCounter: Sendable {
 
 final class Gate: Sendable {
     let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    /// `POST /slow`: signals `entered`, waits for `release`, answers the body's size.
+    /// `POST /slow`: signals `entered`, awaits `open()` (holding no thread: handlers may run on
+    /// Swift's shared pool), answers the body's size.
     func addSlowRoute(to router: inout Router) {
-        router.add("POST", "/slow") { [self] request in
+        router.add("POST", "/slow") { [self] request, _ in
             entered.signal()
-            release.wait()
+            await withCheckedContinuation { continuation in
+                let open = state.withLock { state in
+                    if !state.open { state.waiting.append(continuation) }
+                    return state.open
+                }
+                if open { continuation.resume() }
+            }
             return .json(["received": .int(Int64(request.body.count))])
         }
+    }
+
+    /// Lets the slow handlers answer.
+    func open() {
+        let waiting = state.withLock { state in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }
 
@@ -102,14 +119,17 @@ struct HTTPServerTests {
         #expect(fits.body.count == 64 * 1024)
     }
 
-    @Test func chunkedBodyOverTheLimitIs413() throws {
+    @Test func chunkedBodyOverTheLimitIs413() async throws {
         defer { inBackground { [server] in server.stop() } }
-        let socket = try RawSocket(port: server.port)
-        var request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-        for _ in 0..<20 { request += "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n" }
-        request += "0\r\n\r\n"
-        try socket.send(request)
-        let response = socket.readResponse()
+        let port = server.port
+        let response = try await offPool {
+            let socket = try RawSocket(port: port)
+            var request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            for _ in 0..<20 { request += "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n" }
+            request += "0\r\n\r\n"
+            try socket.send(request)
+            return socket.readResponse()
+        }
         #expect(response?.status == 413)
     }
 
@@ -153,34 +173,36 @@ struct HTTPServerTests {
         #expect(log.all.contains { $0.contains("\"GET /hello/a\" 200") })
     }
 
-    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         for name in ["one", "two", "three"] {
-            try socket.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = socket.readResponse()
+            let response = try await offPool {
+                try socket.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+                return socket.readResponse()
+            }
             #expect(response?.status == 200)
             #expect(response.map { String(decoding: $0.body, as: UTF8.self) }?.contains(name) == true)
         }
     }
 
-    @Test func slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler() throws {
+    @Test func slowClientIsCutOffAndItsPartialBodyNeverReachesTheHandler() async throws {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it")
         // The server's request timeout (500 ms) ends the request; the read returns on the close,
         // well before the socket's own 10 s timeout.
-        let result = socket.readUntilClosed()
+        let result = await runOffPool { socket.readUntilClosed() }
         #expect(result.timedOut == false)
         #expect(String(decoding: result.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
         #expect(echoCalls.value == 0)
     }
 
-    @Test func hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining() throws {
+    @Test func hugeDeclaredBodyGets413AndTheConnectionClosesWithoutDraining() async throws {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 10)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\nstart")
-        let result = socket.readUntilClosed()
+        let result = await runOffPool { socket.readUntilClosed() }
         #expect(result.timedOut == false)
         #expect(String(decoding: result.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 413"))
         #expect(echoCalls.value == 0)
@@ -205,7 +227,7 @@ struct HTTPServerTests {
         await waitOffPool(gate.entered)
         let stopped = Task { await runOffPool { server.stop() } }
         // The stop is waiting for the handler; let the handler finish.
-        gate.release.signal()
+        gate.open()
         let response = try await inFlight.value
         #expect(await stopped.value == 0)
         #expect(response.status == 200)

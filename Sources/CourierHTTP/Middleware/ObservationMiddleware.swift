@@ -19,11 +19,16 @@ struct ObservationMiddleware: HTTPMiddleware {
             method: request.method.rawValue, route: context.route ?? "unmatched", status: response.status.code,
             seconds: elapsed)
         if let accessLog {
-            let ms = String(format: "%.2f", elapsed * 1000)
+            let hundredths = Int((elapsed * 100_000).rounded())
+            let fraction = hundredths % 100
+            let ms = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
             // The path is decoded: escape control characters so a client cannot forge log lines.
-            let path = request.path.unicodeScalars.map {
-                $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
-            }.joined()
+            var path = request.path
+            if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                path = request.path.unicodeScalars.map {
+                    $0.value < 0x20 || $0.value == 0x7F ? "\\x\(String($0.value, radix: 16))" : String($0)
+                }.joined()
+            }
             accessLog(
                 "\(request.remoteAddress) \"\(request.method) \(path)\" \(response.status.code) \(response.body.count) \(ms)ms id=\(context.requestID)"
             )

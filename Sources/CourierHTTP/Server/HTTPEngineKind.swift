@@ -10,8 +10,8 @@ public enum HTTPEngineKind: String, Sendable, CaseIterable {
     /// WebSocket routes. Kept while the collector's deployments move.
     case civetweb
     /// libwebsockets on one libev event loop (the default): a slow or idle connection costs a
-    /// socket, not a thread; TLS and WebSocket routes. Handlers run off the loop
-    /// (docs/http-engine.md).
+    /// socket, not a thread; TLS and WebSocket routes. Handlers run as tasks on Swift's shared
+    /// pool, off the loop (docs/http-engine.md).
     case libWebSockets
 
     /// Starts this engine in front of `responder`.

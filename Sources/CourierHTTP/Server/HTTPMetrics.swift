@@ -15,6 +15,13 @@ public final class HTTPMetrics: Sendable {
         var buckets = [Int](repeating: 0, count: HTTPMetrics.bucketBounds.count)
         var count = 0
         var sum = 0.0
+
+        mutating func record(status: Int, seconds: Double) {
+            statusCounts[status, default: 0] += 1
+            if let bucket = HTTPMetrics.bucketBounds.firstIndex(where: { seconds <= $0 }) { buckets[bucket] += 1 }
+            count += 1
+            sum += seconds
+        }
     }
 
     private let series = Mutex<[Key: Series]>([:])
@@ -25,14 +32,9 @@ public final class HTTPMetrics: Sendable {
 
     /// Records one request.
     public func record(method: String, route: String, status: Int, seconds: Double) {
-        series.withLock { all in
-            var s = all[Key(method: method, route: route), default: Series()]
-            s.statusCounts[status, default: 0] += 1
-            if let bucket = Self.bucketBounds.firstIndex(where: { seconds <= $0 }) { s.buckets[bucket] += 1 }
-            s.count += 1
-            s.sum += seconds
-            all[Key(method: method, route: route)] = s
-        }
+        let key = Key(method: method, route: route)
+        // Changed in place: copying the series out and back would copy its buckets each time.
+        series.withLock { all in all[key, default: Series()].record(status: status, seconds: seconds) }
     }
 
     /// Connections closed as soon as they were accepted because `maximumConnections` were open

@@ -32,7 +32,11 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The header `name` (any case).
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func header(_ name: String) -> String? {
+        // Most callers pass a lowercase literal: no new string for them.
+        if name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return headers[name.lowercased()] }
+        return headers[name]
+    }
 
     /// The query parameters, percent-decoded; the last of a repeated name wins.
     public var query: [String: String] {

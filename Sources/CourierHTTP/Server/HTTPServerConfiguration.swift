@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an `HTTPServer` listens and what it accepts.
 public struct HTTPServerConfiguration: Sendable {
     /// The address to bind (`127.0.0.1` by default; `0.0.0.0` for every interface).
@@ -12,8 +14,13 @@ public struct HTTPServerConfiguration: Sendable {
     /// holds its share of `maximumConnections`. 1 by default; up to the number of cores helps
     /// when the loops, not the handlers, are busy.
     public var serviceThreads: Int = 1
-    /// Worker threads: civetweb serves one connection at a time on each; libwebsockets runs
-    /// handlers on them (its connections wait on the event loop, not on a thread).
+    /// Threads the libwebsockets engine runs handlers on, as tasks (a handler that awaits holds
+    /// none): its own, so the host's work on Swift's shared pool never holds requests up, and a
+    /// handler that blocks holds only one of these. Twice the cores, at least 4, by default.
+    public var handlerThreads: Int = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// civetweb's worker threads: it serves one connection at a time on each. The libwebsockets
+    /// engine ignores it: its connections wait on the event loop and its handlers run as tasks on
+    /// Swift's shared pool.
     public var workerThreads: Int = 32
     /// Largest request body accepted on the wire; larger gets 413 without being read.
     public var maximumBodyBytes: Int = 1 << 20

@@ -3,9 +3,9 @@ import Foundation
 
 /// Owns one libwebsockets context on a libev loop of its own and the thread that runs the loop.
 ///
-/// lws calls `libWebSocketsCallback` on that thread only; handlers run on `HandlerThreads` and
-/// hand their responses back through `LibWebSocketsService.deliver`, which wakes the loop with
-/// `lws_cancel_service`, the one lws call that is safe from another thread.
+/// lws calls `libWebSocketsCallback` on that thread only; handlers run as tasks on Swift's shared
+/// pool and hand their responses back through `LibWebSocketsService.deliver`, which wakes the
+/// loop with `lws_cancel_service`, the one lws call that is safe from another thread.
 final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     // @unchecked: every stored property is written once in init. After init the C pointers are
     // used by the service thread only, until `stop()` (which `HTTPServer` calls at most once,
@@ -17,6 +17,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
     private let finished = DispatchSemaphore(value: 0)
+    /// The executor this engine created and stops (none in a group: the group's is shared).
+    private let ownExecutor: HandlerExecutor?
     /// The group's listening socket this loop accepts on, if any.
     private let listener: LibWebSocketsListener?
 
@@ -25,16 +27,23 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     ///   - listener: a listening socket of a group (`SO_REUSEPORT`) and its port: the loop
     ///     accepts on it and hands connections to lws; `nil`: lws listens on the configured port.
     ///   - maximumConnections: this context's share of the configuration's limit.
+    ///   - executor: the group's handler executor; `nil`: one of its own, stopped with the engine.
     init(
         configuration: HTTPServerConfiguration, responder: Responder, listener: (fd: Int32, port: Int)? = nil,
-        maximumConnections: Int? = nil
+        maximumConnections: Int? = nil, executor: HandlerExecutor? = nil
     ) throws {
+        let ownExecutor =
+            executor == nil
+            ? HandlerExecutor(count: configuration.handlerThreads, name: "courier.http.handler") : nil
+        var started = false
+        defer { if !started { ownExecutor?.stop() } }
         lws_set_log_level(LLL_ERR, nil)
         guard let loop = courier_ev_loop_new() else { throw HTTPServerError("cannot create an event loop") }
         let service = Unmanaged.passRetained(
             LibWebSocketsService(
                 responder: responder, loop: loop,
-                maximumConnections: maximumConnections ?? configuration.maximumConnections))
+                maximumConnections: maximumConnections ?? configuration.maximumConnections,
+                executor: executor ?? ownExecutor!))
         let protocolName = strdup("courier-http")!
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
@@ -56,7 +65,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             return lws_create_context(&info)
         }
         guard let context = created else {
-            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError("cannot create a libwebsockets context (is the libev plugin installed?)")
         }
@@ -80,7 +88,6 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         vhostInfo.ssl_private_key_filepath = UnsafePointer(key ?? nil)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
-            service.takeUnretainedValue().stopHandlers()
             Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
             throw HTTPServerError(
                 configuration.tls == nil
@@ -89,6 +96,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
                         + "certificate or key cannot be read)")
         }
         port = listener?.port ?? Int(lws_get_vhost_listen_port(vhost))
+        self.ownExecutor = ownExecutor
+        started = true
         self.listener = listener.map { LibWebSocketsListener(fd: $0.fd, vhost: vhost, service: service) }
         self.context = context
         self.loop = loop
@@ -119,7 +128,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             + UInt64(max(0, deadline.components.attoseconds / 1_000_000_000))
         service.requestStop(deadline: max(started + total, DispatchTime.now().uptimeNanoseconds + 50_000_000))
         finished.wait()
-        service.stopHandlers()
+        ownExecutor?.stop()
         Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
         return left
     }

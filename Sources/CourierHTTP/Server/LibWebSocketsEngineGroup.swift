@@ -7,6 +7,7 @@ import Synchronization
 /// each listening with `SO_REUSEPORT`.
 final class LibWebSocketsEngineGroup: HTTPEngine {
     let engines: [LibWebSocketsEngine]
+    private let executor: HandlerExecutor
     var port: Int { engines[0].port }
 
     /// Starts `configuration.serviceThreads` contexts, each accepting on its own listening
@@ -17,6 +18,7 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
         let share = max(1, configuration.maximumConnections / count)
         var port = configuration.port
         var engines: [LibWebSocketsEngine] = []
+        let executor = HandlerExecutor(count: configuration.handlerThreads, name: "courier.http.handler")
         do {
             for _ in 0..<count {
                 var bound: Int32 = 0
@@ -30,7 +32,7 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
                     engines.append(
                         try LibWebSocketsEngine(
                             configuration: configuration, responder: responder, listener: (fd, port),
-                            maximumConnections: share))
+                            maximumConnections: share, executor: executor))
                 } catch {
                     courier_close(fd)
                     throw error
@@ -38,9 +40,11 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
             }
         } catch {
             for engine in engines { _ = engine.stop(deadline: .zero) }
+            executor.stop()
             throw error
         }
         self.engines = engines
+        self.executor = executor
     }
 
     /// Stops every context at once (each drains, closes its WebSockets with 1001 and joins its
@@ -50,6 +54,7 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
             left.add(engines[index].stop(deadline: deadline), ordering: .relaxed)
         }
+        executor.stop()
         return left.load(ordering: .relaxed)
     }
 }

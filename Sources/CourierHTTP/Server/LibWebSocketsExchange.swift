@@ -33,9 +33,11 @@ final class LibWebSocketsExchange {
         path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
         queryString = LibWebSocketsHeaders.query(wsi)
         headers = LibWebSocketsHeaders.all(wsi, extraNames: extraHeaderNames)
-        var peer = [CChar](repeating: 0, count: 64)
-        lws_get_peer_simple(wsi, &peer, peer.count)
-        remoteAddress = String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { peer in
+            peer.initialize(repeating: 0)
+            lws_get_peer_simple(wsi, peer.baseAddress, peer.count)
+            return String(cString: peer.baseAddress!)
+        }
         if headers["content-length"] == nil, headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             dechunker = ChunkedBodyDecoder()
         }
@@ -60,27 +62,50 @@ final class LibWebSocketsExchange {
 
     /// Serialises the status line, headers and body into one buffer.
     func prepare(_ response: HTTPResponse) {
-        var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
-        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\n"
-        if closeAfter { head += "Connection: close\r\n" }
-        head += "\r\n"
+        let body = method == "HEAD" ? [] : response.body
         var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
-        bytes.reserveCapacity(bytes.count + head.utf8.count + response.body.count)
-        bytes.append(contentsOf: head.utf8)
-        if method != "HEAD" { bytes.append(contentsOf: response.body) }
+        bytes.reserveCapacity(bytes.count + 256 + body.count)
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        bytes.appendDecimal(response.status.code)
+        bytes.append(0x20)
+        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
+        for (name, value) in response.headers {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        bytes.append(contentsOf: "Content-Length: ".utf8)
+        bytes.appendDecimal(response.body.count)
+        bytes.append(contentsOf: closeAfter ? "\r\nConnection: close\r\n\r\n".utf8 : "\r\n\r\n".utf8)
+        bytes.append(contentsOf: body)
         outgoing = bytes
     }
 
-    /// Writes `bytes` (after their headroom) with one `lws_write`; lws keeps what the kernel does
-    /// not take at once and sends it before anything else on this connection.
-    func send(_ bytes: [UInt8]) -> Int32 {
-        var bytes = bytes
-        outgoing = nil
+    /// Writes the prepared answer (after its headroom) with one `lws_write`; lws keeps what the
+    /// kernel does not take at once and sends it before anything else on this connection.
+    func send() -> Int32 {
+        guard var bytes = outgoing.take() else { return 0 }
         let pre = courier_lws_pre()
         return bytes.withUnsafeMutableBytes { raw in
             let start = raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
             return lws_write(wsi, start, raw.count - pre, LWS_WRITE_HTTP)
+        }
+    }
+}
+
+extension [UInt8] {
+    /// Appends `value` in decimal ASCII.
+    mutating func appendDecimal(_ value: Int) {
+        guard value >= 0, value < 1_000_000_000_000_000 else { return append(contentsOf: String(value).utf8) }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            append(0x30 + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 }

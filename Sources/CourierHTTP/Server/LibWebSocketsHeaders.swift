@@ -45,10 +45,7 @@ enum LibWebSocketsHeaders {
     static func copy(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
         guard length > 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: length + 1)
-        let n = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
-        guard n >= 0 else { return nil }
-        return string(buffer, count: Int(n))
+        return copy(wsi, token, length: length)
     }
 
     /// The query string. lws has already percent-decoded it (and `+` to space) and split it at
@@ -80,18 +77,49 @@ enum LibWebSocketsHeaders {
     /// Every known header present, names lowercased, a repeated one joined with `, `.
     static func all(_ wsi: OpaquePointer, extraNames: [String] = []) -> [String: String] {
         var headers: [String: String] = [:]
-        for (token, name) in names where lws_hdr_total_length(wsi, token) > 0 {
-            headers[name] = fragments(wsi, token).joined(separator: ", ")
+        for (token, name) in names {
+            let total = Int(lws_hdr_total_length(wsi, token))
+            guard total > 0 else { continue }
+            if lws_hdr_fragment_length(wsi, token, 1) <= 0 {
+                // One line (nearly always): copied straight into its string.
+                if let value = copy(wsi, token, length: total) { headers[name] = value }
+            } else {
+                headers[name] = fragments(wsi, token).joined(separator: ", ")
+            }
         }
-        for name in customNames + extraNames where headers[name] == nil {
-            let key = name + ":"
-            let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
-            guard length >= 0 else { continue }
-            var buffer = [CChar](repeating: 0, count: length + 1)
-            let n = lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), key, Int32(key.utf8.count))
-            if n >= 0 { headers[name] = string(buffer, count: Int(n)) }
-        }
+        lookUp(customKeys, in: wsi, into: &headers)
+        if !extraNames.isEmpty { lookUp(extraNames.map(Self.customKey), in: wsi, into: &headers) }
         return headers
+    }
+
+    /// A custom header's name as lws looks it up: lowercase, with its colon, NUL-terminated.
+    private static func customKey(_ name: String) -> (name: String, key: [CChar]) {
+        (name, Array((name + ":").utf8CString))
+    }
+
+    private static let customKeys = customNames.map(customKey)
+
+    private static func lookUp(
+        _ keys: [(name: String, key: [CChar])], in wsi: OpaquePointer, into headers: inout [String: String]
+    ) {
+        for (name, key) in keys where headers[name] == nil {
+            let keyLength = Int32(key.count - 1)
+            let length = Int(lws_hdr_custom_length(wsi, key, keyLength))
+            guard length >= 0 else { continue }
+            let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
+                let n = lws_hdr_custom_copy(wsi, buffer.baseAddress, Int32(buffer.count), key, keyLength)
+                return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil
+            }
+            if let value { headers[name] = value }
+        }
+    }
+
+    /// The whole of a slot whose total length is `length`.
+    private static func copy(_ wsi: OpaquePointer, _ token: lws_token_indexes, length: Int) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
+            let n = lws_hdr_copy(wsi, buffer.baseAddress, Int32(buffer.count), token)
+            return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil
+        }
     }
 
     private static func fragments(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> [String] {
@@ -100,17 +128,19 @@ enum LibWebSocketsHeaders {
         while true {
             let length = Int(lws_hdr_fragment_length(wsi, token, index))
             if length <= 0 && (index > 0 || lws_hdr_total_length(wsi, token) == 0) { break }
-            var buffer = [CChar](repeating: 0, count: length + 1)
-            let n = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, index)
-            if n < 0 { break }
-            result.append(string(buffer, count: Int(n)))
+            let fragment = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
+                let n = lws_hdr_copy_fragment(wsi, buffer.baseAddress, Int32(buffer.count), token, index)
+                return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil
+            }
+            guard let fragment else { break }
+            result.append(fragment)
             index += 1
         }
         return result
     }
 
-    private static func string(_ buffer: [CChar], count: Int) -> String {
-        String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    private static func string(_ buffer: UnsafeBufferPointer<CChar>) -> String {
+        buffer.withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) }
     }
 }
 

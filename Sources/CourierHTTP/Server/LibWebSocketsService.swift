@@ -6,8 +6,8 @@ import Synchronization
 /// through which handlers on other threads hand their responses back to the loop.
 final class LibWebSocketsService: @unchecked Sendable {
     // @unchecked: `exchanges`, `nextID`, `openConnections` and `loop` are touched only on the
-    // engine's service thread (lws and libev call back on it alone); what other threads touch is
-    // `mailbox` (a `Mutex`), the immutable `responder` and `handlers` (itself `Sendable`).
+    // engine's service thread (lws and libev call back on it alone); what other threads (the
+    // handlers' tasks) touch is `mailbox` (a `Mutex`) and the immutable `responder`.
     let responder: Responder
     /// The unknown header names to look up besides the engine's own list, lowercased.
     let extraHeaderNames: [String]
@@ -17,7 +17,6 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// Connections lws has created and not yet destroyed.
     private var openConnections = 0
     private let maximumConnections: Int
-    private let handlers: HandlerThreads
     private let mailbox = Mutex(Mailbox())
     /// The context's WebSockets (set once, at the end of `init`).
     private(set) var sockets: LibWebSocketsSockets!
@@ -29,17 +28,25 @@ final class LibWebSocketsService: @unchecked Sendable {
 
         var context: OpaquePointer? { contextAddress.flatMap { OpaquePointer(bitPattern: $0) } }
         var responses: [(UInt64, HTTPResponse)] = []
+        /// The loop has been woken for what is in the mailbox and has not taken it yet: later
+        /// answers join the batch without waking it again.
+        var wakePending = false
         var stopRequested = false
         var stopDeadline: UInt64 = 0
     }
 
-    init(responder: Responder, loop: OpaquePointer, maximumConnections: Int) {
+    /// Where handlers run (shared by the loops of a group).
+    let executor: HandlerExecutor
+
+    init(responder: Responder, loop: OpaquePointer, maximumConnections: Int, executor: HandlerExecutor) {
+        self.executor = executor
         extraHeaderNames = responder.configuration.extraHeaderNames.map { $0.lowercased() }
         self.responder = responder
         self.loop = loop
         self.maximumConnections = max(1, maximumConnections)
-        handlers = HandlerThreads(count: responder.configuration.workerThreads, name: "courier.http.handler")
-        sockets = LibWebSocketsSockets(responder: responder, extraHeaderNames: extraHeaderNames) { [weak self] in
+        sockets = LibWebSocketsSockets(
+            responder: responder, extraHeaderNames: extraHeaderNames, executor: executor
+        ) { [weak self] in
             self?.wakeLoop()
         }
     }
@@ -50,9 +57,6 @@ final class LibWebSocketsService: @unchecked Sendable {
             if let context = box.context { lws_cancel_service(context) }
         }
     }
-
-    /// Ends the handler threads once the handlers already started have answered.
-    func stopHandlers() { handlers.stop() }
 
     /// The context exists and the loop may be woken.
     func attach(context: OpaquePointer) {
@@ -74,13 +78,18 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
     }
 
-    /// Hands a handler's response back to the loop (any thread). Waking the loop under the lock
-    /// means the context cannot be destroyed in between.
+    /// Hands a handler's response back to the loop (any thread). Only the first answer of a batch
+    /// wakes the loop (`lws_cancel_service` is a write to a pipe and a wake-up); the others join
+    /// it, and the loop takes them all under one lock. Waking the loop under the lock means the
+    /// context cannot be destroyed in between.
     private func deliver(_ id: UInt64, _ response: HTTPResponse) {
         mailbox.withLock { box in
             guard let context = box.context else { return }
             box.responses.append((id, response))
-            lws_cancel_service(context)
+            if !box.wakePending {
+                box.wakePending = true
+                lws_cancel_service(context)
+            }
         }
     }
 
@@ -180,6 +189,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         let (responses, stopping, stopDeadline) = mailbox.withLock { box in
             let taken = box.responses
             box.responses = []
+            box.wakePending = false
             return (taken, box.stopRequested, box.stopDeadline)
         }
         for (id, response) in responses {
@@ -205,9 +215,9 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The connection may be written: sends the whole answer in one `lws_write`.
     /// - Returns: what the callback returns (-1 closes the connection).
     func write(_ id: UInt64) -> Int32 {
-        guard let exchange = exchanges[id], let bytes = exchange.outgoing else { return 0 }
+        guard let exchange = exchanges[id], exchange.outgoing != nil else { return 0 }
         finish(id)
-        let written = exchange.send(bytes)
+        let written = exchange.send()
         if written < 0 || exchange.closeAfter { return -1 }
         return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
     }
@@ -227,12 +237,14 @@ final class LibWebSocketsService: @unchecked Sendable {
         let request = exchange.request()
         let started = exchange.started
         let responder = responder
-        handlers.submit { [self] in
+        // The handler runs as a task on the server's handler executor: one that awaits holds no
+        // thread, and the loop goes on serving other connections meanwhile.
+        Task(executorPreference: executor) { [self] in
             let response: HTTPResponse
             switch outcome {
             case .incomplete: response = responder.refuseIncomplete(request, startedAt: started)
-            case .tooLarge: response = responder.respond(to: request, bodyTooLarge: true, startedAt: started)
-            case .complete: response = responder.respond(to: request, bodyTooLarge: false, startedAt: started)
+            case .tooLarge: response = await responder.respond(to: request, bodyTooLarge: true, startedAt: started)
+            case .complete: response = await responder.respond(to: request, bodyTooLarge: false, startedAt: started)
             }
             deliver(id, response)
         }

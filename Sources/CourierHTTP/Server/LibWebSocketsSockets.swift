@@ -53,8 +53,14 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         }
     }
 
-    init(responder: Responder, extraHeaderNames: [String], wake: @escaping @Sendable () -> Void) {
+    private let executor: HandlerExecutor
+
+    init(
+        responder: Responder, extraHeaderNames: [String], executor: HandlerExecutor,
+        wake: @escaping @Sendable () -> Void
+    ) {
         self.responder = responder
+        self.executor = executor
         self.extraHeaderNames = extraHeaderNames
         mailbox = Mailbox(wake: wake)
     }
@@ -95,7 +101,8 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         if closingAll {
             channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
         } else {
-            Self.serve(channel, request: request, startedAt: exchange.started, responder: responder)
+            Self.serve(
+                channel, request: request, startedAt: exchange.started, responder: responder, executor: executor)
         }
         armTimer(socket)
         return id
@@ -103,9 +110,10 @@ final class LibWebSocketsSockets: @unchecked Sendable {
 
     /// Runs the upgrade through the chain, then the route's handler, on a task of its own.
     private static func serve(
-        _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder
+        _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder,
+        executor: HandlerExecutor
     ) {
-        Task {
+        Task(executorPreference: executor) {
             let (response, routed, context, route) = await responder.respondToUpgrade(request, startedAt: startedAt)
             guard response.status == .switchingProtocols, let route else {
                 channel.close(WebSocketClose(.refused(response.status), reason: Self.errorCode(response)))

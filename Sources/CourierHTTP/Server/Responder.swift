@@ -91,7 +91,7 @@ struct Responder: Sendable {
 
     /// The client's `X-Request-Id` when it is short and plain, else a new id.
     static func requestID(_ request: HTTPRequest) -> String {
-        if let given = request.header("x-request-id"), !given.isEmpty, given.utf8.count <= 64,
+        if let given = request.headers["x-request-id"], !given.isEmpty, given.utf8.count <= 64,
             given.utf8.allSatisfy({
                 ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95
                     || $0 == 46
@@ -99,7 +99,7 @@ struct Responder: Sendable {
         {
             return given
         }
-        return Identifier.uuid()
+        return RequestIDs.next()
     }
 
     /// Why the request's framing is ambiguous, or `nil` when it is not: two different lengths, or

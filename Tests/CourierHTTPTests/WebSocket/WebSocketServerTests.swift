@@ -125,7 +125,7 @@ struct WebSocketServerTests {
             let err = Pipe()
             process.standardOutput = out
             process.standardError = err
-            do { try process.run() } catch { return (-1, "", "\(error)") }
+            do { try process.launchSerially() } catch { return (-1, "", "\(error)") }
             let data = out.fileHandleForReading.readDataToEndOfFile()
             let errorData = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()

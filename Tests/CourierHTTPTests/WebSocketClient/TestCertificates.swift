@@ -36,7 +36,7 @@ struct TestCertificates: Sendable {
                 let errorPipe = Pipe()
                 process.standardError = errorPipe
                 process.standardOutput = FileHandle.nullDevice
-                do { try process.run() } catch { return (-1, "\(error)") }
+                do { try process.launchSerially() } catch { return (-1, "\(error)") }
                 let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 return (process.terminationStatus, String(decoding: data, as: UTF8.self))

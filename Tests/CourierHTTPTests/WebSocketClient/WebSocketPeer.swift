@@ -37,7 +37,7 @@ final class WebSocketPeer: Sendable {
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.launchSerially()
         let line = await runOffPool { () -> String in
             var bytes: [UInt8] = []
             while true {
