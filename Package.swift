@@ -51,10 +51,11 @@ let package = Package(
         .target(name: "CourierTesting", dependencies: ["CourierCore"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
-        // Benchmark only: libwebsockets answering `courier-bench http`'s routes with no Swift above it.
+        // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
+        // `courier-bench websocket`'s messages on libev, with no Swift above it.
         .target(
             name: "CBareHTTPPeer", path: "Benchmarks/CBareHTTPPeer",
-            linkerSettings: [.linkedLibrary("websockets")]),
+            linkerSettings: [.linkedLibrary("websockets"), .linkedLibrary("ev")]),
         .executableTarget(
             name: "courier-bench",
             dependencies: [

@@ -16,7 +16,10 @@ enum BenchCommand {
                       SQLite, end to end to the collector, memory with the network down
           sdk-memory  only the SDK's memory with the network down (fails when RSS keeps growing)
           signal      sessions and messages per second beside libsignal-protocol-c
-          all         every benchmark
+          websocket   echo round trips through Courier's WebSocket route beside a bare C lws echo
+                      server, and idle sockets held per server process with memory per socket
+                      (not in `all`: it takes several minutes)
+          all         every benchmark above except websocket
 
         OPTIONS:
           --runs N        repetitions; the median is reported (default 3)
@@ -24,6 +27,8 @@ enum BenchCommand {
           --engine E      collector on civetweb (default), lws, or both (lws printed beside civetweb)
           --messages N    messages per signal run (default 4000)
           --events N      events for sdk-memory (default 1000000)
+          --sockets N     idle sockets for websocket (default: the file limit less 500)
+          --compression   websocket with permessage-deflate negotiated (default off)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -32,6 +37,8 @@ enum BenchCommand {
         var engines: [HTTPEngineKind] = [.civetweb]
         var messages = 4000
         var events = 1_000_000
+        var sockets: Int?
+        var compression = false
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -46,6 +53,8 @@ enum BenchCommand {
                 }
             case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
             case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
+            case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
+            case "--compression": compression = true
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -63,6 +72,11 @@ enum BenchCommand {
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
                 case "sdk-memory": try SDKBenchmark(runs: runs).memory(events: events)
+                case "websocket":
+                    try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
+                        .run()
+                case "websocket-server": return WebSocketServerProcess.serve(.courier)
+                case "websocket-bare-server": return WebSocketServerProcess.serve(.bare)
                 case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)
                 case "signal":
                     var reports: [SignalBenchmark.Report] = []
