@@ -26,7 +26,6 @@ func libWebSocketsCallback(
         if id != 0 { service.bodyComplete(id) }
         return 0
     case LWS_CALLBACK_TIMER:
-        if LibWebSocketsSockets.isSocket(id) { return service.sockets.timer(id) }
         if id != 0 { service.deadlinePassed(id) }
         return 0
     case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:

@@ -5,7 +5,7 @@ import Synchronization
 /// The state behind one libwebsockets context: the requests being served, and the mailbox
 /// through which handlers on other threads hand their responses back to the loop.
 final class LibWebSocketsService: @unchecked Sendable {
-    // @unchecked: `exchanges`, `nextID`, `openConnections` and `loop` are touched only on the
+    // @unchecked: `exchanges`, `nextID`, `openConnections`, `lastSocketTick` and `loop` are touched only on the
     // engine's service thread (lws and libev call back on it alone); what other threads (the
     // handlers' tasks) touch is `mailbox` (a `Mutex`) and the immutable `responder`.
     let responder: Responder
@@ -18,6 +18,8 @@ final class LibWebSocketsService: @unchecked Sendable {
     private var openConnections = 0
     private let maximumConnections: Int
     private let mailbox = Mutex(Mailbox())
+    /// When the sockets' timers were last checked (service thread only).
+    private var lastSocketTick: UInt64 = 0
     /// The context's WebSockets (set once, at the end of `init`).
     private(set) var sockets: LibWebSocketsSockets!
 
@@ -201,6 +203,12 @@ final class LibWebSocketsService: @unchecked Sendable {
             lws_callback_on_writable(exchange.wsi)
         }
         sockets.wake()
+        // At least every 100 ms: the engine's ticker wakes the loop that often.
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now &- lastSocketTick >= 100_000_000 {
+            lastSocketTick = now
+            sockets.tick()
+        }
         if stopping {
             sockets.closeAll()
             if sockets.count == 0 || DispatchTime.now().uptimeNanoseconds >= stopDeadline {

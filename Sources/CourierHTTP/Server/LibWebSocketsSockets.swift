@@ -104,11 +104,13 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             Self.serve(
                 channel, request: request, startedAt: exchange.started, responder: responder, executor: executor)
         }
-        armTimer(socket)
         return id
     }
 
-    /// Runs the upgrade through the chain, then the route's handler, on a task of its own.
+    /// Runs the upgrade through the chain on a short task, then the route's handler on a task of
+    /// its own that lives as long as the socket. Two tasks, because a task keeps the memory its
+    /// deepest await needed until it ends: the middleware chain's frames would stay with every
+    /// idle socket.
     private static func serve(
         _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder,
         executor: HandlerExecutor
@@ -119,11 +121,13 @@ final class LibWebSocketsSockets: @unchecked Sendable {
                 channel.close(WebSocketClose(.refused(response.status), reason: Self.errorCode(response)))
                 return
             }
-            do {
-                try await route.handler(WebSocket(channel: channel), routed, context)
-                channel.close(WebSocketClose(.normalClosure))
-            } catch {
-                channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
+            Task(executorPreference: executor) {
+                do {
+                    try await route.handler(WebSocket(channel: channel), routed, context)
+                    channel.close(WebSocketClose(.normalClosure))
+                } catch {
+                    channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
+                }
             }
         }
     }
@@ -217,28 +221,33 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         }
     }
 
-    /// The socket's timer: closes an idle socket, sends a due ping, cuts off a slow reader.
-    /// - Returns: what the callback returns (-1 closes the connection).
-    func timer(_ id: UInt64) -> Int32 {
-        guard let socket = sockets[id] else { return 0 }
-        let configuration = socket.configuration
-        let quiet = Self.now() &- socket.lastHeard
-        if quiet >= Self.nanoseconds(configuration.idleTimeoutMilliseconds) {
-            let close = WebSocketClose(.goingAway, reason: "idle")
-            socket.channel.engineClosing(close)
-            socket.setClose(close)
-            return -1
+    /// Checks every socket's timers (from the loop's 100 ms tick): closes an idle socket (1001),
+    /// sends a due ping, cuts off a slow reader. One pass over all sockets rather than an lws
+    /// timer each: lws 4.1 keeps its timers in one sorted list and walks it on every insertion,
+    /// so re-arming a timer per socket grew with the square of the sockets and stalled the loop
+    /// near 10,000 idle ones (courier-bench websocket).
+    func tick() {
+        let now = Self.now()
+        for socket in sockets.values {
+            let configuration = socket.configuration
+            let quiet = now &- socket.lastHeard
+            if quiet >= Self.nanoseconds(configuration.idleTimeoutMilliseconds) {
+                if !socket.channel.isClosing {
+                    socket.channel.close(WebSocketClose(.goingAway, reason: "idle"))
+                    lws_callback_on_writable(socket.wsi)
+                    socket.armCloseGrace()
+                }
+                continue
+            }
+            if quiet >= Self.nanoseconds(configuration.pingIntervalMilliseconds), !socket.pinged, !socket.pingDue {
+                socket.pingDue = true
+                lws_callback_on_writable(socket.wsi)
+            }
+            if socket.channel.checkSlowReader() {
+                lws_callback_on_writable(socket.wsi)
+                socket.armCloseGrace()
+            }
         }
-        if quiet >= Self.nanoseconds(configuration.pingIntervalMilliseconds), !socket.pinged {
-            socket.pingDue = true
-            lws_callback_on_writable(socket.wsi)
-        }
-        if socket.channel.checkSlowReader() {
-            lws_callback_on_writable(socket.wsi)
-            socket.armCloseGrace()
-        }
-        armTimer(socket)
-        return 0
     }
 
     /// The connection is gone: the channel ends (its reader and senders learn how).
@@ -267,23 +276,6 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         for socket in sockets.values {
             socket.channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
         }
-    }
-
-    /// The next check: the earliest of the ping, the idle timeout, and a slow-reader check
-    /// (half its timeout, so a stall is noticed within one and a half timeouts at worst).
-    private func armTimer(_ socket: LibWebSocketsSocket) {
-        let configuration = socket.configuration
-        let quiet = Self.now() &- socket.lastHeard
-        var next =
-            Self.nanoseconds(configuration.idleTimeoutMilliseconds)
-            &- min(
-                quiet, Self.nanoseconds(configuration.idleTimeoutMilliseconds))
-        if !socket.pinged {
-            let ping = Self.nanoseconds(configuration.pingIntervalMilliseconds)
-            next = min(next, ping > quiet ? ping - quiet : 0)
-        }
-        next = min(next, Self.nanoseconds(configuration.slowReaderTimeoutMilliseconds) / 2)
-        lws_set_timer_usecs(socket.wsi, lws_usec_t(max(next / 1000, 10_000)))
     }
 
     private static func nanoseconds(_ milliseconds: Int) -> UInt64 { UInt64(max(0, milliseconds)) * 1_000_000 }
