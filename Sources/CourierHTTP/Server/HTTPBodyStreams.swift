@@ -128,11 +128,11 @@ final class RequestBodyFeed: Sendable {
 
 /// A response body produced while it is sent: the handler's `AsyncSequence` of chunks, pulled
 /// only as fast as the client reads (a few chunks ahead at most).
-public struct HTTPResponseBodyStream: Sendable {
+public final class HTTPResponseBodyStream: Sendable {
     /// The length declared in `Content-Length`, or `nil` for chunked transfer encoding.
     let length: Int?
     /// Runs `body` on each chunk in order until it returns `false` or the sequence ends.
-    let forEach: @Sendable (_ body: ([UInt8]) async -> Bool) async throws -> Void
+    let forEach: @Sendable (_ body: @escaping @Sendable ([UInt8]) async -> Bool) async throws -> Void
 
     /// Wraps `chunks`; `length`, when given, is sent as `Content-Length` and the chunks must add
     /// up to it (else the connection is closed at the end), otherwise the body is sent chunked.
@@ -148,12 +148,12 @@ public struct HTTPResponseBodyStream: Sendable {
 
     /// The whole body (for engines that cannot stream it: civetweb).
     func collect() async throws -> [UInt8] {
-        var bytes: [UInt8] = []
+        let bytes = Mutex<[UInt8]>([])
         try await forEach { chunk in
-            bytes += chunk
+            bytes.withLock { $0 += chunk }
             return true
         }
-        return bytes
+        return bytes.withLock { $0 }
     }
 }
 

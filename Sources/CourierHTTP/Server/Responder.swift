@@ -65,8 +65,9 @@ struct Responder: Sendable {
     /// run on it until the answer is ready.
     /// A streamed response body is collected whole (civetweb cannot stream it).
     func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) -> HTTPResponse {
-        WorkerThreadExecutor.run {
-            var response = await respond(to: request, bodyTooLarge: bodyTooLarge, startedAt: startedAt)
+        let match = router.match(method: request.method, path: request.path)
+        return WorkerThreadExecutor.run {
+            var response = await respond(to: request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt)
             if let stream = response.bodyStream {
                 response.bodyStream = nil
                 do {
@@ -80,12 +81,11 @@ struct Responder: Sendable {
     }
 
     /// Answers a request whose body has been read (or refused as too large), or whose body
-    /// arrives in `request.bodyFeed`; `match` is the router's answer when the engine has it.
+    /// arrives in `request.bodyFeed`; `match` is the router's answer for it.
     func respond(
-        to request: HTTPRequest, match: Router.Match? = nil, bodyTooLarge: Bool, startedAt: UInt64
+        to request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
     ) async -> HTTPResponse {
         var request = request
-        let match = match ?? router.match(method: request.method, path: request.path)
         if case .found(_, let parameters) = match { request.pathParameters = parameters }
         let context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
