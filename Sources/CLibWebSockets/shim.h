@@ -107,8 +107,8 @@ static inline void courier_ev_timer_stop(struct ev_loop *loop, struct ev_timer *
 
 /* ---- The WebSocket client (Sources/CourierHTTP/WebSocketClient) ---- */
 
-/* The client context: no listener (CONTEXT_PORT_NO_LISTEN is set on the creation info), libev as
-   a foreign loop, OpenSSL initialised by lws so wss:// works (the client SSL_CTX loads the
+/* The client's vhost: no listener (CONTEXT_PORT_NO_LISTEN is set on the creation info), libev as
+   a foreign loop, TLS on so wss:// works (the client SSL_CTX loads the
    system CA store, Debian's lws being built with LWS_SSL_CLIENT_USE_OS_CA_CERTS), and the
    caller's Origin sent as given (without the option lws writes "Origin: http://<origin>"). */
 static inline uint64_t courier_lws_client_options(void) {
@@ -116,6 +116,12 @@ static inline uint64_t courier_lws_client_options(void) {
 }
 
 static inline int courier_lws_client_no_listen_port(void) { return CONTEXT_PORT_NO_LISTEN; }
+
+/* The client context itself: libev, its one vhost made explicitly (so that OpenSSL's global
+   set-up, done once per process, is not asked for again: see LibWebSocketsTLSLibrary). */
+static inline uint64_t courier_lws_client_context_options(void) {
+    return LWS_SERVER_OPTION_LIBEV | LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
+}
 
 /* The extensions a client context offers: permessage-deflate (RFC 7692) by lws's own
    implementation. Each connection may decline to offer it

@@ -20,15 +20,20 @@ public final class RawSocket: @unchecked Sendable {
         public init(description: String) { self.description = description }
     }
 
-    /// Connects to `127.0.0.1:port`, with `timeoutSeconds` on every read.
+    /// Connects to `127.0.0.1:port`, with `timeoutSeconds` on every read; `receiveBufferBytes`
+    /// fixes the kernel's receive buffer (no autotuning), for a client that stops reading.
     /// - Throws: `RawSocket.Failure`.
-    public init(port: Int, timeoutSeconds: Int = 10) throws {
+    public init(port: Int, timeoutSeconds: Int = 10, receiveBufferBytes: Int? = nil) throws {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        if let receiveBufferBytes {
+            var size = Int32(receiveBufferBytes)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

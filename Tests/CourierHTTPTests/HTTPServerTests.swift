@@ -175,12 +175,19 @@ struct HTTPServerTests {
 
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         defer { inBackground { [server] in server.stop() } }
-        let socket = try RawSocket(port: server.port)
-        for name in ["one", "two", "three"] {
-            let response = try await offPool {
+        // Connected and written on one thread, each request right after the last answer: the
+        // suite's 500 ms request timeout would otherwise close a connection whose test thread
+        // the other suites held up between two steps.
+        let port = server.port
+        let names = ["one", "two", "three"]
+        let responses = try await offPool {
+            let socket = try RawSocket(port: port)
+            return try names.map { name in
                 try socket.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
                 return socket.readResponse()
             }
+        }
+        for (name, response) in zip(names, responses) {
             #expect(response?.status == 200)
             #expect(response.map { String(decoding: $0.body, as: UTF8.self) }?.contains(name) == true)
         }

@@ -1,7 +1,8 @@
 import CourierCore
 
 /// The innermost layer before a handler: refuses a body that was over the limit (413) and
-/// decompresses `Content-Encoding: gzip` (or `deflate`) bodies within their own limit.
+/// decompresses `Content-Encoding: gzip` (or `deflate`) bodies within their own limit. A
+/// streamed body reaches its handler as it came, still encoded.
 struct RequestBodyMiddleware: HTTPMiddleware {
     let maximumBodyBytes: Int
     let maximumDecompressedBodyBytes: Int
@@ -10,7 +11,9 @@ struct RequestBodyMiddleware: HTTPMiddleware {
         if context.bodyTooLarge {
             throw HTTPError(.payloadTooLarge, "request body exceeds \(maximumBodyBytes) bytes")
         }
-        guard let encoding = request.header("content-encoding")?.lowercased(), encoding != "identity" else {
+        guard request.bodyFeed == nil, let encoding = request.headers["content-encoding"]?.lowercased(),
+            encoding != "identity"
+        else {
             return try await next(request, context)
         }
         guard encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate" else {

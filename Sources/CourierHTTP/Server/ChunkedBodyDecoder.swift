@@ -28,6 +28,12 @@ struct ChunkedBodyDecoder {
     /// The decoded body so far.
     private(set) var body: [UInt8] = []
 
+    /// Hands over what is decoded so far and forgets it (a streamed body).
+    mutating func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
+
     /// Feeds the next piece of the wire.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Progress {
         var index = 0

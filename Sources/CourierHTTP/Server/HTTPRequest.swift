@@ -11,12 +11,19 @@ public struct HTTPRequest: Sendable {
     public let queryString: String
     /// Header names in lowercase; a repeated header keeps its values joined with `, `.
     public let headers: [String: String]
-    /// The body bytes.
+    /// The body bytes (empty on a route that streams its body: read `bodyStream` there).
     public let body: [UInt8]
     /// The peer's address.
     public let remoteAddress: String
     /// Values of `{name}` segments of the route that matched.
     public internal(set) var pathParameters: [String: String] = [:]
+    /// Where a streamed body's pieces arrive (routes with `body: .stream` on libwebsockets).
+    var bodyFeed: RequestBodyFeed?
+
+    /// The body as chunks: as they arrive on a route with `body: .stream`, else `body` as one.
+    public var bodyStream: HTTPRequestBodyStream {
+        HTTPRequestBodyStream(source: bodyFeed.map { .feed($0) } ?? .whole(body))
+    }
 
     /// Creates a request (the server builds these; tests may too).
     public init(

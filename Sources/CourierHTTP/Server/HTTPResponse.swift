@@ -6,14 +6,35 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     /// Response headers (`Content-Length` is added by the server).
     public var headers: [(String, String)]
-    /// The body.
+    /// The body (empty when `bodyStream` is set).
     public var body: [UInt8]
+    /// A body sent while it is produced, instead of `body`.
+    public var bodyStream: HTTPResponseBodyStream?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Creates a response whose body is sent as `bodyStream` produces it (a download): on
+    /// libwebsockets each chunk is written when the socket can take more, with
+    /// `Content-Length: length` when given, else chunked; the sequence is pulled at most a few
+    /// chunks ahead of the client. civetweb collects the whole stream first.
+    ///
+    /// ```swift
+    /// router.add("GET", "/export") { _, _ in
+    ///     HTTPResponse(status: 200, headers: [("Content-Type", "text/csv")], bodyStream: store.rows())
+    /// }
+    /// ```
+    public init<Chunks: AsyncSequence & Sendable>(
+        status: HTTPStatus, headers: [(String, String)] = [], bodyStream: Chunks, length: Int? = nil
+    ) where Chunks.Element == [UInt8] {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.bodyStream = HTTPResponseBodyStream(bodyStream, length: length)
     }
 
     /// A JSON response.

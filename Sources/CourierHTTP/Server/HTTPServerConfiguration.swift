@@ -28,6 +28,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maximumDecompressedBodyBytes: Int = 1 << 20
     /// How long a client may take to send its headers and body (slow clients are cut off).
     public var requestTimeoutMilliseconds: Int = 10_000
+    /// How long the libwebsockets engine waits for each next piece of a request body, within
+    /// `requestTimeoutMilliseconds` for the whole; `nil` (the default) sets only the whole
+    /// body's deadline. A late piece is answered 408 (or, on a streamed body, thrown from the
+    /// read). civetweb ignores it.
+    public var bodyReadTimeoutMilliseconds: Int?
     /// How long an idle keep-alive connection is kept open.
     public var keepAliveTimeoutMilliseconds: Int = 5_000
     /// Connections the libwebsockets engine holds open at once (10,000 by default, half the

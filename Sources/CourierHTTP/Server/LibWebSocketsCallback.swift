@@ -58,11 +58,10 @@ func libWebSocketsCallback(
         return 0
     case LWS_CALLBACK_HTTP_WRITEABLE:
         let answered = id
-        guard answered != 0, service.hasAnswer(answered) else { return 0 }
-        // Cleared first: completing the transaction frees this per-session data (lws binds the
-        // protocol afresh for the next request on the connection).
-        user?.storeBytes(of: 0, as: UInt64.self)
-        return service.write(answered)
+        guard answered != 0 else { return 0 }
+        // The service clears `user` before it completes the transaction, which frees this
+        // per-session data (lws binds the protocol afresh for the next request on the connection).
+        return service.write(answered, session: user)
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         // `wsi` is the listening socket here; non-zero makes lws close the new one unread.
         return service.admitsConnection() ? 0 : -1

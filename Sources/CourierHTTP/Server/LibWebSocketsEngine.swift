@@ -52,8 +52,10 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
 
         var info = lws_context_creation_info()
+        // TLS is turned on for the vhost only: OpenSSL is set up once for the process.
         let tlsOptions = configuration.tls == nil ? 0 : courier_lws_tls_options()
-        info.options = courier_lws_server_options() | tlsOptions
+        if configuration.tls != nil { LibWebSocketsTLSLibrary.ensureInitialised() }
+        info.options = courier_lws_server_options()
         info.user = service.toOpaque()
         // Whole seconds: how long a client may take over its headers (the body has its own
         // deadline, in milliseconds, in the service).

@@ -21,8 +21,22 @@ final class LibWebSocketsExchange {
     var dechunker: ChunkedBodyDecoder?
     /// Close the connection after the answer instead of keeping it alive.
     var closeAfter = false
-    /// The serialised answer, with `LWS_PRE` bytes of headroom, once the handler has answered.
+    /// The serialised answer (or a streamed answer's head), with `LWS_PRE` bytes of headroom,
+    /// once the handler has answered.
     private(set) var outgoing: [UInt8]?
+    /// The router's answer, found when the headers arrived.
+    var match: Router.Match = .notFound
+    /// When the whole body must have arrived (monotonic nanoseconds).
+    var bodyDeadline: UInt64 = 0
+    /// A streamed request body still arriving, and the bytes of it so far.
+    var feed: RequestBodyFeed?
+    var received = 0
+    /// A streamed answer's chunks, and the task producing them.
+    var pipe: ResponseBodyPipe?
+    var producer: Task<Void, Never>?
+    /// Whether a streamed answer is sent chunked, and what is left of its declared length.
+    var chunked = false
+    var remaining = 0
 
     /// Reads what lws has parsed of the request's head.
     init?(wsi: OpaquePointer, extraHeaderNames: [String] = []) {
@@ -55,16 +69,20 @@ final class LibWebSocketsExchange {
     }
 
     func request() -> HTTPRequest {
-        HTTPRequest(
+        var request = HTTPRequest(
             method: HTTPMethod(rawValue: method), path: path, queryString: queryString, headers: headers, body: body,
             remoteAddress: remoteAddress)
+        request.bodyFeed = feed
+        return request
     }
 
-    /// Serialises the status line, headers and body into one buffer.
+    /// Serialises the status line, headers and body into one buffer; for a streamed body, the
+    /// status line and headers only.
     func prepare(_ response: HTTPResponse) {
         let body = method == "HEAD" ? [] : response.body
         var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
         bytes.reserveCapacity(bytes.count + 256 + body.count)
+        defer { outgoing = bytes }
         bytes.append(contentsOf: "HTTP/1.1 ".utf8)
         bytes.appendDecimal(response.status.code)
         bytes.append(0x20)
@@ -76,11 +94,46 @@ final class LibWebSocketsExchange {
             bytes.append(contentsOf: value.utf8)
             bytes.append(contentsOf: "\r\n".utf8)
         }
-        bytes.append(contentsOf: "Content-Length: ".utf8)
-        bytes.appendDecimal(response.body.count)
+        if let stream = response.bodyStream {
+            if let length = stream.length {
+                remaining = length
+                bytes.append(contentsOf: "Content-Length: ".utf8)
+                bytes.appendDecimal(length)
+            } else {
+                chunked = true
+                bytes.append(contentsOf: "Transfer-Encoding: chunked".utf8)
+            }
+        } else {
+            bytes.append(contentsOf: "Content-Length: ".utf8)
+            bytes.appendDecimal(response.body.count)
+        }
         bytes.append(contentsOf: closeAfter ? "\r\nConnection: close\r\n\r\n".utf8 : "\r\n\r\n".utf8)
         bytes.append(contentsOf: body)
+    }
+
+    /// Writes one chunk of a streamed answer (framed when chunked) with one `lws_write`.
+    func send(chunk: [UInt8]) -> Int32 {
+        var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
+        bytes.reserveCapacity(bytes.count + chunk.count + 12)
+        if chunked {
+            bytes.append(contentsOf: String(chunk.count, radix: 16).utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        bytes.append(contentsOf: chunk)
+        if chunked { bytes.append(contentsOf: "\r\n".utf8) }
+        remaining -= chunk.count
         outgoing = bytes
+        return send()
+    }
+
+    /// Ends a streamed answer: the last chunk when chunked. Returns whether the answer is whole
+    /// (a declared length met) and the connection may be kept.
+    func sendEnd() -> Bool {
+        guard chunked else { return remaining == 0 }
+        var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
+        bytes.append(contentsOf: "0\r\n\r\n".utf8)
+        outgoing = bytes
+        return send() >= 0
     }
 
     /// Writes the prepared answer (after its headroom) with one `lws_write`; lws keeps what the

@@ -30,6 +30,9 @@ final class LibWebSocketsService: @unchecked Sendable {
 
         var context: OpaquePointer? { contextAddress.flatMap { OpaquePointer(bitPattern: $0) } }
         var responses: [(UInt64, HTTPResponse)] = []
+        /// Streamed answers whose producer has added a chunk (or finished) since the loop found
+        /// their pipe empty.
+        var streamsReady: [UInt64] = []
         /// The loop has been woken for what is in the mailbox and has not taken it yet: later
         /// answers join the batch without waking it again.
         var wakePending = false
@@ -95,6 +98,18 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
     }
 
+    /// A streamed answer has more to write (any thread).
+    private func streamReady(_ id: UInt64) {
+        mailbox.withLock { box in
+            guard let context = box.context else { return }
+            box.streamsReady.append(id)
+            if !box.wakePending {
+                box.wakePending = true
+                lws_cancel_service(context)
+            }
+        }
+    }
+
     // MARK: - On the service thread
 
     /// A connection has been accepted: whether to keep it, or close it before reading.
@@ -124,14 +139,21 @@ final class LibWebSocketsService: @unchecked Sendable {
         exchanges[id] = exchange
         responder.lifecycle.enter()
         let configuration = responder.configuration
+        exchange.match = responder.router.match(method: HTTPMethod(rawValue: exchange.method), path: exchange.path)
         if let length = exchange.declaredLength, length > Int64(configuration.maximumBodyBytes) {
             // Answered at once, without waiting for the body; what arrives meanwhile is dropped and
             // the connection closes after the answer.
             exchange.closeAfter = true
             dispatch(id, exchange, outcome: .tooLarge)
         } else if exchange.expectsBody {
-            let microseconds = Int64(max(1, configuration.requestTimeoutMilliseconds)) * 1000
-            lws_set_timer_usecs(exchange.wsi, microseconds)
+            exchange.bodyDeadline =
+                exchange.started &+ UInt64(max(1, configuration.requestTimeoutMilliseconds)) * 1_000_000
+            armBodyTimer(exchange)
+            if case .found(let route, _) = exchange.match, route.body == .stream {
+                // The handler runs now and reads the body as it arrives.
+                exchange.feed = RequestBodyFeed()
+                dispatch(id, exchange, outcome: .complete)
+            }
         } else {
             // lws expects a body after a POST, PUT or PATCH without `Content-Length` (and reads
             // one up to 100 MB); such a connection is closed after the answer.
@@ -144,8 +166,11 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// A piece of the body has arrived (`bytes` lives only during the callback).
     /// - Returns: `false` when the connection must close at once (broken chunked framing).
     func receive(_ id: UInt64, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let exchange = exchanges[id], exchange.phase == .receiving else { return true }
+        guard let exchange = exchanges[id] else { return true }
+        if exchange.feed != nil { return receiveStreamed(exchange, bytes) }
+        guard exchange.phase == .receiving else { return true }
         let limit = responder.configuration.maximumBodyBytes
+        if responder.configuration.bodyReadTimeoutMilliseconds != nil { armBodyTimer(exchange) }
         if exchange.dechunker != nil {
             // lws reads a chunked body as one of unknown length: the connection cannot be kept.
             exchange.closeAfter = true
@@ -171,16 +196,77 @@ final class LibWebSocketsService: @unchecked Sendable {
         return true
     }
 
+    /// A piece of a streamed body: handed to the handler's feed, within the size limit.
+    private func receiveStreamed(_ exchange: LibWebSocketsExchange, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let feed = exchange.feed else { return true }
+        let piece: [UInt8]
+        var complete = false
+        if exchange.dechunker != nil {
+            // lws reads a chunked body as one of unknown length: the connection cannot be kept.
+            exchange.closeAfter = true
+            let progress = exchange.dechunker!.feed(bytes)
+            if progress == .malformed {
+                endFeed(exchange, HTTPError(.badRequest, "the chunked body is malformed"))
+                return false
+            }
+            piece = exchange.dechunker!.takeBody()
+            complete = progress == .complete
+        } else {
+            piece = Array(bytes)
+        }
+        exchange.received += piece.count
+        let limit = responder.configuration.maximumBodyBytes
+        if exchange.received > limit {
+            endFeed(exchange, HTTPError(.payloadTooLarge, "request body exceeds \(limit) bytes"))
+            return true
+        }
+        feed.append(piece)
+        if complete {
+            endFeed(exchange, nil)
+        } else {
+            armBodyTimer(exchange)
+        }
+        return true
+    }
+
+    /// Ends a streamed body, whole (`failure` nil) or not; an unfinished one closes the
+    /// connection after the answer.
+    private func endFeed(_ exchange: LibWebSocketsExchange, _ failure: HTTPError?) {
+        guard let feed = exchange.feed else { return }
+        exchange.feed = nil
+        courier_lws_cancel_timer(exchange.wsi)
+        if failure != nil { exchange.closeAfter = true }
+        feed.end(failure)
+    }
+
+    /// Sets the body timer: at the whole body's deadline, or sooner for the next piece when
+    /// `bodyReadTimeoutMilliseconds` is set.
+    private func armBodyTimer(_ exchange: LibWebSocketsExchange) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        var due = exchange.bodyDeadline
+        if let perRead = responder.configuration.bodyReadTimeoutMilliseconds {
+            due = min(due, now &+ UInt64(max(1, perRead)) * 1_000_000)
+        }
+        let microseconds = due > now ? Int64((due - now) / 1000) : 0
+        lws_set_timer_usecs(exchange.wsi, max(1, microseconds))
+    }
+
     /// The whole body has arrived.
     func bodyComplete(_ id: UInt64) {
-        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
+        guard let exchange = exchanges[id] else { return }
+        if exchange.feed != nil, exchange.dechunker == nil { return endFeed(exchange, nil) }
+        guard exchange.phase == .receiving else { return }
         courier_lws_cancel_timer(exchange.wsi)
         dispatch(id, exchange, outcome: .complete)
     }
 
-    /// The body deadline has passed.
+    /// A body deadline (the whole body's, or the next piece's) has passed.
     func deadlinePassed(_ id: UInt64) {
-        guard let exchange = exchanges[id], exchange.phase == .receiving else { return }
+        guard let exchange = exchanges[id] else { return }
+        if exchange.feed != nil {
+            return endFeed(exchange, HTTPError(.requestTimeout, "the request body did not arrive in time"))
+        }
+        guard exchange.phase == .receiving else { return }
         exchange.closeAfter = true
         dispatch(id, exchange, outcome: .incomplete)
     }
@@ -188,18 +274,27 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The loop was woken: takes the handlers' responses and asks for a writable callback on
     /// each connection still open; breaks the loop when a stop was asked for.
     func wake() {
-        let (responses, stopping, stopDeadline) = mailbox.withLock { box in
-            let taken = box.responses
+        let (responses, streamsReady, stopping, stopDeadline) = mailbox.withLock { box in
+            let taken = (box.responses, box.streamsReady)
             box.responses = []
+            box.streamsReady = []
             box.wakePending = false
-            return (taken, box.stopRequested, box.stopDeadline)
+            return (taken.0, taken.1, box.stopRequested, box.stopDeadline)
         }
         for (id, response) in responses {
             guard let exchange = exchanges[id] else { continue }
-            if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil {
+            if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil
+                || exchange.feed != nil
+            {
+                // (A streamed body the handler did not read to its end is still on the socket.)
                 exchange.closeAfter = true
             }
             exchange.prepare(response)
+            if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
+            lws_callback_on_writable(exchange.wsi)
+        }
+        for id in streamsReady {
+            guard let exchange = exchanges[id] else { continue }
             lws_callback_on_writable(exchange.wsi)
         }
         sockets.wake()
@@ -217,13 +312,54 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
     }
 
-    /// Whether the handler has answered and the answer waits to be written.
-    func hasAnswer(_ id: UInt64) -> Bool { exchanges[id]?.outgoing != nil }
+    /// Starts the task that pulls a streamed answer's chunks into its pipe.
+    private func startProducing(_ id: UInt64, _ exchange: LibWebSocketsExchange, _ stream: HTTPResponseBodyStream) {
+        let pipe = ResponseBodyPipe { [self] in streamReady(id) }
+        exchange.pipe = pipe
+        exchange.producer = Task(executorPreference: executor) {
+            do {
+                try await stream.forEach { await pipe.push($0) }
+                pipe.finish(failed: false)
+            } catch {
+                pipe.finish(failed: true)
+            }
+        }
+    }
 
-    /// The connection may be written: sends the whole answer in one `lws_write`.
+    /// The connection may be written: sends the whole answer in one `lws_write`, or for a
+    /// streamed answer its head or its next chunk (one `lws_write` per writable callback).
+    /// `session` (the per-session data holding the id) is cleared before the transaction is
+    /// completed, which frees it.
     /// - Returns: what the callback returns (-1 closes the connection).
-    func write(_ id: UInt64) -> Int32 {
-        guard let exchange = exchanges[id], exchange.outgoing != nil else { return 0 }
+    func write(_ id: UInt64, session: UnsafeMutableRawPointer?) -> Int32 {
+        guard let exchange = exchanges[id] else { return 0 }
+        if let pipe = exchange.pipe {
+            if exchange.outgoing != nil {
+                if exchange.send() < 0 { return -1 }
+                lws_callback_on_writable(exchange.wsi)
+                return 0
+            }
+            switch pipe.take() {
+            case .chunk(let bytes):
+                if exchange.send(chunk: bytes) < 0 { return -1 }
+                lws_callback_on_writable(exchange.wsi)
+                return 0
+            case .wait:
+                return 0
+            case .failed:
+                // The head has gone out; the only way left to say the body is cut is to close.
+                session?.storeBytes(of: 0, as: UInt64.self)
+                finish(id)
+                return -1
+            case .end:
+                session?.storeBytes(of: 0, as: UInt64.self)
+                finish(id)
+                if !exchange.sendEnd() || exchange.closeAfter { return -1 }
+                return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+            }
+        }
+        guard exchange.outgoing != nil else { return 0 }
+        session?.storeBytes(of: 0, as: UInt64.self)
         finish(id)
         let written = exchange.send()
         if written < 0 || exchange.closeAfter { return -1 }
@@ -233,7 +369,15 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The connection closed, or the transaction's state is going: whatever its handler answers
     /// later is dropped, and its `wsi` is never touched again.
     func finish(_ id: UInt64) {
-        guard exchanges.removeValue(forKey: id) != nil else { return }
+        guard let exchange = exchanges.removeValue(forKey: id) else { return }
+        if let feed = exchange.feed {
+            exchange.feed = nil
+            feed.end(HTTPError(.badRequest, "the connection closed before the body was whole"))
+        }
+        if let pipe = exchange.pipe {
+            pipe.close()
+            exchange.producer?.cancel()
+        }
         responder.lifecycle.leave()
     }
 
@@ -244,6 +388,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         lws_set_timeout(exchange.wsi, NO_PENDING_TIMEOUT, 0)
         let request = exchange.request()
         let started = exchange.started
+        let match = exchange.match
         let responder = responder
         // The handler runs as a task on the server's handler executor: one that awaits holds no
         // thread, and the loop goes on serving other connections meanwhile.
@@ -251,8 +396,10 @@ final class LibWebSocketsService: @unchecked Sendable {
             let response: HTTPResponse
             switch outcome {
             case .incomplete: response = responder.refuseIncomplete(request, startedAt: started)
-            case .tooLarge: response = await responder.respond(to: request, bodyTooLarge: true, startedAt: started)
-            case .complete: response = await responder.respond(to: request, bodyTooLarge: false, startedAt: started)
+            case .tooLarge:
+                response = await responder.respond(to: request, match: match, bodyTooLarge: true, startedAt: started)
+            case .complete:
+                response = await responder.respond(to: request, match: match, bodyTooLarge: false, startedAt: started)
             }
             deliver(id, response)
         }

@@ -63,14 +63,29 @@ struct Responder: Sendable {
     /// Answers a request whose body has been read (or refused as too large) on the calling thread
     /// (an engine's worker thread, never one of Swift's shared executor threads): the chain's jobs
     /// run on it until the answer is ready.
+    /// A streamed response body is collected whole (civetweb cannot stream it).
     func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) -> HTTPResponse {
-        WorkerThreadExecutor.run { await respond(to: request, bodyTooLarge: bodyTooLarge, startedAt: startedAt) }
+        let match = router.match(method: request.method, path: request.path)
+        return WorkerThreadExecutor.run {
+            var response = await respond(to: request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt)
+            if let stream = response.bodyStream {
+                response.bodyStream = nil
+                do {
+                    response.body = try await stream.collect()
+                } catch {
+                    response = HTTPError(.internalError, "the request failed inside the server").response()
+                }
+            }
+            return response
+        }
     }
 
-    /// Answers a request whose body has been read (or refused as too large).
-    func respond(to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64) async -> HTTPResponse {
+    /// Answers a request whose body has been read (or refused as too large), or whose body
+    /// arrives in `request.bodyFeed`; `match` is the router's answer for it.
+    func respond(
+        to request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
+    ) async -> HTTPResponse {
         var request = request
-        let match = router.match(method: request.method, path: request.path)
         if case .found(_, let parameters) = match { request.pathParameters = parameters }
         let context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)

@@ -26,6 +26,7 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
+        let body: RequestBodyMode
         let handler: AsyncHTTPHandler
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
@@ -68,16 +69,23 @@ public struct Router: Sendable {
     ///     try await collector.ingest(request)
     /// }
     /// ```
+    /// - Parameters:
+    ///   - method: the HTTP method, such as `POST`.
+    ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
+    ///   - crossOrigin: which web pages may call it; none by default.
+    ///   - body: `.stream` runs the handler before the body has arrived and gives it as
+    ///     `request.bodyStream`; `.whole` (the default) reads it into `request.body` first.
+    ///   - handler: what answers it.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
-        _ handler: @escaping AsyncHTTPHandler
+        body: RequestBodyMode = .whole, _ handler: @escaping AsyncHTTPHandler
     ) {
-        add(method, pattern, crossOrigin: crossOrigin, webSocket: nil, handler)
+        add(method, pattern, crossOrigin: crossOrigin, body: body, webSocket: nil, handler)
     }
 
     mutating func add(
-        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, webSocket: WebSocketRoute?,
-        _ handler: @escaping AsyncHTTPHandler
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, body: RequestBodyMode,
+        webSocket: WebSocketRoute?, _ handler: @escaping AsyncHTTPHandler
     ) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
@@ -85,7 +93,7 @@ public struct Router: Sendable {
         }
         routes.append(
             Route(
-                method: method, pattern: pattern, segments: segments, crossOrigin: crossOrigin,
+                method: method, pattern: pattern, segments: segments, crossOrigin: crossOrigin, body: body,
                 handler: handler, webSocket: webSocket))
     }
 

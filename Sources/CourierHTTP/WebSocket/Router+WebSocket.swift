@@ -38,7 +38,7 @@ extension Router {
         shouldUpgrade: WebSocketUpgradeCheck? = nil, _ handler: @escaping WebSocketHandler
     ) {
         let route = WebSocketRoute(configuration: configuration, handler: handler)
-        add(.get, pattern, crossOrigin: .none, webSocket: route) { request, context in
+        add(.get, pattern, crossOrigin: .none, body: .whole, webSocket: route) { request, context in
             guard context.isWebSocketUpgrade else {
                 throw HTTPError(
                     .upgradeRequired, "this route takes WebSocket connections", headers: [("Upgrade", "websocket")])

@@ -56,24 +56,39 @@
             protocols[0].callback = libWebSocketsClientCallback
             protocols[0].rx_buffer_size = 65_536
 
+            // OpenSSL is set up once for the process (LibWebSocketsTLSLibrary); the context does
+            // not ask for it again, and its one vhost turns TLS on for itself.
+            LibWebSocketsTLSLibrary.ensureInitialised()
             var info = lws_context_creation_info()
-            info.options = courier_lws_client_options()
+            info.options = courier_lws_client_context_options()
             info.port = courier_lws_client_no_listen_port()
-            info.protocols = UnsafePointer(protocols)
-            info.extensions = courier_lws_client_extensions()
             info.user = retained.toOpaque()
             // The handshake is written into one buffer of this size: room for long headers.
             info.pt_serv_buf_size = 16_384
             // lws's own limit on each network round trip of the handshake; the client's connect
             // timeout (checked by the service) is meant to end it first.
             info.timeout_secs = 300
-            let caPath = configuration.additionalTrustedCertificatesPath.map { strdup($0) }
-            defer { Foundation.free(caPath ?? nil) }
-            info.client_ssl_ca_filepath = caPath.flatMap { UnsafePointer($0) }
             var foreignLoops: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(loop)]
             let created = foreignLoops.withUnsafeMutableBufferPointer { buffer in
                 info.foreign_loops = buffer.baseAddress
                 return lws_create_context(&info)
+            }
+            var vhostInfo = lws_context_creation_info()
+            vhostInfo.options = courier_lws_client_options()
+            vhostInfo.port = courier_lws_client_no_listen_port()
+            vhostInfo.protocols = UnsafePointer(protocols)
+            vhostInfo.extensions = courier_lws_client_extensions()
+            let caPath = configuration.additionalTrustedCertificatesPath.map { strdup($0) }
+            defer { Foundation.free(caPath ?? nil) }
+            vhostInfo.client_ssl_ca_filepath = caPath.flatMap { UnsafePointer($0) }
+            if let context = created, lws_create_vhost(context, &vhostInfo) == nil {
+                lws_context_destroy(context)
+                courier_ev_loop_destroy(loop)
+                retained.release()
+                protocols.deinitialize(count: 2)
+                protocols.deallocate()
+                Foundation.free(name)
+                throw WebSocketError(.connectFailed, "cannot create the libwebsockets client's vhost")
             }
             guard let context = created else {
                 courier_ev_loop_destroy(loop)
