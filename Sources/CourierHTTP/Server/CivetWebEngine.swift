@@ -39,12 +39,13 @@ final class CivetWebEngine: @unchecked Sendable {
 
         var callbacks = mg_callbacks()
         callbacks.log_message = civetWebLogMessage
-        let box = Unmanaged.passRetained(ResponderBox(responder))
+        let box = Unmanaged.passRetained(ResponderBox(responder, handlerThreads: configuration.handlerThreads))
         var optionPointers: [UnsafePointer<CChar>?] = cStrings.map { $0.map { UnsafePointer($0) } }
         let started: OpaquePointer? = optionPointers.withUnsafeMutableBufferPointer { buffer in
             mg_start(&callbacks, nil, buffer.baseAddress)
         }
         guard let started else {
+            box.takeUnretainedValue().executor.stop()
             box.release()
             throw HTTPServerError(
                 "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
@@ -64,6 +65,7 @@ final class CivetWebEngine: @unchecked Sendable {
         let left = owner.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
         mg_stop(context)
         owner.watchdog.stop()
+        owner.executor.stop()
         box.release()
         return left
     }
@@ -74,7 +76,12 @@ final class CivetWebEngine: @unchecked Sendable {
 final class ResponderBox: Sendable {
     let responder: Responder
     let watchdog = BodyReadWatchdog()
-    init(_ responder: Responder) { self.responder = responder }
+    /// Where the middleware chain and handlers run while a civetweb worker waits for them.
+    let executor: HandlerExecutor
+    init(_ responder: Responder, handlerThreads: Int) {
+        self.responder = responder
+        executor = HandlerExecutor(count: handlerThreads, name: "courier.http.civetweb")
+    }
 }
 
 private func civetWebLogMessage(_ connection: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
@@ -129,7 +136,8 @@ private func civetWebRequestHandler(_ connection: OpaquePointer?, _ data: Unsafe
         // A body cut off by a timeout or a reset never reaches a handler as if it were whole.
         response = responder.refuseIncomplete(request, startedAt: started)
     } else {
-        response = responder.respond(to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started)
+        response = responder.respond(
+            to: request, bodyTooLarge: outcome.isTooLarge, startedAt: started, waitingOn: owner.executor)
     }
     if outcome.isTooLarge || outcome.isIncomplete || cut || Responder.framingProblem(headers) != nil
         || responder.lifecycle.isDraining
