@@ -155,7 +155,14 @@ struct WebSocketClientServerTests {
         let server = try Self.start()
         let client = try WebSocketClient()
         var sockets: [WebSocket] = []
-        for _ in 0..<10 { sockets.append(try await client.connect(to: "ws://127.0.0.1:\(server.port)/echo")) }
+        for index in 0..<10 {
+            let socket = try await client.connect(to: "ws://127.0.0.1:\(server.port)/echo")
+            // Answered: the upgrade has passed the middleware and the handler runs. (A socket
+            // whose upgrade is still being checked when the server stops is refused with 4503.)
+            try await socket.outbound.send(text: "\(index)")
+            #expect(await next(socket) == .text("\(index)"))
+            sockets.append(socket)
+        }
         _ = await runOffPool { server.stop(deadline: .seconds(5)) }
         for socket in sockets {
             #expect(await socket.closed() == WebSocketClose(.goingAway, reason: "server stopping"))

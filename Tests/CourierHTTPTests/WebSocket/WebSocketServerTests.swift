@@ -307,7 +307,15 @@ struct WebSocketServerTests {
     @Test func stoppingTheServerClosesOpenSocketsWith1001() async throws {
         let port = server.port
         let sockets = await runOffPool { () -> [RawWebSocket] in
-            (0..<5).compactMap { _ in try? RawWebSocket(port: port, path: "/echo") }
+            (0..<5).compactMap { index in
+                // Echoed: the upgrade has passed the middleware and the handler runs. (A socket
+                // whose upgrade is still being checked when the server stops is refused with 4503.)
+                guard let socket = try? RawWebSocket(port: port, path: "/echo"),
+                    (try? socket.send(text: "\(index)")) != nil,
+                    socket.readNonPing()?.payload == Array("\(index)".utf8)
+                else { return nil }
+                return socket
+            }
         }
         #expect(sockets.count == 5)
         let server = server
