@@ -117,7 +117,8 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
-    private static func headerEnd(_ data: [UInt8]) -> Int? {
+    /// Where the head ends in `data` (the index of its blank line's CR LF CR LF), if it has.
+    static func headerEnd(_ data: [UInt8]) -> Int? {
         guard data.count >= 4 else { return nil }
         for i in 0...(data.count - 4) where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10
         {

@@ -50,7 +50,7 @@ public final class RawWebSocket: @unchecked Sendable {
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         try socket.send(request + "\r\n")
         while true {
-            if let end = Self.headEnd(buffer) {
+            if let end = RawSocket.headerEnd(buffer) {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
                 buffer.removeFirst(end + 4)
                 guard head.hasPrefix("HTTP/1.1 101") else {
@@ -127,14 +127,5 @@ public final class RawWebSocket: @unchecked Sendable {
         let frame = Frame(
             opcode: data[0] & 0x0F, fin: data[0] & 0x80 != 0, payload: Array(data[offset..<(offset + length)]))
         return (frame, offset + length)
-    }
-
-    private static func headEnd(_ data: [UInt8]) -> Int? {
-        guard data.count >= 4 else { return nil }
-        for i in 0...(data.count - 4) where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10
-        {
-            return i
-        }
-        return nil
     }
 }

@@ -306,7 +306,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
         if stopping {
             sockets.closeAll()
-            if sockets.count == 0 || DispatchTime.now().uptimeNanoseconds >= stopDeadline {
+            if sockets.count == 0 || now >= stopDeadline {
                 courier_ev_break_all(loop)
             }
         }

@@ -153,25 +153,25 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         guard let socket = sockets[id] else { return 0 }
         heard(socket)
         let wsi = socket.wsi
-        if lws_is_first_fragment(wsi) != 0 {
-            socket.assembling.removeAll(keepingCapacity: true)
-            socket.assemblingBinary = lws_frame_is_binary(wsi) != 0
-        }
-        if socket.assembling.count + bytes.count > socket.configuration.maximumMessageBytes {
-            let close = WebSocketClose(
+        let close: WebSocketClose
+        switch socket.assembler.append(
+            bytes, binary: lws_frame_is_binary(wsi) != 0, final: lws_is_final_fragment(wsi) != 0)
+        {
+        case .partial:
+            return 0
+        case .message(let message):
+            if !socket.channel.received(message) { lws_rx_flow_control(wsi, 0) }
+            return 0
+        case .tooBig:
+            close = WebSocketClose(
                 .messageTooBig, reason: "a message is over \(socket.configuration.maximumMessageBytes) bytes")
-            socket.channel.engineClosing(close)
-            socket.setClose(close)
-            return -1
+        case .invalidText:
+            // lws checks UTF-8 itself (LWS_SERVER_OPTION_VALIDATE_UTF8) and closes first.
+            close = WebSocketClose(.invalidPayload, reason: "text that is not UTF-8")
         }
-        socket.assembling.append(contentsOf: bytes)
-        guard lws_is_final_fragment(wsi) != 0 else { return 0 }
-        let message: WebSocketMessage =
-            socket.assemblingBinary
-            ? .binary(socket.assembling) : .text(String(decoding: socket.assembling, as: UTF8.self))
-        socket.assembling = []
-        if !socket.channel.received(message) { lws_rx_flow_control(wsi, 0) }
-        return 0
+        socket.channel.engineClosing(close)
+        socket.setClose(close)
+        return -1
     }
 
     /// A pong (or any control frame lws handles itself) arrived.

@@ -13,7 +13,7 @@ struct Responder: Sendable {
     let metrics: HTTPMetrics
     let lifecycle: ServerLifecycle
     private let observation: ObservationMiddleware
-    let chain: HTTPResponder
+    private let chain: HTTPResponder
 
     init(
         router: Router, configuration: HTTPServerConfiguration, metrics: HTTPMetrics, lifecycle: ServerLifecycle,
@@ -95,6 +95,11 @@ struct Responder: Sendable {
         if case .found(_, let parameters) = match { request.pathParameters = parameters }
         let context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
+        return await answer(request, context: context)
+    }
+
+    /// Runs the chain for a routed request, and checks what it answers.
+    func answer(_ request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
         var response: HTTPResponse
         do {
             response = try await chain(request, context)

@@ -15,12 +15,6 @@ extension Responder {
         var context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: false)
         context.isWebSocketUpgrade = true
-        let response: HTTPResponse
-        do {
-            response = try await chain(request, context)
-        } catch {
-            response = HTTPError(.internalError, "the request failed inside the server").response()
-        }
-        return (response, request, context, route)
+        return (await answer(request, context: context), request, context, route)
     }
 }

@@ -28,12 +28,10 @@ final class WebSocketChannel: Sendable {
     }
 
     fileprivate struct State {
-        var inbound: [WebSocketMessage] = []
-        var inboundHead = 0
+        var inbound = FIFO<WebSocketMessage>()
         var reader: CheckedContinuation<WebSocketMessage?, Never>?
         var readingPaused = false
-        var outbound: [Outgoing] = []
-        var outboundHead = 0
+        var outbound = FIFO<Outgoing>()
         var queuedBytes = 0
         var senders: [Waiting] = []
         /// Since when a sender has waited for room without the queue draining (monotonic ns).
@@ -45,31 +43,6 @@ final class WebSocketChannel: Sendable {
         /// How the connection ended, once it has.
         var ended: WebSocketClose?
         var endWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
-
-        var bufferedCount: Int { inbound.count - inboundHead }
-        var isEmptyOutbound: Bool { outboundHead == outbound.count }
-
-        mutating func popInbound() -> WebSocketMessage? {
-            guard inboundHead < inbound.count else { return nil }
-            let message = inbound[inboundHead]
-            inboundHead += 1
-            if inboundHead == inbound.count {
-                inbound.removeAll(keepingCapacity: true)
-                inboundHead = 0
-            }
-            return message
-        }
-
-        mutating func popOutbound() -> Outgoing? {
-            guard outboundHead < outbound.count else { return nil }
-            let next = outbound[outboundHead]
-            outboundHead += 1
-            if outboundHead == outbound.count {
-                outbound.removeAll(keepingCapacity: true)
-                outboundHead = 0
-            }
-            return next
-        }
     }
 
     let configuration: WebSocketConfiguration
@@ -104,7 +77,7 @@ final class WebSocketChannel: Sendable {
                     return false
                 }
                 if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
-                    let wasEmpty = state.isEmptyOutbound
+                    let wasEmpty = state.outbound.isEmpty
                     state.outbound.append(.message(message))
                     state.queuedBytes += size
                     continuation.resume()
@@ -125,7 +98,7 @@ final class WebSocketChannel: Sendable {
         let (wake, error) = state.withLock { state -> (Bool, WebSocketError?) in
             if let close = state.closing ?? state.ended { return (false, Self.closedError(close)) }
             if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
-                let wasEmpty = state.isEmptyOutbound
+                let wasEmpty = state.outbound.isEmpty
                 state.outbound.append(.message(message))
                 state.queuedBytes += size
                 return (wasEmpty, nil)
@@ -146,7 +119,7 @@ final class WebSocketChannel: Sendable {
             state.senders = []
             state.stalledSince = nil
             for sender in waiting { sender.continuation.resume(throwing: Self.closedError(close)) }
-            let wasEmpty = state.isEmptyOutbound
+            let wasEmpty = state.outbound.isEmpty
             state.outbound.append(.close(close))
             return wasEmpty
         }
@@ -178,9 +151,9 @@ final class WebSocketChannel: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
                 let resume = state.withLock { state -> Bool in
-                    if let message = state.popInbound() {
+                    if let message = state.inbound.pop() {
                         continuation.resume(returning: message)
-                        if state.readingPaused, state.bufferedCount <= configuration.maximumBufferedMessages / 2 {
+                        if state.readingPaused, state.inbound.count <= configuration.maximumBufferedMessages / 2 {
                             state.readingPaused = false
                             return state.ended == nil
                         }
@@ -218,7 +191,7 @@ final class WebSocketChannel: Sendable {
                 return true
             }
             state.inbound.append(message)
-            if state.bufferedCount >= configuration.maximumBufferedMessages {
+            if state.inbound.count >= configuration.maximumBufferedMessages {
                 state.readingPaused = true
                 return false
             }
@@ -229,7 +202,7 @@ final class WebSocketChannel: Sendable {
     /// The next thing to write, if any; room it frees lets waiting senders in.
     func nextOutgoing() -> Outgoing? {
         state.withLock { state -> Outgoing? in
-            guard let next = state.popOutbound() else { return nil }
+            guard let next = state.outbound.pop() else { return nil }
             if case .message(let message) = next { state.queuedBytes -= message.byteCount }
             while let first = state.senders.first,
                 state.queuedBytes + first.message.byteCount <= configuration.maximumQueuedBytes
@@ -246,7 +219,7 @@ final class WebSocketChannel: Sendable {
     }
 
     /// Whether something waits to be written.
-    var hasOutgoing: Bool { state.withLock { !$0.isEmptyOutbound } }
+    var hasOutgoing: Bool { state.withLock { !$0.outbound.isEmpty } }
 
     /// Closes the socket with 1008 when a sender has waited for room longer than the slow-reader
     /// timeout.
@@ -290,8 +263,7 @@ final class WebSocketChannel: Sendable {
             for sender in state.senders { sender.continuation.resume(throwing: error) }
             state.senders = []
             state.stalledSince = nil
-            state.outbound = []
-            state.outboundHead = 0
+            state.outbound = FIFO()
             state.queuedBytes = 0
             let reader = state.reader
             state.reader = nil
@@ -313,8 +285,8 @@ final class WebSocketChannel: Sendable {
         for sender in state.senders { sender.continuation.resume(throwing: error) }
         state.senders = []
         state.stalledSince = nil
-        state.outbound = [.close(close)]
-        state.outboundHead = 0
+        state.outbound = FIFO()
+        state.outbound.append(.close(close))
         state.queuedBytes = 0
     }
 
@@ -331,4 +303,31 @@ extension WebSocketChannel {
     /// Whether a close has been queued or decided: nothing more will be sent (an engine bounds
     /// how long the close may wait for a peer that does not read).
     var isClosing: Bool { state.withLock { $0.closing != nil || $0.ended != nil } }
+}
+
+/// A first-in first-out queue that reuses its storage: taking from the front advances an index
+/// instead of shifting the elements, and the storage is emptied once all are taken.
+struct FIFO<Element> {
+    private var elements: [Element] = []
+    private var head = 0
+
+    /// Elements not yet taken.
+    var count: Int { elements.count - head }
+    /// Whether none is left.
+    var isEmpty: Bool { head == elements.count }
+
+    /// Adds `element` at the back.
+    mutating func append(_ element: Element) { elements.append(element) }
+
+    /// Takes the front element, if any.
+    mutating func pop() -> Element? {
+        guard head < elements.count else { return nil }
+        let element = elements[head]
+        head += 1
+        if head == elements.count {
+            elements.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return element
+    }
 }

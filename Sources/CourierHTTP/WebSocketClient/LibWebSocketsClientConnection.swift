@@ -36,10 +36,8 @@
         /// The channel's own close is queued and lws has been told to drop the connection if
         /// it cannot be written within the grace.
         var closeTimerArmed = false
-        /// The last write's buffer. lws's permessage-deflate keeps reading the caller's buffer
-        /// while it drains a large message over several writable events, so it lives until
-        /// lws asks for the next write (which it does only once the drain is done).
-        private var lastWrite: UnsafeMutableRawBufferPointer?
+        /// Writes its frames, keeping the last one's buffer while deflate reads it.
+        private let writer = LibWebSocketsFrameWriter()
 
         init(id: UInt64, request: LibWebSocketsClientRequest, now: UInt64) {
             self.id = id
@@ -51,8 +49,6 @@
             assembler = WebSocketMessageAssembler(limit: request.configuration.maximumMessageBytes)
             lastHeard = now
         }
-
-        deinit { lastWrite?.deallocate() }
 
         var channel: WebSocketChannel? {
             if case .open(let channel) = phase { return channel }
@@ -73,22 +69,13 @@
         /// - Returns: `false` when lws could not write (the connection is to close).
         func write(_ payload: some Collection<UInt8>, as kind: lws_write_protocol) -> Bool {
             guard let wsi else { return false }
-            lastWrite?.deallocate()
-            let headroom = courier_lws_pre()
-            let buffer = UnsafeMutableRawBufferPointer.allocate(
-                byteCount: headroom + max(1, payload.count), alignment: 16)
-            lastWrite = buffer
-            let count = payload.count
-            UnsafeMutableRawBufferPointer(rebasing: buffer[headroom...]).copyBytes(from: payload)
-            let start = buffer.baseAddress!.advanced(by: headroom).assumingMemoryBound(to: UInt8.self)
-            return lws_write(wsi, start, count, kind) >= 0
+            return writer.write(payload, as: kind, on: wsi)
         }
 
         /// Sets the close frame lws sends when the callback then returns -1.
         func setCloseReason(_ close: WebSocketClose) {
             guard let wsi else { return }
-            var reason = Array(close.payload.dropFirst(2))
-            lws_close_reason(wsi, lws_close_status(UInt32(close.code.rawValue)), &reason, reason.count)
+            LibWebSocketsFrameWriter.setClose(close, on: wsi)
         }
     }
 #endif

@@ -9,9 +9,6 @@ import Testing
 /// client) and a frame-by-frame raw client for what well-behaved clients never send.
 @Suite(.timeLimit(.minutes(2)))
 struct WebSocketServerTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// What the server's handlers saw, for the tests to check.
     final class Observed: Sendable {
         let closes = Mutex<[String: WebSocketClose]>([:])
@@ -109,13 +106,8 @@ struct WebSocketServerTests {
 
     /// Runs the Python client; its one JSON line.
     func python(_ path: String, _ scenario: String, _ extra: [String] = []) async throws -> JSONValue {
-        let python =
-            ProcessInfo.processInfo.environment["COURIER_PYTHON"]
-            ?? Self.packageRoot.appendingPathComponent(".venv/bin/python").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: python),
-            "no Python venv at \(python): run `make test` (or scripts/bootstrap) first")
-        let script = Self.packageRoot.appendingPathComponent("Tests/peers/websocket_client_peer.py").path
+        let python = try WebSocketPeer.python()
+        let script = WebSocketPeer.packageRoot.appendingPathComponent("Tests/peers/websocket_client_peer.py").path
         let url = "ws://127.0.0.1:\(server.port)\(path)"
         let (status, output, errors) = await runOffPool { () -> (Int32, String, String) in
             let process = Process()
