@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb", "CLibWebSockets"]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
-        .target(name: "CourierTesting", dependencies: ["CourierCore"]),
+        // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
+        .target(name: "CSpawn"),
+        .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
@@ -60,6 +62,7 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
+                "CourierTesting",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),

@@ -1,5 +1,6 @@
 import CBareHTTPPeer
 import CourierHTTP
+import CourierTesting
 import Foundation
 
 /// A WebSocket echo server in a child process (the benchmark re-executed with a hidden
@@ -16,27 +17,22 @@ final class WebSocketServerProcess {
     }
 
     let port: Int
-    private let process = Process()
-    private let input = Pipe()
+    private let process: ChildProcess
 
     /// Starts the child and waits for its port.
     init(_ kind: Kind) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [kind.rawValue]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        process = try ChildProcess(executable, [kind.rawValue], input: .pipe, output: .pipe)
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output!.availableData
             guard !chunk.isEmpty else { break }
             line.append(chunk)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
-            process.waitUntilExit()
+            process.wait()
             throw BenchError("the \(kind.rawValue) child did not print its port")
         }
         self.port = port
@@ -52,8 +48,8 @@ final class WebSocketServerProcess {
 
     /// Closes the child's stdin and waits for it to stop.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try? process.input?.close()
+        process.wait()
     }
 
     /// The child's side: serves `kind` until stdin closes. Returns the exit status.

@@ -1,4 +1,5 @@
 import Foundation
+import CourierTesting
 
 /// One load run of `wrk` (Debian's) against a server on loopback, and what it printed.
 struct Wrk {
@@ -20,21 +21,13 @@ struct Wrk {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("wrk is not installed (apt-get install wrk, or run scripts/bootstrap)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
         var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
         if let script {
             arguments += ["-s", script, baseURL, "--", path]
         } else {
             arguments += [baseURL + path]
         }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = try ChildProcess.run("/usr/bin/wrk", arguments).output
         guard let rps = Self.number(after: "Requests/sec:", in: text) else {
             throw BenchError("wrk output not understood:\n\(text)")
         }

@@ -26,15 +26,10 @@ struct SegmentPythonClientTests {
         let script = Self.packageRoot.appendingPathComponent("Tests/peers/segment_python_send.py").path
         let baseURL = harness.server.baseURL
         let (status, errorOutput) = await runOffPool { () -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script, baseURL, CollectorHarness.writeKey, "1000"]
-            let errors = Pipe()
-            process.standardError = errors
-            do { try process.launchSerially() } catch { return (-1, "\(error)") }
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            do {
+                let outcome = try ChildProcess.run(python, [script, baseURL, CollectorHarness.writeKey, "1000"])
+                return (outcome.status, outcome.errorOutput)
+            } catch { return (-1, "\(error)") }
         }
         #expect(status == 0, "python client failed: \(errorOutput)")
 

@@ -21,17 +21,12 @@ struct ServerProcessTests {
         let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
         let data = try Self.dataDirectory()
         let (status, errors) = await runOffPool { () -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: server)
-            process.arguments = ["--port", "0", "--data-dir", data.path, "--write-key", "k"]
-            process.environment = ["COURIER_ADMIN_TOKEN": token]
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            guard (try? process.launchSerially()) != nil else { return (-1, "") }
-            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            guard
+                let outcome = try? ChildProcess.run(
+                    server, ["--port", "0", "--data-dir", data.path, "--write-key", "k"],
+                    environment: ["COURIER_ADMIN_TOKEN": token])
+            else { return (-1, "") }
+            return (outcome.status, outcome.errorOutput)
         }
         #expect(status == 1)
         #expect(errors.contains("at least 16 bytes"))
@@ -47,20 +42,17 @@ struct ServerProcessTests {
     @Test func sigtermAnswersEveryRequestInFlightAndKeepsEveryAcknowledgedBatch() async throws {
         let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
         let data = try Self.dataDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = [
-            "--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
-            "--rate-limit-client", "0", "--rate-limit-key", "0",
-        ]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.launchSerially()
+        let process = try ChildProcess(
+            server,
+            [
+                "--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
+                "--rate-limit-client", "0", "--rate-limit-key", "0",
+            ], output: .pipe, errorOutput: .discard)
+        let stdout = process.output!
         let port: Int = await runOffPool {
             var text = ""
             while !text.contains("\n") {
-                let chunk = stdout.fileHandleForReading.availableData
+                let chunk = stdout.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
@@ -108,10 +100,10 @@ struct ServerProcessTests {
         }
         #expect(await eventually { record.acknowledgedCount >= 100 })
         record.stop()
-        kill(process.processIdentifier, SIGTERM)
+        process.terminate()
         for client in clients { await client.value }
-        await runOffPool { process.waitUntilExit() }
-        #expect(process.terminationStatus == 0)
+        let status = await runOffPool { process.wait() }
+        #expect(status == 0)
         // Every request sent before the stop was answered: 200, or 503 once the server was
         // stopping. One sent after may also find the listener closing (refused, or no answer).
         #expect(record.outcomes(inFlightAtStop: true).allSatisfy { $0 == .answered(200) || $0 == .answered(503) })

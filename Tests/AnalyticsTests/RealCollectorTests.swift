@@ -148,20 +148,19 @@ struct RealCollectorTests {
         let baseURL = collector.server.baseURL
         // A child process tracks in a loop, uploading as it goes, and is SIGKILLed mid-stream.
         let report: (tracked: Int, stored: Int) = await runOffPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: courier)
-            process.arguments = [
-                "track", "Killed", "--count", "1000000", "--progress", "250", "--server", baseURL,
-                "--write-key", Self.writeKey, "--data-dir", storage.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.launchSerially()) != nil else { return (0, 0) }
+            guard
+                let process = try? ChildProcess(
+                    courier,
+                    [
+                        "track", "Killed", "--count", "1000000", "--progress", "250", "--server", baseURL,
+                        "--write-key", Self.writeKey, "--data-dir", storage.path,
+                    ], output: .pipe, errorOutput: .discard)
+            else { return (0, 0) }
+            let output = process.output!
             var last = (tracked: 0, stored: 0)
             var pending = ""
             while last.stored < 5_000 {
-                let data = output.fileHandleForReading.availableData
+                let data = output.availableData
                 if data.isEmpty { break }
                 pending += String(decoding: data, as: UTF8.self)
                 while let newline = pending.firstIndex(of: "\n") {
@@ -171,8 +170,8 @@ struct RealCollectorTests {
                     if fields.count == 2, let t = Int(fields[0][1]), let s = Int(fields[1][1]) { last = (t, s) }
                 }
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.signal(SIGKILL)
+            process.wait()
             return last
         }
         #expect(report.stored >= 5_000)

@@ -110,21 +110,10 @@ struct WebSocketServerTests {
         let script = WebSocketPeer.packageRoot.appendingPathComponent("Tests/peers/websocket_client_peer.py").path
         let url = "ws://127.0.0.1:\(server.port)\(path)"
         let (status, output, errors) = await runOffPool { () -> (Int32, String, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script, url, scenario] + extra
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            do { try process.launchSerially() } catch { return (-1, "", "\(error)") }
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            let errorData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: data, as: UTF8.self),
-                String(decoding: errorData, as: UTF8.self)
-            )
+            do {
+                let outcome = try ChildProcess.run(python, [script, url, scenario] + extra)
+                return (outcome.status, outcome.output, outcome.errorOutput)
+            } catch { return (-1, "", "\(error)") }
         }
         try #require(status == 0, "python client failed: \(errors)")
         return try JSONParser.parse(output)

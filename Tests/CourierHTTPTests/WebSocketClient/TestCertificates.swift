@@ -29,17 +29,10 @@ struct TestCertificates: Sendable {
         ]
         for arguments in steps {
             let (status, errors) = await runOffPool { () -> (Int32, String) in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-                process.arguments = arguments
-                process.currentDirectoryURL = URL(fileURLWithPath: directory)
-                let errorPipe = Pipe()
-                process.standardError = errorPipe
-                process.standardOutput = FileHandle.nullDevice
-                do { try process.launchSerially() } catch { return (-1, "\(error)") }
-                let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                do {
+                    let outcome = try ChildProcess.run("/usr/bin/openssl", arguments, directory: directory)
+                    return (outcome.status, outcome.errorOutput)
+                } catch { return (-1, "\(error)") }
             }
             guard status == 0 else {
                 throw WebSocketPeerFailure(description: "openssl \(arguments.first ?? "") failed: \(errors)")

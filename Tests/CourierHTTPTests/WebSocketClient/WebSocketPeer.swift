@@ -10,8 +10,7 @@ final class WebSocketPeer: Sendable {
 
     let port: Int
     let secure: Bool
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
 
     /// The venv's Python, which `make test` names in `COURIER_PYTHON`.
     static func python() throws -> String {
@@ -25,23 +24,17 @@ final class WebSocketPeer: Sendable {
 
     /// Starts the peer and waits for its port.
     init(certificates: TestCertificates? = nil, compression: Bool = true) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.python())
         var arguments = [Self.packageRoot.appendingPathComponent("Tests/peers/websocket_peer.py").path]
         if let certificates {
             arguments += ["--cert", certificates.serverCertificate, "--key", certificates.serverKey]
         }
         if !compression { arguments.append("--no-compression") }
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.launchSerially()
+        let process = try ChildProcess(try Self.python(), arguments, input: .pipe, output: .pipe)
+        let output = process.output!
         let line = await runOffPool { () -> String in
             var bytes: [UInt8] = []
             while true {
-                let data = output.fileHandleForReading.readData(ofLength: 1)
+                let data = output.readData(ofLength: 1)
                 if data.isEmpty || data.first == UInt8(ascii: "\n") { break }
                 bytes += data
             }
@@ -54,11 +47,10 @@ final class WebSocketPeer: Sendable {
         self.port = port
         self.secure = certificates != nil
         self.process = process
-        self.input = input
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
+        try? process.input?.close()
         process.terminate()
     }
 
