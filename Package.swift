@@ -51,7 +51,10 @@ let package = Package(
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn"),
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
-        .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
+        .target(
+            name: "MessengerServer", dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL"]),
+        .executableTarget(
+            name: "courier-server", dependencies: ["AnalyticsCollector", "MessengerServer", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
@@ -71,6 +74,9 @@ let package = Package(
             name: "AnalyticsTests",
             dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore"]),
+        .testTarget(
+            name: "MessengerServerTests",
+            dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),

@@ -1,3 +1,5 @@
+import CourierHTTP
+
 /// Limits and policies of the collector. The defaults are Segment's tracking-API limits.
 public struct CollectorConfiguration: Sendable {
     /// Largest single event, as sent (Segment: 32 KB).
@@ -31,18 +33,4 @@ public struct CollectorConfiguration: Sendable {
 
     /// Segment's limits, a 24-hour dedupe window, no admin token.
     public init() {}
-}
-
-/// A token-bucket rate: `perSecond` sustained, `burst` at once.
-public struct RateLimit: Sendable, Equatable {
-    /// Requests regained per second.
-    public var perSecond: Double
-    /// Requests allowed at once.
-    public var burst: Double
-
-    /// Creates a rate.
-    public init(perSecond: Double, burst: Double) {
-        self.perSecond = perSecond
-        self.burst = burst
-    }
 }

@@ -2,6 +2,7 @@ import AnalyticsCollector
 import CourierCore
 import CourierHTTP
 import Foundation
+import MessengerServer
 
 /// Wires the server libraries onto one `HTTPServer` with one data directory and runs until
 /// SIGINT or SIGTERM.
@@ -52,8 +53,22 @@ enum ServerCommand {
         let collector = Collector(configuration: configuration, store: store)
         try collector.register(writeKeys: try options.allWriteKeys())
 
+        var messengerConfiguration = MessengerConfiguration()
+        messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
+        let messenger = MessengerServer(
+            configuration: messengerConfiguration,
+            store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
+            pushSenders: [.webhook: WebhookPushSender()])
+        let expiry = Task.detached {
+            while !Task.isCancelled {
+                _ = try? messenger.expire()
+                try? await Task.sleep(for: .seconds(3_600))
+            }
+        }
+
         var router = Router()
         collector.mount(on: &router)
+        messenger.mount(on: &router)
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
         }
@@ -61,7 +76,7 @@ enum ServerCommand {
         router.addHealthCheck()
         router.addMetrics(
             metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
-            providers: [{ collector.metricsText() }])
+            providers: [{ collector.metricsText() }, { messenger.metricsText() }])
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port
@@ -86,6 +101,7 @@ enum ServerCommand {
         let unanswered = server.stop(deadline: .seconds(10))
         if unanswered > 0 { print("courier-server: \(unanswered) requests were still in flight after 10 s") }
         collector.shutdown()
+        expiry.cancel()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")
     }

@@ -68,6 +68,18 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Whether `key` has no token left now, without spending one: for limits that count only
+    /// failures (wrong passwords), checked before the attempt and spent after a failure.
+    public func check(_ key: String) -> Decision {
+        let now = clock.uptimeNanoseconds
+        return buckets.withLock { buckets in
+            guard let bucket = buckets[key] else { return .allowed }
+            let tokens = min(burst, bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond)
+            if tokens >= 1 { return .allowed }
+            return .limited(retryAfterSeconds: max(1, Int(((1 - tokens) / perSecond).rounded(.up))))
+        }
+    }
+
     /// Buckets held now.
     public var keyCount: Int { buckets.withLock { $0.count } }
 

@@ -1,0 +1,131 @@
+import CourierCore
+import CourierHTTP
+import Foundation
+
+extension MessengerServer {
+    func mountAccounts(on router: inout Router) {
+        router.add("POST", "/v1/accounts") { [self] request, _ in try createAccount(request) }
+        router.add("POST", "/v1/devices/linking-token") { [self] request, _ in try issueLinkingToken(request) }
+        router.add("PUT", "/v1/devices/link") { [self] request, _ in try linkDevice(request) }
+        router.add("GET", "/v1/devices") { [self] request, _ in try listDevices(request) }
+        router.add("DELETE", "/v1/devices/{deviceId}") { [self] request, _ in try removeDevice(request) }
+        router.add("PUT", "/v1/devices/push") { [self] request, _ in try setPush(request) }
+        router.add("DELETE", "/v1/devices/push") { [self] request, _ in
+            let device = try device(request)
+            try stored { () throws(MessengerStoreError) in
+                try store.setPushEndpoint(nil, accountId: device.accountId, deviceId: device.deviceId)
+            }
+            return HTTPResponse(status: 204)
+        }
+    }
+
+    /// The fields every new device sends: its password and registration id, and a name.
+    private func newDevice(_ body: RequestJSON) throws(MessengerError) -> DeviceRecord {
+        let password = try body.string("password", maximumBytes: 512)
+        guard password.utf8.count >= 16 else {
+            throw MessengerError.badRequest("password must be at least 16 bytes (devices generate it)")
+        }
+        let registrationId = try body.int("registrationId", in: 1...16_380)
+        let name = (try? body.string("name", maximumBytes: 256)) ?? ""
+        guard let hash = configuration.hasher.hash(password) else {
+            throw MessengerError(503, "unavailable", "cannot hash the password now (out of memory)")
+        }
+        return DeviceRecord(
+            id: 1, registrationId: Int(registrationId), name: name, passwordHash: hash,
+            createdAt: clock.nowMilliseconds)
+    }
+
+    func createAccount(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        try Self.limit(registrationLimiter, request.remoteAddress)
+        let device = try newDevice(RequestJSON(request))
+        let accountId = UUID().uuidString.lowercased()
+        try stored { () throws(MessengerStoreError) in try store.createAccount(accountId, device: device) }
+        return .json(["accountId": .string(accountId), "deviceId": 1])
+    }
+
+    func issueLinkingToken(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let device = try device(request)
+        let token = SodiumRandom.token()
+        let expiresAt = clock.nowMilliseconds + configuration.linkingTokenLifetimeMilliseconds
+        try stored { () throws(MessengerStoreError) in
+            try store.storeLinkingToken(
+                accountId: device.accountId, tokenHash: SodiumRandom.sha256(Array(token.utf8)), expiresAt: expiresAt)
+        }
+        return .json(["token": .string(token), "expiresAt": .int(expiresAt)])
+    }
+
+    func linkDevice(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        try Self.limit(registrationLimiter, request.remoteAddress)
+        let body = try RequestJSON(request)
+        let token = try body.string("token", maximumBytes: 128)
+        let device = try newDevice(body)
+        do {
+            let linked = try store.linkDevice(
+                tokenHash: SodiumRandom.sha256(Array(token.utf8)), device: device,
+                maximumDevices: configuration.maximumDevicesPerAccount, now: clock.nowMilliseconds)
+            return .json(["accountId": .string(linked.accountId), "deviceId": .int(Int64(linked.deviceId))])
+        } catch  where error.kind == .notFound {
+            throw MessengerError(403, "invalid_linking_token", "the linking token is unknown, used or expired")
+        } catch {
+            throw MessengerError.store(error)
+        }
+    }
+
+    func listDevices(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let device = try device(request)
+        let devices = try stored { () throws(MessengerStoreError) in try store.devices(accountId: device.accountId) }
+        return .json([
+            "devices": .array(
+                devices.map {
+                    [
+                        "id": .int(Int64($0.id)), "name": .string($0.name),
+                        "registrationId": .int(Int64($0.registrationId)),
+                        "created": .int($0.createdAt),
+                    ]
+                })
+        ])
+    }
+
+    func removeDevice(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let caller = try device(request)
+        guard let target = request.pathParameters["deviceId"].flatMap(Int.init), target > 0 else {
+            throw MessengerError.badRequest("deviceId must be a positive integer")
+        }
+        guard target != 1 else { throw MessengerError(403, "forbidden", "the first device cannot be removed") }
+        guard caller.deviceId == 1 || caller.deviceId == target else {
+            throw MessengerError(403, "forbidden", "only the first device or the device itself can remove it")
+        }
+        let existed = try stored { () throws(MessengerStoreError) in
+            try store.removeDevice(accountId: caller.accountId, deviceId: target)
+        }
+        guard existed else { throw MessengerError(404, "not_found", "no device \(target)") }
+        let removed = AuthenticatedDevice(accountId: caller.accountId, deviceId: target)
+        authenticator.forget(removed)
+        hub.disconnect(removed)
+        return HTTPResponse(status: 204)
+    }
+
+    func setPush(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let device = try device(request)
+        let body = try RequestJSON(request)
+        guard let kind = PushEndpoint.Kind(rawValue: try body.string("kind")) else {
+            throw MessengerError.badRequest("kind must be \"apns\" or \"webhook\"")
+        }
+        let address = try body.string("address", maximumBytes: 2_048)
+        switch kind {
+        case .apns:
+            guard address.count == 64, address.allSatisfy(\.isHexDigit) else {
+                throw MessengerError.badRequest("an APNs device token is 64 hex digits")
+            }
+        case .webhook:
+            guard let url = URL(string: address), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw MessengerError.badRequest("a webhook address must be an http(s) URL")
+            }
+        }
+        try stored { () throws(MessengerStoreError) in
+            try store.setPushEndpoint(
+                PushEndpoint(kind: kind, address: address), accountId: device.accountId, deviceId: device.deviceId)
+        }
+        return HTTPResponse(status: 204)
+    }
+}

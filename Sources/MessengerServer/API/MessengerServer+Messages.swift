@@ -1,0 +1,118 @@
+import CourierCore
+import CourierHTTP
+
+extension MessengerServer {
+    func mountMessages(on router: inout Router) {
+        router.add("PUT", "/v1/messages/{accountId}") { [self] request, _ in try sendMessage(request) }
+        router.add("GET", "/v1/messages") { [self] request, _ in try pendingMessages(request) }
+        router.add("DELETE", "/v1/messages/{id}") { [self] request, _ in
+            let device = try device(request)
+            guard let id = request.pathParameters["id"].flatMap(Int64.init) else {
+                throw MessengerError.badRequest("the id must be an envelope's id")
+            }
+            let deleted = try stored { () throws(MessengerStoreError) in
+                try store.acknowledge(accountId: device.accountId, deviceId: device.deviceId, ids: [id])
+            }
+            guard deleted > 0 else { throw MessengerError(404, "not_found", "no envelope \(id) in this mailbox") }
+            return HTTPResponse(status: 204)
+        }
+    }
+
+    /// `PUT /v1/messages/{account}`: one envelope per device of the account, stored all or none.
+    func sendMessage(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let sender = try device(request)
+        try Self.limit(sendLimiter, sender.accountId)
+        guard let destination = request.pathParameters["accountId"], destination.utf8.count <= 128 else {
+            throw MessengerError.badRequest("name the destination account")
+        }
+        let body = try RequestJSON(request)
+        let clientMessageId = try body.string("clientMessageId", maximumBytes: 64)
+        let conversationId = try body.string("conversationId", maximumBytes: 128)
+        let timestamp = try body.int("timestamp", in: 0...Int64.max)
+        var envelopes: [OutgoingEnvelope] = []
+        var total = 0
+        for item in try body.array("messages") {
+            let content = try item.bytes("content", maximum: configuration.maximumMessageBytes + 1)
+            total += content.count
+            guard total <= configuration.maximumMessageBytes else {
+                throw MessengerError(
+                    413, "payload_too_large",
+                    "a send carries at most \(configuration.maximumMessageBytes) bytes of ciphertext")
+            }
+            envelopes.append(
+                OutgoingEnvelope(
+                    destinationDeviceId: Int(try item.int("destinationDeviceId", in: 1...1_000)),
+                    destinationRegistrationId: Int(try item.int("destinationRegistrationId", in: 0...16_380)),
+                    type: Int(try item.int("type", in: 0...255)), content: content))
+        }
+        guard !envelopes.isEmpty else { throw MessengerError.badRequest("messages must name at least one device") }
+        guard Set(envelopes.map(\.destinationDeviceId)).count == envelopes.count else {
+            throw MessengerError.badRequest("one envelope per device")
+        }
+        let message = OutgoingMessage(
+            sourceAccount: sender.accountId, sourceDevice: sender.deviceId, destinationAccount: destination,
+            conversationId: conversationId, clientMessageId: clientMessageId, timestamp: timestamp, envelopes: envelopes
+        )
+        let now = clock.nowMilliseconds
+        let outcome = try stored { () throws(MessengerStoreError) in
+            try store.send(message, receivedAt: now, expiresAt: now + configuration.envelopeLifetimeMilliseconds)
+        }
+        switch outcome {
+        case .stored(let serverSeq, let mailboxIds):
+            envelopesStored.add(mailboxIds.count, ordering: .relaxed)
+            delivered(to: destination, devices: mailboxIds.keys.sorted())
+            return .json(["serverSeq": .int(serverSeq), "duplicate": false])
+        case .duplicate(let serverSeq):
+            return .json(["serverSeq": .int(serverSeq), "duplicate": true])
+        case .mismatchedDevices(let missing, let extra):
+            var error = MessengerError(409, "mismatched_devices", "the envelopes do not match the account's devices")
+            error.details = [
+                "missingDevices": .array(missing.map { .int(Int64($0)) }),
+                "extraDevices": .array(extra.map { .int(Int64($0)) }),
+            ]
+            throw error
+        case .staleDevices(let stale):
+            var error = MessengerError(410, "stale_devices", "some devices have a new registration id")
+            error.details = ["staleDevices": .array(stale.map { .int(Int64($0)) })]
+            throw error
+        case .unknownAccount:
+            throw MessengerError(404, "not_found", "no account \(destination)")
+        }
+    }
+
+    /// Wakes each device's socket, and pushes to those with none here.
+    private func delivered(to accountId: String, devices: [Int]) {
+        var offline: [Int] = []
+        for deviceId in devices {
+            let device = AuthenticatedDevice(accountId: accountId, deviceId: deviceId)
+            notifier.mailboxChanged(device)
+            if hub.session(for: device) == nil { offline.append(deviceId) }
+        }
+        guard !offline.isEmpty, let records = try? store.devices(accountId: accountId) else { return }
+        for record in records where offline.contains(record.id) {
+            if let endpoint = record.push {
+                pushes.envelopeQueued(
+                    for: AuthenticatedDevice(accountId: accountId, deviceId: record.id), endpoint: endpoint)
+            }
+        }
+    }
+
+    /// `GET /v1/messages?after=&limit=`: pending envelopes after a cursor, oldest first.
+    func pendingMessages(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+        let device = try device(request)
+        let query = request.query
+        let after = query["after"].flatMap(Int64.init) ?? 0
+        let limit = min(max(query["limit"].flatMap(Int.init) ?? 100, 1), 1_000)
+        let entries = try stored { () throws(MessengerStoreError) in
+            try store.mailbox(accountId: device.accountId, deviceId: device.deviceId, afterId: after, limit: limit + 1)
+        }
+        let page = entries.prefix(limit)
+        var body: [UInt8] = Array("{\"messages\":[".utf8)
+        for (index, entry) in page.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += Array("{\"id\":\(entry.id),\"envelope\":".utf8) + entry.envelope + [UInt8(ascii: "}")]
+        }
+        body += Array("],\"cursor\":\(page.last?.id ?? after),\"more\":\(entries.count > limit)}".utf8)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+    }
+}

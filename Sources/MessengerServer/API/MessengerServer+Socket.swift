@@ -1,0 +1,34 @@
+import CourierCore
+import CourierHTTP
+
+extension MessengerServer {
+    /// `GET /v1/websocket`: the device's delivery socket (docs/messenger-server.md has the
+    /// framing). Credentials come as HTTP Basic or, for clients that cannot set headers,
+    /// `?login=account.device&password=…` as Signal's clients send them.
+    func mountSocket(on router: inout Router) {
+        var socketConfiguration = WebSocketConfiguration()
+        socketConfiguration.maximumMessageBytes = 64 * 1024
+        router.webSocket(
+            "/v1/websocket", configuration: socketConfiguration,
+            shouldUpgrade: { [self] request, _ in _ = try socketDevice(request) }
+        ) { [self] socket, request, _ in
+            let device = try socketDevice(request)
+            let session = DeliverySession(
+                device: device, socket: socket, store: store, window: configuration.deliveryWindow)
+            hub.register(session)
+            pushes.connected(device)
+            session.wake()
+            for await message in socket.inbound { session.receive(message) }
+            hub.unregister(session)
+        }
+    }
+
+    private func socketDevice(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+        if request.basicCredentials != nil { return try authenticator.authenticate(request) }
+        let query = request.query
+        guard let login = query["login"], let password = query["password"] else {
+            throw MessengerError(401, "unauthorized", "send credentials")
+        }
+        return try authenticator.authenticate(user: login, password: password, source: request.remoteAddress)
+    }
+}

@@ -1,0 +1,64 @@
+internal import CSodium
+
+/// Argon2id password hashes through libsodium (`crypto_pwhash_str`): the encoded string keeps
+/// the salt and the cost, so the cost can rise later without breaking stored hashes.
+struct PasswordHasher: Sendable {
+    /// Argon2id's passes.
+    let operations: UInt64
+    /// Argon2id's memory in bytes.
+    let memoryBytes: Int
+
+    /// OWASP's minimum for Argon2id (19 MiB, 2 passes): about 30 ms here, paid once per
+    /// connection or credential cache miss, not per request.
+    static let standard = PasswordHasher(operations: 2, memoryBytes: 19 << 20)
+    /// libsodium's minimum, for tests that create many devices.
+    static let fastest = PasswordHasher(
+        operations: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN), memoryBytes: Int(crypto_pwhash_argon2id_MEMLIMIT_MIN))
+
+    private static let initialized: Bool = sodium_init() >= 0
+
+    /// The encoded hash of `password`, or `nil` when libsodium cannot allocate the memory.
+    func hash(_ password: String) -> String? {
+        guard Self.initialized else { return nil }
+        var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
+        let rc = password.withCString { chars in
+            crypto_pwhash_str_alg(
+                &out, chars, UInt64(password.utf8.count), operations, memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+        }
+        guard rc == 0 else { return nil }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `password` matches `encoded`.
+    static func verify(_ password: String, against encoded: String) -> Bool {
+        guard initialized else { return false }
+        let stored = Array(encoded.utf8CString)
+        return password.withCString { chars in
+            crypto_pwhash_str_verify(stored, chars, UInt64(password.utf8.count)) == 0
+        }
+    }
+}
+
+/// Random bytes and hashes from libsodium for tokens and ids.
+enum SodiumRandom {
+    /// `count` random bytes.
+    static func bytes(_ count: Int) -> [UInt8] {
+        _ = sodium_init()
+        var out = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&out, count)
+        return out
+    }
+
+    /// A URL-safe random token of `count` bytes of entropy (hex).
+    static func token(_ count: Int = 32) -> String {
+        bytes(count).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+    }
+
+    /// SHA-256 of `bytes` (how tokens are kept: a stolen database gives no usable token).
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        crypto_hash_sha256(&out, bytes, UInt64(bytes.count))
+        return out
+    }
+}

@@ -1,0 +1,127 @@
+import CourierHTTP
+import Synchronization
+
+/// One device's live socket: sends its mailbox in order (stored envelopes first, then a "queue
+/// empty" marker, then new ones as they arrive), at most `window` unacknowledged at once, and
+/// deletes each envelope when the device acknowledges it. An envelope without an ack stays in the
+/// mailbox and is sent again on the next connection.
+final class DeliverySession: Sendable {
+    private struct State {
+        /// The highest mailbox id sent on this socket.
+        var lastSentId: Int64 = 0
+        /// Request id → mailbox id, for envelopes awaiting their ack.
+        var inFlight: [Int64: Int64] = [:]
+        var nextRequestId: Int64 = 1
+        var passRunning = false
+        var passAgain = false
+        var sentQueueEmpty = false
+        var ended = false
+    }
+
+    let device: AuthenticatedDevice
+    let socket: WebSocket
+    private let store: any MessengerStore
+    private let window: Int
+    private let state = Mutex(State())
+
+    init(device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, window: Int) {
+        self.device = device
+        self.socket = socket
+        self.store = store
+        self.window = max(window, 1)
+    }
+
+    /// Something may be new in the mailbox: runs a delivery pass unless one is running, in which
+    /// case that pass looks again when it finishes.
+    func wake() {
+        let start = state.withLock { state -> Bool in
+            guard !state.ended else { return false }
+            if state.passRunning {
+                state.passAgain = true
+                return false
+            }
+            state.passRunning = true
+            return true
+        }
+        if start { Task { await self.deliver() } }
+    }
+
+    /// Sends a control request (not an envelope) on the socket.
+    func sendControl(_ frame: (Int64) -> String) {
+        let id = state.withLock { state in
+            defer { state.nextRequestId += 1 }
+            return state.nextRequestId
+        }
+        try? socket.outbound.sendNow(.text(frame(id)))
+    }
+
+    /// Handles one message from the device.
+    func receive(_ message: WebSocketMessage) {
+        guard case .text(let text) = message, let response = DeliveryFrame.response(text) else { return }
+        let (mailboxId, reopened) = state.withLock { state -> (Int64?, Bool) in
+            let wasFull = state.inFlight.count >= window
+            let mailboxId = state.inFlight.removeValue(forKey: response.id)
+            return (mailboxId, wasFull && state.inFlight.count < window)
+        }
+        if let mailboxId, response.status >= 200, response.status < 300 {
+            _ = try? store.acknowledge(accountId: device.accountId, deviceId: device.deviceId, ids: [mailboxId])
+        }
+        if reopened { wake() }
+    }
+
+    /// The socket has closed: no more passes.
+    func end() { state.withLock { $0.ended = true } }
+
+    private func deliver() async {
+        while true {
+            let (after, room) = state.withLock { ($0.lastSentId, window - $0.inFlight.count) }
+            var entries: [MailboxEntry] = []
+            if room > 0 {
+                do {
+                    entries = try store.mailbox(
+                        accountId: device.accountId, deviceId: device.deviceId, afterId: after, limit: min(room, 100))
+                } catch {
+                    socket.outbound.close(.tryAgainLater, reason: "storage unavailable")
+                    end()
+                }
+            }
+            for entry in entries {
+                let id = state.withLock { state -> Int64 in
+                    defer { state.nextRequestId += 1 }
+                    state.inFlight[state.nextRequestId] = entry.id
+                    state.lastSentId = entry.id
+                    return state.nextRequestId
+                }
+                do {
+                    try await socket.outbound.send(.text(DeliveryFrame.message(id: id, envelope: entry.envelope)))
+                } catch {
+                    end()
+                    break
+                }
+            }
+            if entries.isEmpty && room > 0 {
+                let first = state.withLock { state -> Int64? in
+                    guard !state.sentQueueEmpty else { return nil }
+                    state.sentQueueEmpty = true
+                    defer { state.nextRequestId += 1 }
+                    return state.nextRequestId
+                }
+                if let first { try? await socket.outbound.send(.text(DeliveryFrame.queueEmpty(id: first))) }
+            }
+            let next = state.withLock { state -> Bool in
+                if state.ended {
+                    state.passRunning = false
+                    return false
+                }
+                if !entries.isEmpty && state.inFlight.count < window { return true }
+                if state.passAgain {
+                    state.passAgain = false
+                    return true
+                }
+                state.passRunning = false
+                return false
+            }
+            if !next { return }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CourierCore
+import CourierHTTP
+import Synchronization
+
+/// The messenger's server: an untrusted mailbox. It keeps accounts, devices and their public
+/// keys, routes sealed envelopes to per-device mailboxes, delivers them over each device's
+/// socket, wakes offline devices with content-free pushes and keeps attachment ciphertext. It
+/// never sees plaintext or private keys.
+///
+/// Mount it on an `HTTPServer`'s router beside the collector (docs/messenger-server.md lists
+/// every route); call `expire()` now and then (courier-server does it hourly).
+public final class MessengerServer: Sendable {
+    /// The limits and policies in force.
+    public let configuration: MessengerConfiguration
+    let store: any MessengerStore
+    let clock: any Clock
+    let notifier: any MailboxNotifier
+    let authenticator: DeviceAuthenticator
+    let hub = DeliveryHub()
+    let pushes: PushScheduler
+    let sendLimiter: RateLimiter?
+    let preKeyLimiter: RateLimiter?
+    let registrationLimiter: RateLimiter?
+    let attachments: AttachmentFiles?
+    let envelopesStored = Atomic<Int>(0)
+
+    /// Creates a server.
+    /// - Parameters:
+    ///   - store: where everything is kept.
+    ///   - pushSenders: one sender per kind of push endpoint; a kind without one gets no pushes.
+    ///   - notifier: how "new envelopes" reach the instance holding a device's socket.
+    public init(
+        configuration: MessengerConfiguration = .init(), store: any MessengerStore, clock: any Clock = SystemClock(),
+        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], notifier: any MailboxNotifier = LocalMailboxNotifier()
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.notifier = notifier
+        authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
+        pushes = PushScheduler(
+            senders: pushSenders, store: store, clock: clock,
+            intervalMilliseconds: configuration.pushCoalescingMilliseconds)
+        sendLimiter = configuration.sendRate.map { RateLimiter($0, clock: clock) }
+        preKeyLimiter = configuration.preKeyFetchRate.map { RateLimiter($0, clock: clock) }
+        registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
+        attachments = configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
+        notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
+    }
+
+    /// Adds the messenger's routes to `router`.
+    public func mount(on router: inout Router) {
+        mountAccounts(on: &router)
+        mountKeys(on: &router)
+        mountMessages(on: &router)
+        mountAttachments(on: &router)
+        mountSocket(on: &router)
+    }
+
+    /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index
+    /// range each, not a scan).
+    /// - Returns: how many envelopes and attachments expired.
+    /// - Throws: `MessengerStoreError`.
+    @discardableResult
+    public func expire() throws(MessengerStoreError) -> (envelopes: Int, attachments: Int) {
+        let expired = try store.expire(now: clock.nowMilliseconds)
+        for id in expired.attachments { attachments?.remove(id) }
+        return (expired.envelopes, expired.attachments.count)
+    }
+
+    /// Devices with a live socket on this instance.
+    public var liveSockets: Int { hub.count }
+
+    /// The messenger's counters in Prometheus text format, for `/metrics`.
+    public func metricsText() -> String {
+        """
+        # HELP courier_messenger_envelopes_stored_total Envelopes stored in device mailboxes.
+        # TYPE courier_messenger_envelopes_stored_total counter
+        courier_messenger_envelopes_stored_total \(envelopesStored.load(ordering: .relaxed))
+        # HELP courier_messenger_sockets Devices with a live delivery socket.
+        # TYPE courier_messenger_sockets gauge
+        courier_messenger_sockets \(hub.count)
+        # HELP courier_messenger_pushes_sent_total Content-free pushes a push service accepted.
+        # TYPE courier_messenger_pushes_sent_total counter
+        courier_messenger_pushes_sent_total \(pushes.sent.load(ordering: .relaxed))
+        # HELP courier_messenger_pushes_coalesced_total Pushes not sent because one had just gone to the device.
+        # TYPE courier_messenger_pushes_coalesced_total counter
+        courier_messenger_pushes_coalesced_total \(pushes.coalesced.load(ordering: .relaxed))
+
+        """
+    }
+
+    /// The authenticated device of `request`.
+    func device(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+        try authenticator.authenticate(request)
+    }
+
+    /// Runs a store call, turning its failure into an answer.
+    func stored<T>(_ body: () throws(MessengerStoreError) -> T) throws(MessengerError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw MessengerError.store(error)
+        }
+    }
+
+    static func limit(_ limiter: RateLimiter?, _ key: String) throws(MessengerError) {
+        if case .limited(let seconds) = limiter?.take(key) ?? .allowed {
+            throw MessengerError.rateLimited(retryAfter: seconds)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import CourierCore
+
+/// The embedded messenger store: one SQLite file in WAL mode (or an in-memory database).
+///
+/// Sends commit with `synchronous=FULL`: a 200 means the rows are on disk. Acknowledgements
+/// commit with `NORMAL`: a crash of the machine (not of the process) may forget the last ones,
+/// which only redelivers envelopes the device already has and drops by `clientMessageId`.
+public final class SQLiteMessengerStore: MessengerStore {
+    let pool: DatabasePool
+    let synchronous: String
+
+    /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
+    /// - Throws: `DatabaseError`.
+    public init(path: String, options: Database.Options = .init()) throws {
+        pool = try DatabasePool(path: path, options: options, migrator: SQLiteMessengerSchema.migrator)
+        synchronous = options.synchronous
+    }
+
+    /// Runs `body`, turning database failures into `MessengerStoreError`.
+    func storage<T>(_ body: () throws -> T) throws(MessengerStoreError) -> T {
+        do {
+            return try body()
+        } catch let error as MessengerStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw MessengerStoreError(error.isDiskFull ? .diskFull : .storage, error.description)
+        } catch {
+            throw MessengerStoreError(.storage, "\(error)")
+        }
+    }
+
+    public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {
+        try storage {
+            try pool.transaction { db in
+                let exists = try db.query("SELECT 1 FROM accounts WHERE id = ?1", [.text(accountId)]) { _ in true }
+                if !exists.isEmpty { throw MessengerStoreError(.conflict, "account \(accountId) exists") }
+                try db.run(
+                    "INSERT INTO accounts(id, created_at) VALUES (?1, ?2)",
+                    [.text(accountId), .integer(device.createdAt)])
+                try insert(device, accountId: accountId, in: db)
+            }
+        }
+    }
+
+    func insert(_ device: DeviceRecord, accountId: String, in db: Database) throws {
+        try db.run(
+            """
+            INSERT INTO devices(account_id, device_id, registration_id, name, password_hash, created_at, push_kind, push_address)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """,
+            [
+                .text(accountId), .integer(Int64(device.id)), .integer(Int64(device.registrationId)),
+                .text(device.name),
+                .text(device.passwordHash), .integer(device.createdAt),
+                device.push.map { .text($0.kind.rawValue) } ?? .null, device.push.map { .text($0.address) } ?? .null,
+            ])
+    }
+
+    public func storeLinkingToken(accountId: String, tokenHash: [UInt8], expiresAt: Int64)
+        throws(MessengerStoreError)
+    {
+        try storage {
+            try pool.write { db in
+                try db.run(
+                    "INSERT INTO linking_tokens(token_hash, account_id, expires_at) VALUES (?1, ?2, ?3)",
+                    [.blob(tokenHash), .text(accountId), .integer(expiresAt)])
+            }
+        }
+    }
+
+    public func linkDevice(tokenHash: [UInt8], device: DeviceRecord, maximumDevices: Int, now: Int64)
+        throws(MessengerStoreError) -> (accountId: String, deviceId: Int)
+    {
+        try storage {
+            try pool.transaction { db in
+                let owners = try db.query(
+                    "DELETE FROM linking_tokens WHERE token_hash = ?1 RETURNING account_id, expires_at",
+                    [.blob(tokenHash)]
+                ) { row in (row.text(0) ?? "", row.int(1)) }
+                guard let owner = owners.first, owner.1 > now else {
+                    throw MessengerStoreError(.notFound, "unknown, used or expired linking token")
+                }
+                let ids = try db.query(
+                    "SELECT device_id FROM devices WHERE account_id = ?1", [.text(owner.0)]
+                ) { Int($0.int(0)) }
+                guard ids.count < maximumDevices else {
+                    throw MessengerStoreError(.limitReached, "the account has \(ids.count) devices")
+                }
+                var linked = device
+                linked.id = (ids.max() ?? 0) + 1
+                try insert(linked, accountId: owner.0, in: db)
+                return (owner.0, linked.id)
+            }
+        }
+    }
+
+    private static let deviceColumns =
+        "device_id, registration_id, name, password_hash, created_at, push_kind, push_address"
+
+    private static func deviceRecord(_ row: Row) -> DeviceRecord {
+        let push: PushEndpoint? = row.text(5).flatMap(PushEndpoint.Kind.init(rawValue:)).map {
+            PushEndpoint(kind: $0, address: row.text(6) ?? "")
+        }
+        return DeviceRecord(
+            id: Int(row.int(0)), registrationId: Int(row.int(1)), name: row.text(2) ?? "",
+            passwordHash: row.text(3) ?? "", createdAt: row.int(4), push: push)
+    }
+
+    public func device(accountId: String, deviceId: Int) throws(MessengerStoreError) -> DeviceRecord? {
+        try storage {
+            try pool.read { db in
+                try db.query(
+                    "SELECT \(Self.deviceColumns) FROM devices WHERE account_id = ?1 AND device_id = ?2",
+                    [.text(accountId), .integer(Int64(deviceId))], row: Self.deviceRecord
+                ).first
+            }
+        }
+    }
+
+    public func devices(accountId: String) throws(MessengerStoreError) -> [DeviceRecord] {
+        try storage {
+            try pool.read { db in
+                try db.query(
+                    "SELECT \(Self.deviceColumns) FROM devices WHERE account_id = ?1 ORDER BY device_id",
+                    [.text(accountId)], row: Self.deviceRecord)
+            }
+        }
+    }
+
+    public func removeDevice(accountId: String, deviceId: Int) throws(MessengerStoreError) -> Bool {
+        try storage {
+            try pool.transaction { db in
+                let key: [SQLValue] = [.text(accountId), .integer(Int64(deviceId))]
+                try db.run("DELETE FROM devices WHERE account_id = ?1 AND device_id = ?2", key)
+                let existed = db.changes > 0
+                try db.run("DELETE FROM signed_prekeys WHERE account_id = ?1 AND device_id = ?2", key)
+                try db.run("DELETE FROM one_time_prekeys WHERE account_id = ?1 AND device_id = ?2", key)
+                try db.run("DELETE FROM mailbox WHERE account_id = ?1 AND device_id = ?2", key)
+                return existed
+            }
+        }
+    }
+
+    public func setPushEndpoint(_ endpoint: PushEndpoint?, accountId: String, deviceId: Int)
+        throws(MessengerStoreError)
+    {
+        try storage {
+            try pool.write { db in
+                try db.run(
+                    "UPDATE devices SET push_kind = ?3, push_address = ?4 WHERE account_id = ?1 AND device_id = ?2",
+                    [
+                        .text(accountId), .integer(Int64(deviceId)), endpoint.map { .text($0.kind.rawValue) } ?? .null,
+                        endpoint.map { .text($0.address) } ?? .null,
+                    ])
+            }
+        }
+    }
+
+    public func identityKey(accountId: String) throws(MessengerStoreError) -> [UInt8]? {
+        try storage {
+            try pool.read { db in
+                try db.query("SELECT identity_key FROM accounts WHERE id = ?1", [.text(accountId)]) { row in
+                    row.isNull(0) ? nil : row.bytes(0)
+                }.first ?? nil
+            }
+        }
+    }
+}

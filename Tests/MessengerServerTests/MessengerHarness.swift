@@ -1,0 +1,184 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import MessengerServer
+import SignalProtocol
+import Testing
+
+/// A real messenger server on 127.0.0.1 (ephemeral port) over a SQLite store in a temporary
+/// directory, with a manual clock, an HTTP client and a WebSocket client.
+final class MessengerHarness: Sendable {
+    let clock = ManualClock()
+    let directory: String
+    let store: SQLiteMessengerStore
+    let messenger: MessengerServer
+    let server: HTTPServer
+    let client = HTTPClient(timeout: .seconds(30))
+
+    init(
+        directory: String? = nil, pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
+        configure: (inout MessengerConfiguration) -> Void = { _ in }
+    ) throws {
+        let directory = directory ?? NSTemporaryDirectory() + "messenger-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        var configuration = MessengerConfiguration()
+        configuration.passwordHashing = .minimal
+        configuration.attachmentDirectory = directory + "/attachments"
+        configure(&configuration)
+        messenger = MessengerServer(configuration: configuration, store: store, clock: clock, pushSenders: pushSenders)
+        var router = Router()
+        messenger.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        server = HTTPServer(configuration: http, router: router)
+        try server.start()
+    }
+
+    var baseURL: String { server.baseURL }
+
+    func stop() { inBackground { [server] in server.stop(deadline: .zero) } }
+
+    /// Removes the temporary directory (after `stop`).
+    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// Sends a request with `device`'s credentials (or none).
+    func request(
+        _ method: String, _ path: String, as device: TestDevice? = nil, json: JSONValue? = nil,
+        headers: [String: String] = [:], body: [UInt8]? = nil
+    ) async throws -> HTTPClientResponse {
+        var all = headers
+        if let device { all["Authorization"] = device.authorization }
+        if let json {
+            all["Content-Type"] = "application/json"
+            return try await client.send(method, baseURL + path, headers: all, body: JSONWriter.encode(json))
+        }
+        return try await client.send(method, baseURL + path, headers: all, body: body)
+    }
+
+    /// Creates an account; its first device.
+    func register(name: String = "phone") async throws -> TestDevice {
+        let device = try TestDevice(name: name)
+        let response = try await request("POST", "/v1/accounts", json: device.registration)
+        try #require(
+            response.status == 200, "registration: \(response.status) \(String(decoding: response.body, as: UTF8.self))"
+        )
+        device.accountId = try #require(response.json?["accountId"]?.stringValue)
+        device.deviceId = 1
+        return device
+    }
+
+    /// Links a new device to `primary`'s account.
+    func link(to primary: TestDevice, name: String = "laptop") async throws -> TestDevice {
+        let token = try await request("POST", "/v1/devices/linking-token", as: primary)
+        let device = try TestDevice(name: name)
+        var body = device.registration
+        body = .object((body.objectValue ?? [:]).merging(["token": token.json?["token"] ?? .null]) { $1 })
+        let response = try await request("PUT", "/v1/devices/link", json: body)
+        try #require(
+            response.status == 200, "link: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        device.accountId = try #require(response.json?["accountId"]?.stringValue)
+        device.deviceId = Int(try #require(response.json?["deviceId"]?.intValue))
+        device.identity = primary.identity
+        return device
+    }
+
+    /// Uploads `device`'s identity key, a signed prekey and `preKeys` one-time prekeys.
+    func uploadKeys(_ device: TestDevice, preKeys: Int = 10, firstId: Int = 1) async throws {
+        let response = try await request(
+            "PUT", "/v2/keys", as: device, json: try device.keyUpload(preKeys: preKeys, firstId: firstId))
+        try #require(
+            response.status == 204, "keys: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+    }
+
+    /// `PUT /v1/messages/{account}` with one envelope per `(device, registrationId)`.
+    func send(
+        from sender: TestDevice, to accountId: String, devices: [(Int, Int)], content: String = "sealed",
+        clientMessageId: String = UUID().uuidString, conversationId: String = "conversation-1"
+    ) async throws -> HTTPClientResponse {
+        let messages: [JSONValue] = devices.map { device, registrationId in
+            [
+                "destinationDeviceId": .int(Int64(device)), "destinationRegistrationId": .int(Int64(registrationId)),
+                "type": 1, "content": .string(Base64.encode(Array("\(content) for \(device)".utf8))),
+            ]
+        }
+        return try await request(
+            "PUT", "/v1/messages/\(accountId)", as: sender,
+            json: [
+                "messages": .array(messages), "conversationId": .string(conversationId),
+                "clientMessageId": .string(clientMessageId), "timestamp": 1_800_000_000_000,
+            ])
+    }
+
+    /// Opens `device`'s delivery socket.
+    func connect(_ device: TestDevice, client: WebSocketClient) async throws -> WebSocket {
+        try await client.connect(
+            to: "ws://127.0.0.1:\(server.port)/v1/websocket", headers: [("Authorization", device.authorization)])
+    }
+}
+
+/// A device as a client sees it: its credentials and its identity key.
+final class TestDevice: @unchecked Sendable {
+    let name: String
+    let password = UUID().uuidString + UUID().uuidString
+    let registrationId: Int
+    var identity: IdentityKeyPair
+    var accountId = ""
+    var deviceId = 0
+    /// The ids of the one-time prekeys the last `keyUpload` made.
+    var preKeyIds: [Int64] = []
+
+    init(name: String) throws {
+        self.name = name
+        registrationId = Int(try KeyHelper.generateRegistrationId())
+        identity = try IdentityKeyPair.generate()
+    }
+
+    var authorization: String { "Basic " + Base64.encode(Array("\(accountId).\(deviceId):\(password)".utf8)) }
+
+    var registration: JSONValue {
+        ["password": .string(password), "registrationId": .int(Int64(registrationId)), "name": .string(name)]
+    }
+
+    func keyUpload(preKeys: Int, firstId: Int = 1, badSignature: Bool = false) throws -> JSONValue {
+        let signed = try SignedPreKeyRecord.generate(identity: identity, id: 7, timestamp: 0)
+        var signature = signed.signature
+        if badSignature { signature[0] ^= 0x01 }
+        let oneTime = try KeyHelper.generatePreKeys(start: UInt32(firstId), count: preKeys)
+        preKeyIds = oneTime.map { Int64($0.id) }
+        return [
+            "identityKey": .string(Base64.encode(identity.identityKey.serialized)),
+            "signedPreKey": [
+                "keyId": 7, "publicKey": .string(Base64.encode(signed.keyPair.publicKey.serialized)),
+                "signature": .string(Base64.encode(signature)),
+            ],
+            "preKeys": .array(
+                oneTime.map {
+                    ["keyId": .int(Int64($0.id)), "publicKey": .string(Base64.encode($0.keyPair.publicKey.serialized))]
+                }),
+        ]
+    }
+}
+
+/// Reads delivery frames from a socket.
+struct DeliveryReader {
+    var iterator: WebSocketInbound.AsyncIterator
+
+    init(_ socket: WebSocket) { iterator = socket.inbound.makeAsyncIterator() }
+
+    /// The next frame as JSON, or `nil` when the socket closed.
+    mutating func next() async -> JSONValue? {
+        guard let message = await iterator.next() else { return nil }
+        guard case .text(let text) = message else { return .null }
+        return try? JSONParser.parse(text)
+    }
+}
+
+extension JSONValue {
+    /// The decoded `content` of an envelope frame.
+    var envelopeContent: String? {
+        self["body"]?["content"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
