@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "FlagRules", targets: ["FlagRules"]),
+        .library(name: "FeatureFlags", targets: ["FeatureFlags"]),
+        .library(name: "FlagServer", targets: ["FlagServer"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
@@ -48,13 +51,18 @@ let package = Package(
         .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb", "CLibWebSockets"]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
+        // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
+        .target(name: "FlagRules", dependencies: ["CourierCore"]),
+        .target(name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"]),
+        .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn"),
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
         .target(
             name: "MessengerServer", dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL"]),
         .executableTarget(
-            name: "courier-server", dependencies: ["AnalyticsCollector", "MessengerServer", "CourierHTTP", "CourierCore"]),
+            name: "courier-server",
+            dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
@@ -65,7 +73,7 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting",
+                "CourierTesting", "FeatureFlags", "FlagServer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
@@ -80,6 +88,9 @@ let package = Package(
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "FeatureFlagsTests",
+            dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@ enum BenchCommand {
           collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
                       beside civetweb answering the same request and SQLite inserting the same rows
           http        the HTTP layer: small GETs and 10 KB POSTs, libwebsockets beside civetweb
+          flags       feature flag evaluations/s (10 rules and a rollout) beside a dictionary lookup,
+                      and fetch-to-activate latency on loopback beside a bare GET
           json        parsing Segment batches: Courier's parser beside Foundation's
           sdk         the analytics SDK: track cost beside a bare actor hop, queue writes beside
                       SQLite, end to end to the collector, memory with the network down
@@ -61,13 +63,14 @@ enum BenchCommand {
             default: names.append(word)
             }
         }
-        if names.isEmpty || names == ["all"] { names = ["json", "http", "collector", "sdk", "signal"] }
+        if names.isEmpty || names == ["all"] { names = ["json", "http", "collector", "sdk", "signal", "flags"] }
         do {
             for name in names {
                 switch name {
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
+                case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()

@@ -1,6 +1,7 @@
 import AnalyticsCollector
 import CourierCore
 import CourierHTTP
+import FlagServer
 import Foundation
 import MessengerServer
 
@@ -69,6 +70,11 @@ enum ServerCommand {
         var router = Router()
         collector.mount(on: &router)
         messenger.mount(on: &router)
+        var flagConfiguration = FlagServerConfiguration()
+        flagConfiguration.adminToken = configuration.adminToken
+        let flags = FlagService(
+            configuration: flagConfiguration, store: try SQLiteFlagStore(path: options.dataDirectory + "/flags.sqlite"))
+        flags.mount(on: &router)
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
         }

@@ -30,17 +30,32 @@ struct AdminClient {
             ?? text
     }
 
-    private func adminHeaders() throws -> [String: String] {
+    func adminHeaders() throws -> [String: String] {
         guard let token else { throw CommandError("an admin token is needed: --admin-token or COURIER_ADMIN_TOKEN") }
         return ["Authorization": "Bearer \(token)"]
     }
 
-    private func check(_ response: HTTPClientResponse) throws -> JSONValue {
+    func check(_ response: HTTPClientResponse) throws -> JSONValue {
         let json = response.json ?? .null
         guard (200..<300).contains(response.status) else {
             let message = json["error"]?["message"]?.stringValue ?? String(decoding: response.body, as: UTF8.self)
             throw CommandError("server answered \(response.status): \(message)")
         }
         return json
+    }
+}
+
+extension AdminClient {
+    /// An admin request with the bearer token and an optional JSON body.
+    func admin(_ method: String, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
+        var headers = try adminHeaders()
+        if body != nil { headers["Content-Type"] = "application/json" }
+        return try check(
+            try await http.send(method, server + path, headers: headers, body: body.map(JSONWriter.encode)))
+    }
+
+    /// A `POST` of JSON without the admin token (public routes such as flag evaluation).
+    func post(_ path: String, body: JSONValue) async throws -> JSONValue {
+        try check(try await http.sendJSON("POST", server + path, body))
     }
 }

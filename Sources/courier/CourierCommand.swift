@@ -27,6 +27,18 @@ enum CourierCommand {
               --after CURSOR                       start after this cursor (default: the start)
               --interval SECONDS                   poll interval with --follow (default 1)
 
+          flags list [--expired]                 list the environment's flags (or the overdue ones)
+          flags set FLAG [changes]               create or change a flag (validated by the server):
+              --file PATH | --definition JSON      the whole definition (docs/feature-flags.md)
+              --type bool|string|int|double|json   with --value, for a flag without rules
+              --value JSON                         the value served when no rule matches
+              --owner NAME  --expires YYYY-MM-DD   hygiene
+          flags kill FLAG                        turn the kill switch on
+          flags eval FLAG [--context KEY=VALUE …] evaluate on the server, print the details
+              --targeting-key ID                   the id rollouts stick to
+          flags audit                            print the changes, newest first
+          (flags commands take --env ENV, default $COURIER_FLAGS_ENV or development)
+
         COMMON OPTIONS:
           --server URL          the server (default $COURIER_SERVER or http://127.0.0.1:8080)
           --admin-token TOKEN   admin API token (default $COURIER_ADMIN_TOKEN)
@@ -80,6 +92,9 @@ enum CourierCommand {
                     client: client, writeKey: key, after: parsed.option("--after") ?? "0",
                     follow: parsed.flag("--follow"), interval: interval
                 ).run()
+            case ("flags", let action?):
+                let environment = parsed.option("--env") ?? environment["COURIER_FLAGS_ENV"] ?? "development"
+                try await FlagsCommand(client: client, environment: environment).run(action, &parsed)
             case ("help", _), ("--help", _), ("-h", _), (nil, _):
                 print(usage)
             default:

@@ -3,6 +3,8 @@ struct ParsedArguments {
     private(set) var positional: [String] = []
     /// Every `--prop` value, in order.
     private(set) var props: [String] = []
+    /// Every `--context` value, in order.
+    private(set) var contexts: [String] = []
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
     private var used: Set<String> = []
@@ -10,7 +12,8 @@ struct ParsedArguments {
     static let valueOptions: Set<String> = [
         "--server", "--admin-token", "--write-key", "--after", "--interval", "--enabled", "--sample-rate",
         "--flush-at", "--flush-interval", "--allow-list", "--user-id", "--count", "--data-dir", "--progress",
-        "--drain-seconds",
+        "--drain-seconds", "--env", "--file", "--definition", "--type", "--value", "--owner", "--expires",
+        "--targeting-key",
     ]
 
     init(_ arguments: [String]) {
@@ -18,6 +21,8 @@ struct ParsedArguments {
         while let word = rest.popFirst() {
             if word == "--prop", let value = rest.popFirst() {
                 props.append(value)
+            } else if word == "--context", let value = rest.popFirst() {
+                contexts.append(value)
             } else if Self.valueOptions.contains(word), let value = rest.popFirst() {
                 options[word] = value
             } else if word.hasPrefix("--") {

@@ -1,0 +1,163 @@
+import CourierCore
+import FlagRules
+import Foundation
+import Synchronization
+
+/// Courier's feature flags client: one resolver (debug override → targeting rules → remote
+/// value, last-known-good on disk → baked default), fetched definitions activated only at safe
+/// points, a kill switch that holds offline.
+///
+/// ```swift
+/// let flags = FeatureFlags(configuration: .init(
+///     serverURL: "https://api.example.com", environmentKey: "production",
+///     cacheStore: FileFlagCacheStore(path: cachesFolder + "/flags.json")))
+/// await flags.start()                      // last launch's fetch becomes active; fetches again
+/// flags.setContext(EvaluationContext(targetingKey: userId, attributes: ["country": "FR"]))
+/// if flags.value(.newCheckout) { … }
+/// // at screen entry:
+/// flags.activate()
+/// ```
+public final class FeatureFlags: FlagProvider {
+    struct State {
+        var active: FlagSnapshot?
+        var pending: FlagSnapshot?
+        var overrides: [String: JSONValue] = [:]
+        var context = EvaluationContext()
+        var schedule: FetchSchedule
+        var observers: [UInt64: @Sendable (FlagSnapshot) -> Void] = [:]
+        var nextObserver: UInt64 = 0
+        var started = false
+    }
+
+    /// The configuration in force.
+    public let configuration: FeatureFlagsConfiguration
+    let state: Mutex<State>
+
+    /// Creates the client; it touches neither disk nor network until `start()`.
+    public init(configuration: FeatureFlagsConfiguration) {
+        self.configuration = configuration
+        state = Mutex(
+            State(
+                schedule: FetchSchedule(
+                    minimumInterval: configuration.minimumFetchInterval, backoff: configuration.backoff)))
+    }
+
+    /// `courier`.
+    public var name: String { "courier" }
+
+    /// The value of `flag` for the current context.
+    public func value<Value>(_ flag: Flag<Value>) -> Value { details(flag).value }
+
+    /// The evaluation details of `flag` for the current context.
+    public func details<Value>(_ flag: Flag<Value>) -> EvaluationDetails<Value> {
+        details(flag, context: state.withLock { $0.context })
+    }
+
+    /// Resolves one flag: override, kill switch, rules, remote value; `nil` value = default.
+    public func resolve(key: String, type: FlagType, context: EvaluationContext) -> Resolution {
+        let (override, active, kills) = state.withLock { state in
+            (state.overrides[key], state.active, state.pending?.document.disabledKeys ?? [])
+        }
+        if let override { return Resolution(value: override, variant: "override", reason: .static) }
+        guard let active else { return Resolution(value: nil, reason: .default) }
+        return active.resolve(
+            key: key, type: type, context: context, extraKills: kills, stale: isStale(active))
+    }
+
+    /// Sets who flags are evaluated for.
+    public func setContext(_ context: EvaluationContext) { state.withLock { $0.context = context } }
+
+    /// A debug override: `flag` gives `value` (reason `STATIC`, variant `override`) until cleared.
+    public func override<Value>(_ flag: Flag<Value>, with value: Value?) {
+        state.withLock { $0.overrides[flag.key] = value?.flagJSON }
+    }
+
+    /// The definitions every evaluation reads now, or `nil` before any.
+    public var activeSnapshot: FlagSnapshot? { state.withLock { $0.active } }
+
+    /// Fetched definitions waiting for `activate()`.
+    public var pendingSnapshot: FlagSnapshot? { state.withLock { $0.pending } }
+
+    /// Makes the fetched definitions the active ones, at a point the app chooses (screen entry);
+    /// observers then see the new snapshot, once.
+    /// - Returns: whether there was anything to activate.
+    @discardableResult
+    public func activate() -> Bool {
+        let (snapshot, observers) = state.withLock { state -> (FlagSnapshot?, [@Sendable (FlagSnapshot) -> Void]) in
+            guard let pending = state.pending else { return (nil, []) }
+            state.active = pending
+            state.pending = nil
+            return (pending, Array(state.observers.values))
+        }
+        guard let snapshot else { return false }
+        persist()
+        for observer in observers { observer(snapshot) }
+        return true
+    }
+
+    /// Calls `handler` with each activated snapshot; keep the token to stop.
+    public func observe(_ handler: @escaping @Sendable (FlagSnapshot) -> Void) -> FlagObservation {
+        let id = state.withLock { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = handler
+            return state.nextObserver
+        }
+        return FlagObservation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
+    }
+
+    /// Loads the last-known-good definitions (the previous launch's fetch becomes active: the
+    /// next launch is a safe point) and fetches. Call once at launch.
+    @discardableResult
+    public func start() async -> FetchOutcome {
+        let cache = configuration.cacheStore.load()
+        let loaded = (cache?.pending).flatMap(Self.snapshot) ?? (cache?.active).flatMap(Self.snapshot)
+        let (observers, first) = state.withLock { state -> ([@Sendable (FlagSnapshot) -> Void], Bool) in
+            let first = !state.started
+            state.started = true
+            if first, state.active == nil, let loaded { state.active = loaded }
+            return (Array(state.observers.values), first)
+        }
+        if first, let loaded {
+            persist()
+            for observer in observers { observer(loaded) }
+        }
+        return await fetch()
+    }
+
+    /// Fetches when the app comes to the foreground (subject to the minimum interval).
+    @discardableResult
+    public func enteredForeground() async -> FetchOutcome { await fetch() }
+
+    func isStale(_ snapshot: FlagSnapshot) -> Bool {
+        configuration.clock.now.timeIntervalSince(snapshot.fetchedAt)
+            > Double(configuration.staleAfter.components.seconds)
+    }
+
+    static func snapshot(_ entry: FlagCache.Entry) -> FlagSnapshot? {
+        guard let document = try? FlagDocument.parse(entry.document) else { return nil }
+        return FlagSnapshot(
+            document: document, etag: entry.etag,
+            fetchedAt: Date(timeIntervalSince1970: Double(entry.fetchedAtMilliseconds) / 1000), source: .cache)
+    }
+
+    func persist() {
+        let cache = state.withLock { state in
+            FlagCache(active: state.active.map(Self.entry), pending: state.pending.map(Self.entry))
+        }
+        try? configuration.cacheStore.save(cache)
+    }
+
+    static func entry(_ snapshot: FlagSnapshot) -> FlagCache.Entry {
+        FlagCache.Entry(
+            document: snapshot.document.json, etag: snapshot.etag,
+            fetchedAtMilliseconds: Int64((snapshot.fetchedAt.timeIntervalSince1970 * 1000).rounded()))
+    }
+}
+
+/// Keeps an observer registered; `cancel()` (or dropping every copy's owner) removes it.
+public struct FlagObservation: Sendable {
+    private let remove: @Sendable () -> Void
+    init(_ remove: @escaping @Sendable () -> Void) { self.remove = remove }
+    /// Stops the observer.
+    public func cancel() { remove() }
+}

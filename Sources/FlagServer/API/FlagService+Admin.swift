@@ -1,0 +1,170 @@
+import CourierCore
+import CourierHTTP
+import FlagRules
+import Foundation
+
+extension FlagService {
+    /// `PUT /v1/flags/{envKey}/definitions/{flagKey}` (admin): validates the definition against
+    /// the environment and stores it with an audit row; a malformed one is refused with 422.
+    func putDefinition(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let environment = try environmentKey(request)
+        let flagKey = try pathKey(request, "flagKey")
+        let definition = try keyedDefinition(request, key: flagKey)
+        let version = try change(
+            FlagChange(subject: .flag, key: flagKey, action: "set", definition: definition), environment: environment)
+        return .json(["version": .int(version), "flag": definition])
+    }
+
+    /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on.
+    func kill(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let environment = try environmentKey(request)
+        let flagKey = try pathKey(request, "flagKey")
+        guard let current = try servedEnvironment(environment)?.document.flags[flagKey],
+            case .object(var object) = current.json
+        else {
+            throw FlagServerError(.notFound, "no flag \(flagKey) in environment \(environment)")
+        }
+        object["enabled"] = false
+        let version = try change(
+            FlagChange(subject: .flag, key: flagKey, action: "kill", definition: .object(object)),
+            environment: environment)
+        return .json(["version": .int(version), "flag": .object(object)])
+    }
+
+    /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
+    func putSegment(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let environment = try environmentKey(request)
+        let segmentKey = try pathKey(request, "segmentKey")
+        let definition = try keyedDefinition(request, key: segmentKey)
+        let version = try change(
+            FlagChange(subject: .segment, key: segmentKey, action: "set", definition: definition),
+            environment: environment)
+        return .json(["version": .int(version), "segment": definition])
+    }
+
+    /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
+    /// those past their expiry day.
+    func listDefinitions(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let environment = try environmentKey(request)
+        guard let served = try servedEnvironment(environment) else {
+            throw FlagServerError(.notFound, "no flags are defined for environment \(environment)")
+        }
+        var flags = served.document.flags.values.sorted { $0.key < $1.key }
+        if request.query["expired"] == "true" {
+            let today = String(Timestamp.format(milliseconds: clock.nowMilliseconds).prefix(10))
+            flags = flags.filter { $0.isExpired(today: today) }
+        }
+        return .json([
+            "environment": .string(environment), "version": .int(served.document.version),
+            "flags": .array(flags.map(\.json)),
+        ])
+    }
+
+    /// `GET /v1/flags/{envKey}/audit[?limit=N]` (admin): changes, newest first.
+    func audit(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let environment = try environmentKey(request)
+        var limit = 100
+        if let text = request.query["limit"] {
+            guard let value = Int(text), (1...1000).contains(value) else {
+                throw FlagServerError(.invalidRequest, "limit must be an integer from 1 to 1000")
+            }
+            limit = value
+        }
+        do {
+            let entries = try store.audit(environment: environment, limit: limit)
+            return .json(["entries": .array(entries.map(\.json))])
+        } catch {
+            throw FlagServerError(.storageUnavailable, "the flag store is unavailable")
+        }
+    }
+
+    /// Validates the environment with the change applied, then stores it; one edit at a time.
+    func change(_ change: FlagChange, environment: String) throws(FlagServerError) -> Int64 {
+        let result = editLock.withLock { _ -> Result<Int64, FlagServerError> in
+            do {
+                let stored =
+                    try store.environment(environment) ?? StoredEnvironment(version: 0, flags: [], segments: [])
+                var candidate = stored
+                switch change.subject {
+                case .flag: candidate.flags = Self.replacing(stored.flags, key: change.key, with: change.definition)
+                case .segment:
+                    candidate.segments = Self.replacing(stored.segments, key: change.key, with: change.definition)
+                }
+                _ = try Self.document(environment: environment, candidate)
+                let version = try store.apply(change, environment: environment, atMilliseconds: clock.nowMilliseconds)
+                served.withLock { _ = $0.removeValue(forKey: environment) }
+                return .success(version)
+            } catch let error as FlagDefinitionError {
+                return .failure(FlagServerError(.invalidDefinition, Self.locate(error, change)))
+            } catch {
+                return .failure(FlagServerError(.storageUnavailable, "the flag store is unavailable"))
+            }
+        }
+        return try result.get()
+    }
+
+    static func replacing(_ items: [JSONValue], key: String, with definition: JSONValue) -> [JSONValue] {
+        items.filter { $0["key"]?.stringValue != key } + [definition]
+    }
+
+    /// Points the error at the changed definition when it is the one at fault.
+    static func locate(_ error: FlagDefinitionError, _ change: FlagChange) -> String {
+        let prefix = change.subject == .flag ? "flags[" : "segments["
+        guard error.path.hasPrefix(prefix), let close = error.path.firstIndex(of: "]") else {
+            return error.description
+        }
+        let rest = error.path[error.path.index(after: close)...].drop { $0 == "." }
+        return rest.isEmpty ? error.message : "\(rest): \(error.message)"
+    }
+
+    /// The body's definition, its `key` filled in from the path (or checked against it).
+    func keyedDefinition(_ request: HTTPRequest, key: String) throws(FlagServerError) -> JSONValue {
+        var definition = try definitionBody(request)
+        if definition["key"] == nil, case .object(var object) = definition {
+            object["key"] = .string(key)
+            definition = .object(object)
+        }
+        guard definition["key"]?.stringValue == key else {
+            throw FlagServerError(.invalidDefinition, "key: must be \(key), the key in the path")
+        }
+        return definition
+    }
+
+    func definitionBody(_ request: HTTPRequest) throws(FlagServerError) -> JSONValue {
+        guard request.body.count <= configuration.maximumDefinitionBytes else {
+            throw FlagServerError(.invalidRequest, "the body is over \(configuration.maximumDefinitionBytes) bytes")
+        }
+        do {
+            let json = try JSONParser.parse(request.body)
+            guard case .object = json else { throw FlagServerError(.invalidDefinition, "must be an object") }
+            return json
+        } catch let error as FlagServerError {
+            throw error
+        } catch {
+            throw FlagServerError(.invalidRequest, "invalid JSON: \(error)")
+        }
+    }
+
+    func pathKey(_ request: HTTPRequest, _ name: String) throws(FlagServerError) -> String {
+        let key = request.pathParameters[name] ?? ""
+        guard Self.isKey(key) else {
+            throw FlagServerError(
+                .invalidRequest, "\(name) must be 1–128 characters of letters, digits, '.', '_' or '-'")
+        }
+        return key
+    }
+
+    func authorizeAdmin(_ request: HTTPRequest) throws(FlagServerError) {
+        guard let expected = configuration.adminToken else {
+            throw FlagServerError(.forbidden, "the admin API is disabled (no admin token configured)")
+        }
+        guard request.hasBearerToken(in: [expected]) else {
+            throw FlagServerError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
+        }
+    }
+}

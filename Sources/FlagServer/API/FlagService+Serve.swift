@@ -1,0 +1,93 @@
+import CourierCore
+import CourierHTTP
+import FlagRules
+import Foundation
+
+extension FlagService {
+    /// `GET /v1/flags/{envKey}`: the environment's definitions, with `ETag` (304 on
+    /// `If-None-Match`) and gzip when the client accepts it.
+    func getDefinitions(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        let key = try environmentKey(request)
+        guard let served = try servedEnvironment(key) else {
+            throw FlagServerError(.notFound, "no flags are defined for environment \(key)")
+        }
+        var headers = [("ETag", served.etag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        if let tags = request.header("if-none-match"), Self.matches(tags, served.etag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        headers.append(("Content-Type", "application/json"))
+        if let gzipped = served.gzipped, Self.acceptsGzip(request.header("accept-encoding")) {
+            headers.append(("Content-Encoding", "gzip"))
+            return HTTPResponse(status: 200, headers: headers, body: gzipped)
+        }
+        return HTTPResponse(status: 200, headers: headers, body: served.body)
+    }
+
+    /// `POST /v1/flags/{envKey}/evaluate`: every flag's evaluation details for the context in the
+    /// body, by the same rule evaluator the Swift client runs.
+    func evaluate(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+        let key = try environmentKey(request)
+        guard request.body.count <= configuration.maximumEvaluationBytes else {
+            throw FlagServerError(.invalidRequest, "the body is over \(configuration.maximumEvaluationBytes) bytes")
+        }
+        let body: JSONValue
+        do {
+            body = request.body.isEmpty ? [:] : try JSONParser.parse(request.body)
+        } catch {
+            throw FlagServerError(.invalidRequest, "invalid JSON: \(error)")
+        }
+        guard case .object = body else { throw FlagServerError(.invalidRequest, "the body must be an object") }
+        guard let served = try servedEnvironment(key) else {
+            throw FlagServerError(.notFound, "no flags are defined for environment \(key)")
+        }
+        let context = EvaluationContext(json: body["context"] ?? body)
+        var answers: [String: JSONValue] = [:]
+        let keys = body["flags"]?.arrayValue?.compactMap(\.stringValue) ?? Array(served.document.flags.keys)
+        for flagKey in keys {
+            if let flag = served.document.flags[flagKey] {
+                answers[flagKey] = RuleEvaluator.evaluate(flag, context: context).json
+            } else {
+                answers[flagKey] =
+                    Resolution(
+                        value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "no flag \(flagKey)"
+                    ).json
+            }
+        }
+        return .json([
+            "environment": .string(key), "version": .int(served.document.version), "flags": .object(answers),
+        ])
+    }
+
+    func environmentKey(_ request: HTTPRequest) throws(FlagServerError) -> String {
+        let key = request.pathParameters["envKey"] ?? ""
+        guard FlagService.isKey(key) else {
+            throw FlagServerError(
+                .invalidRequest, "an environment key is 1–128 characters of letters, digits, '.', '_' or '-'")
+        }
+        return key
+    }
+
+    static func isKey(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 128
+            && text.utf8.allSatisfy { c in
+                (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 46 || c == 95 || c == 45
+            }
+    }
+
+    /// `If-None-Match`: `*`, or a comma-separated list holding the tag (weak or strong).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            let tag = part.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { part in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.first?.lowercased() == "gzip" else { return false }
+            return !fields.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
+        }
+    }
+}

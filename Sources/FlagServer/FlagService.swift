@@ -1,0 +1,90 @@
+import CourierCore
+import CourierHTTP
+import FlagRules
+import Synchronization
+
+/// Flag definitions per environment key, served to clients with an `ETag`, evaluated for thin
+/// clients, edited through admin routes that validate every change and audit it.
+///
+/// ```swift
+/// let flags = FlagService(store: try SQLiteFlagStore(path: dataDirectory + "/flags.sqlite"))
+/// flags.mount(on: &router)
+/// ```
+public final class FlagService: Sendable {
+    /// One environment as served: parsed for evaluation, encoded once for fetches.
+    struct Served: Sendable {
+        let document: FlagDocument
+        let body: [UInt8]
+        let gzipped: [UInt8]?
+        let etag: String
+    }
+
+    /// The limits and admin token in force.
+    public let configuration: FlagServerConfiguration
+    let store: any FlagStore
+    let clock: any Clock
+    let served = Mutex<[String: Served]>([:])
+    /// Edits validate against the current definitions and then store: one at a time.
+    let editLock = Mutex<Int>(0)
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: admin token and limits.
+    ///   - store: where definitions and the audit table live.
+    ///   - clock: the time of audit rows and of `--expired`.
+    public init(
+        configuration: FlagServerConfiguration = .init(), store: any FlagStore, clock: any Clock = SystemClock()
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Adds the flag routes to `router` (docs/feature-flags.md lists them).
+    public func mount(on router: inout Router) {
+        router.add("GET", "/v1/flags/{envKey}", crossOrigin: .anyOrigin) { [self] in try getDefinitions($0) }
+        router.add("POST", "/v1/flags/{envKey}/evaluate", crossOrigin: .anyOrigin) { [self] in try evaluate($0) }
+        router.add("GET", "/v1/flags/{envKey}/definitions") { [self] in try listDefinitions($0) }
+        router.add("PUT", "/v1/flags/{envKey}/definitions/{flagKey}") { [self] in try putDefinition($0) }
+        router.add("POST", "/v1/flags/{envKey}/definitions/{flagKey}/kill") { [self] in try kill($0) }
+        router.add("PUT", "/v1/flags/{envKey}/segments/{segmentKey}") { [self] in try putSegment($0) }
+        router.add("GET", "/v1/flags/{envKey}/audit") { [self] in try audit($0) }
+    }
+
+    /// The environment as served, built from the store on first use and after each change.
+    func servedEnvironment(_ key: String) throws(FlagServerError) -> Served? {
+        if let cached = served.withLock({ $0[key] }) { return cached }
+        let stored: StoredEnvironment?
+        do {
+            stored = try store.environment(key)
+        } catch {
+            throw FlagServerError(.storageUnavailable, "the flag store is unavailable")
+        }
+        guard let stored else { return nil }
+        let document: FlagDocument
+        do {
+            document = try Self.document(environment: key, stored)
+        } catch {
+            // Stored definitions were validated when written; a failure here is corruption.
+            throw FlagServerError(.storageUnavailable, "the stored definitions do not validate: \(error)")
+        }
+        let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
+        served.withLock { $0[key] = entry }
+        return entry
+    }
+
+    static func document(environment: String, _ stored: StoredEnvironment) throws(FlagDefinitionError) -> FlagDocument {
+        try FlagDocument.parse(
+            [
+                "environment": .string(environment), "version": .int(stored.version), "flags": .array(stored.flags),
+                "segments": .array(stored.segments),
+            ], strict: true)
+    }
+
+    static func serve(_ document: FlagDocument, gzipThreshold: Int) -> Served {
+        let body = JSONWriter.encode(document.json)
+        let gzipped = body.count >= gzipThreshold ? try? Gzip.compress(body) : nil
+        let etag = "\"\(document.version)-\(String(FNV1a.hash32(bytes: body), radix: 16))\""
+        return Served(document: document, body: body, gzipped: gzipped, etag: etag)
+    }
+}

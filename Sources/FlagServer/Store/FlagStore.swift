@@ -1,0 +1,91 @@
+import CourierCore
+
+/// An environment's stored definitions.
+public struct StoredEnvironment: Sendable, Equatable {
+    /// Grows by one with every change.
+    public var version: Int64
+    /// Flag definitions, by key order.
+    public var flags: [JSONValue]
+    /// Segment definitions, by key order.
+    public var segments: [JSONValue]
+
+    /// Creates one.
+    public init(version: Int64, flags: [JSONValue], segments: [JSONValue]) {
+        self.version = version
+        self.flags = flags
+        self.segments = segments
+    }
+}
+
+/// One change to an environment, stored with its audit row.
+public struct FlagChange: Sendable, Equatable {
+    /// What is changed.
+    public enum Subject: String, Sendable {
+        /// A flag definition.
+        case flag
+        /// A segment definition.
+        case segment
+    }
+
+    /// Flag or segment.
+    public var subject: Subject
+    /// Its key.
+    public var key: String
+    /// `set` or `kill`.
+    public var action: String
+    /// The new definition (already validated).
+    public var definition: JSONValue
+
+    /// Creates a change.
+    public init(subject: Subject, key: String, action: String, definition: JSONValue) {
+        self.subject = subject
+        self.key = key
+        self.action = action
+        self.definition = definition
+    }
+}
+
+/// One audit row: every change is kept.
+public struct FlagAuditEntry: Sendable, Equatable {
+    /// Grows with each row.
+    public var id: Int64
+    /// The environment.
+    public var environment: String
+    /// `flag` or `segment`.
+    public var subject: String
+    /// The key changed.
+    public var key: String
+    /// `set` or `kill`.
+    public var action: String
+    /// The definition before, `nil` when new.
+    public var before: JSONValue?
+    /// The definition after.
+    public var after: JSONValue
+    /// The environment's version after the change.
+    public var version: Int64
+    /// When, in milliseconds since 1970.
+    public var atMilliseconds: Int64
+
+    /// The JSON form the audit route answers.
+    public var json: JSONValue {
+        [
+            "id": .int(id), "environment": .string(environment), "subject": .string(subject), "key": .string(key),
+            "action": .string(action), "before": before ?? .null, "after": after, "version": .int(version),
+            "at": .string(Timestamp.format(milliseconds: atMilliseconds)),
+        ]
+    }
+}
+
+/// Where flag definitions live: one seam, SQLite by default.
+public protocol FlagStore: Sendable {
+    /// The environment's definitions, or `nil` when it has none.
+    /// - Throws: when the store fails.
+    func environment(_ key: String) throws -> StoredEnvironment?
+    /// Stores a change and its audit row in one transaction.
+    /// - Returns: the environment's new version.
+    /// - Throws: when the store fails.
+    func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64
+    /// The newest audit rows first.
+    /// - Throws: when the store fails.
+    func audit(environment: String, limit: Int) throws -> [FlagAuditEntry]
+}
