@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -35,6 +36,14 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
+        .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
         .target(name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"]),
         // Replays fuzz inputs; built with -DSIGNAL_FUZZ and -sanitize=fuzzer it is a libFuzzer target (docs/signal-protocol.md).
@@ -51,6 +60,9 @@ let package = Package(
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn"),
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .executableTarget(name: "courier-server", dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
@@ -62,9 +74,11 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting",
+                "CourierTesting", "ImagePipeline",
             ],
             path: "Benchmarks/courier-bench"),
+        .testTarget(
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
