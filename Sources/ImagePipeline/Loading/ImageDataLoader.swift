@@ -1,21 +1,7 @@
 import CourierHTTP
 
-/// A response to an image GET.
-public struct ImageDataResponse: Sendable {
-    /// The status code.
-    public let status: Int
-    /// Header names in lowercase.
-    public let headers: [String: String]
-    /// The body.
-    public let body: [UInt8]
-
-    /// Creates a response.
-    public init(status: Int, headers: [String: String], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-}
+/// A response to an image GET: the HTTP client's response type.
+public typealias ImageDataResponse = HTTPClientResponse
 
 /// Fetches image bytes: the network tier's seam.
 public protocol ImageDataLoader: Sendable {
@@ -35,8 +21,7 @@ public struct HTTPImageDataLoader: ImageDataLoader {
     /// - Throws: `ImagePipelineError` (`network`) or `CancellationError`.
     public func get(_ url: String, headers: [String: String]) async throws -> ImageDataResponse {
         do {
-            let response = try await client.send("GET", url, headers: headers)
-            return ImageDataResponse(status: response.status, headers: response.headers, body: response.body)
+            return try await client.send("GET", url, headers: headers)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw ImagePipelineError(.network, "GET \(url): \(error)", underlying: error)
