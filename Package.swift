@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FeatureFlags", targets: ["FeatureFlags"]),
         .library(name: "FlagServer", targets: ["FlagServer"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -38,6 +39,14 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
+        .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
         .target(name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"]),
         // Replays fuzz inputs; built with -DSIGNAL_FUZZ and -sanitize=fuzzer it is a libFuzzer target (docs/signal-protocol.md).
@@ -60,6 +69,9 @@ let package = Package(
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
         .target(
             name: "MessengerServer", dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL"]),
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .executableTarget(
             name: "courier-server",
             dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "CourierHTTP", "CourierCore"]),
@@ -73,9 +85,11 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline",
             ],
             path: "Benchmarks/courier-bench"),
+        .testTarget(
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(

@@ -18,6 +18,8 @@ enum BenchCommand {
                       SQLite, end to end to the collector, memory with the network down
           sdk-memory  only the SDK's memory with the network down (fails when RSS keeps growing)
           signal      sessions and messages per second beside libsignal-protocol-c
+          images      12-megapixel JPEGs to 300-pixel thumbnails per second and peak memory beside
+                      vipsthumbnail, and the image pipeline's latency per cache tier (not in `all`)
           websocket   echo round trips through Courier's WebSocket route beside a bare C lws echo
                       server, and idle sockets held per server process with memory per socket
                       (not in `all`: it takes several minutes)
@@ -34,6 +36,8 @@ enum BenchCommand {
         """
 
     static func run(_ arguments: [String]) -> Int32 {
+        // The child process `images` measures: its arguments are paths, not benchmark names.
+        if arguments.first == "images-worker" { return ImageBenchmark.worker(Array(arguments.dropFirst())) }
         var runs = 3
         var seconds = 8
         var engines: [HTTPEngineKind] = [.civetweb]
@@ -71,6 +75,7 @@ enum BenchCommand {
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
+                case "images": try ImageBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
