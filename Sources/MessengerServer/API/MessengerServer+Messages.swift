@@ -32,7 +32,7 @@ extension MessengerServer {
         var envelopes: [OutgoingEnvelope] = []
         var total = 0
         for item in try body.array("messages") {
-            let content = try item.bytes("content", maximum: configuration.maximumMessageBytes + 1)
+            let content = try item.bytes("content", maximum: Int.max)
             total += content.count
             guard total <= configuration.maximumMessageBytes else {
                 throw MessengerError(

@@ -1,0 +1,136 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import MessengerServer
+import Testing
+
+@Suite struct DeliverySocketTests {
+    /// Answers a delivery request as a device does: a 200 response acknowledges it.
+    static func ack(_ frame: JSONValue?, on socket: WebSocket) async throws {
+        let id = try #require(frame?["id"]?.intValue)
+        try await socket.outbound.send(text: "{\"type\":\"response\",\"id\":\(id),\"status\":200}")
+    }
+
+    @Test func theMailboxArrivesInOrderThenQueueEmptyThenNewEnvelopesLive() async throws {
+        let harness = try MessengerHarness { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        for index in 0..<5 {
+            _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m\(index)")
+        }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        for index in 0..<5 {
+            let frame = await reader.next()
+            #expect(frame?["type"] == "request")
+            #expect(frame?["path"] == "/api/v1/message")
+            #expect(frame?.envelopeContent == "m\(index) for 1")
+            #expect(frame?["body"]?["serverSeq"]?.intValue == Int64(index + 1))
+            try await Self.ack(frame, on: socket)
+        }
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "live")
+        let live = await reader.next()
+        #expect(live?.envelopeContent == "live for 1")
+        try await Self.ack(live, on: socket)
+        // Acks delete: a catch-up after the last ack finds nothing. The ack of `live` travels on
+        // the socket while this request goes over HTTP, so the test waits for it to land.
+        let emptied = await eventually {
+            (try? harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10))?.isEmpty == true
+        }
+        #expect(emptied)
+    }
+
+    @Test func anUnacknowledgedEnvelopeIsDeliveredAgainOnTheNextConnection() async throws {
+        let harness = try MessengerHarness()
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "first")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "second")
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        do {
+            let socket = try await harness.connect(bob, client: client)
+            var reader = DeliveryReader(socket)
+            let first = await reader.next()
+            #expect(first?.envelopeContent == "first for 1")
+            try await Self.ack(first, on: socket)
+            #expect(await reader.next()?.envelopeContent == "second for 1")  // never acknowledged
+            #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+            socket.outbound.close()
+            _ = await socket.closed()
+        }
+        #expect(await eventually { harness.messenger.liveSockets == 0 })
+        let again = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(again)
+        #expect(await reader.next()?.envelopeContent == "second for 1")
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+    }
+
+    @Test func aSecondConnectionReplacesTheFirst() async throws {
+        let harness = try MessengerHarness()
+        defer { harness.stop() }
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let first = try await harness.connect(bob, client: client)
+        var firstReader = DeliveryReader(first)
+        #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
+        let second = try await harness.connect(bob, client: client)
+        var secondReader = DeliveryReader(second)
+        #expect(await secondReader.next()?["path"] == "/api/v1/queue/empty")
+        let closed = await first.closed()
+        #expect(closed.code.rawValue == 4409)
+        #expect(harness.messenger.liveSockets == 1)
+    }
+
+    @Test func wrongCredentialsRefuseTheSocket() async throws {
+        let harness = try MessengerHarness()
+        defer { harness.stop() }
+        let bob = try await harness.register()
+        let impostor = try TestDevice(name: "impostor")
+        impostor.accountId = bob.accountId
+        impostor.deviceId = 1
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(impostor, client: client)
+        let closed = await socket.closed()
+        #expect(closed.code.rawValue == 4401)
+        // Signal's query-string login works too.
+        let query = try await client.connect(
+            to: "ws://127.0.0.1:\(harness.server.port)/v1/websocket?login=\(bob.accountId).1&password=\(bob.password)")
+        var reader = DeliveryReader(query)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+    }
+
+    @Test func aMailboxLargerThanTheWindowFlowsAsAcksComeBack() async throws {
+        let harness = try MessengerHarness {
+            $0.deliveryWindow = 4
+            $0.sendRate = nil
+        }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        for index in 0..<10 {
+            _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "w\(index)")
+        }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        var contents: [String] = []
+        while contents.count < 10 {
+            guard let frame = await reader.next() else { break }
+            #expect(frame["path"] == "/api/v1/message", "queue empty came before the whole mailbox")
+            contents.append(frame.envelopeContent ?? "")
+            try await Self.ack(frame, on: socket)
+        }
+        #expect(contents == (0..<10).map { "w\($0) for 1" })
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+    }
+}
