@@ -18,7 +18,8 @@ import Testing
         let alice = try await harness.register()
         let bob = try await harness.register()
         for index in 0..<5 {
-            _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m\(index)")
+            _ = try await harness.send(
+                from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m\(index)")
         }
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
@@ -51,7 +52,8 @@ import Testing
         let alice = try await harness.register()
         let bob = try await harness.register()
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "first")
-        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "second")
+        _ = try await harness.send(
+            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "second")
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
         do {
@@ -117,7 +119,8 @@ import Testing
         let alice = try await harness.register()
         let bob = try await harness.register()
         for index in 0..<10 {
-            _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "w\(index)")
+            _ = try await harness.send(
+                from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "w\(index)")
         }
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }

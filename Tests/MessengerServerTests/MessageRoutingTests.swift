@@ -60,8 +60,10 @@ import Testing
         let aliceLaptop = try await harness.link(to: alice)
         let bob = try await harness.register()
         let id = UUID().uuidString
-        let first = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], clientMessageId: id)
-        let retry = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], clientMessageId: id)
+        let first = try await harness.send(
+            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], clientMessageId: id)
+        let retry = try await harness.send(
+            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], clientMessageId: id)
         #expect(first.json?["serverSeq"] == 1)
         #expect(retry.json?["serverSeq"] == 1)
         #expect(retry.json?["duplicate"] == true)
@@ -94,7 +96,8 @@ import Testing
         let alice = try await harness.register()
         let bob = try await harness.register()
         let big = try await harness.send(
-            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: String(repeating: "x", count: 1_200))
+            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)],
+            content: String(repeating: "x", count: 1_200))
         #expect(big.status == 413)
         let malformed = try await harness.request(
             "PUT", "/v1/messages/\(bob.accountId)", as: alice, body: Array("{\"messages\": [".utf8))
@@ -122,7 +125,11 @@ import Testing
             let page = try await harness.request("GET", "/v1/messages?after=\(cursor)&limit=10", as: bob)
             pages += 1
             for item in page.json?["messages"]?.arrayValue ?? [] {
-                contents += [item["envelope"]?["content"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) } ?? ""]
+                contents += [
+                    item["envelope"]?["content"]?.stringValue.flatMap(Base64.decode).map {
+                        String(decoding: $0, as: UTF8.self)
+                    } ?? ""
+                ]
             }
             cursor = page.json?["cursor"]?.intValue ?? cursor
             if page.json?["more"] != true { break }
