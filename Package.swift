@@ -33,6 +33,9 @@ let package = Package(
             name: "CLibWebSockets", pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]),
         .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .systemLibrary(name: "CXEdDSA", providers: [.apt(["libxeddsa-dev"])]),
@@ -68,7 +71,8 @@ let package = Package(
         .target(name: "CSpawn"),
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
         .target(
-            name: "MessengerServer", dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL"]),
+            name: "MessengerServer",
+            dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"]),
         .target(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),

@@ -4,6 +4,10 @@
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
 
 /// An HMAC-SHA256 context with its digest set, to be copied (EVP_MAC_CTX_dup) for each MAC, so
 /// no call pays for looking the algorithms up by name. OSSL_PARAM arrays need C string lifetimes

@@ -59,7 +59,7 @@ enum ServerCommand {
         let messenger = MessengerServer(
             configuration: messengerConfiguration,
             store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
-            pushSenders: [.webhook: WebhookPushSender()])
+            pushSenders: try pushSenders(options))
         let expiry = Task.detached {
             while !Task.isCancelled {
                 _ = try? messenger.expire()
@@ -110,6 +110,21 @@ enum ServerCommand {
         expiry.cancel()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")
+    }
+
+    /// Webhook pushes always; APNs when its key and ids are given.
+    private static func pushSenders(_ options: ServerOptions) throws -> [PushEndpoint.Kind: any PushSender] {
+        var senders: [PushEndpoint.Kind: any PushSender] = [.webhook: WebhookPushSender()]
+        if let file = options.apnsKeyFile, let keyId = options.apnsKeyId, let teamId = options.apnsTeamId,
+            let topic = options.apnsTopic
+        {
+            var apns = APNsConfiguration(
+                teamId: teamId, keyId: keyId, privateKeyPEM: try String(contentsOfFile: file, encoding: .utf8),
+                topic: topic)
+            if options.apnsSandbox { apns.baseURL = "https://api.sandbox.push.apple.com" }
+            senders[.apns] = try APNsPushSender(configuration: apns)
+        }
+        return senders
     }
 
     private static func waitForTerminationSignal() {

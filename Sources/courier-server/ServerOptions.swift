@@ -22,6 +22,12 @@ struct ServerOptions {
     var quotaTotalMiB: Int64?
     var rateLimitPerWriteKey: Double?
     var rateLimitPerClient: Double?
+    /// APNs token authentication: the `.p8` key file, its id, the team id, the app's bundle id.
+    var apnsKeyFile: String?
+    var apnsKeyId: String?
+    var apnsTeamId: String?
+    var apnsTopic: String?
+    var apnsSandbox = false
     /// The environment, for `COURIER_ADMIN_TOKEN`.
     var environment: [String: String] = [:]
 
@@ -31,8 +37,8 @@ struct ServerOptions {
     static let usage = """
         USAGE: courier-server [options]
 
-        Serves the analytics collector (Segment's tracking API) with data in an embedded SQLite
-        database in the data directory.
+        Serves the analytics collector (Segment's tracking API), the messenger server and the
+        feature flags, with data in embedded SQLite databases in the data directory.
 
         OPTIONS:
           --host ADDRESS            address to listen on (default 127.0.0.1)
@@ -57,6 +63,11 @@ struct ServerOptions {
           --quota-key-mib N         stored MiB allowed per write key (default: no quota)
           --quota-total-mib N       stored MiB allowed in all (default: no quota)
           --dedupe-window-hours H   how long messageIds are remembered (default 24)
+          --apns-key-file PATH      send messenger pushes to Apple devices: the .p8 key (PEM)
+          --apns-key-id ID          its key id
+          --apns-team-id ID         the developer team id
+          --apns-topic BUNDLE-ID    the app's bundle id
+          --apns-sandbox            use APNs' development environment
           --quiet                   no access log
           -h, --help                show this help
 
@@ -105,6 +116,15 @@ struct ServerOptions {
             case "--tls-cert", "--tls-key":
                 guard let v = value(flag) else { return .failure("\(flag) needs a path") }
                 if flag == "--tls-cert" { options.tlsCertificate = v } else { options.tlsKey = v }
+            case "--apns-key-file", "--apns-key-id", "--apns-team-id", "--apns-topic":
+                guard let v = value(flag) else { return .failure("\(flag) needs a value") }
+                switch flag {
+                case "--apns-key-file": options.apnsKeyFile = v
+                case "--apns-key-id": options.apnsKeyId = v
+                case "--apns-team-id": options.apnsTeamId = v
+                default: options.apnsTopic = v
+                }
+            case "--apns-sandbox": options.apnsSandbox = true
             case "--engine":
                 switch value(flag) {
                 case "civetweb": options.engine = .civetweb
@@ -139,6 +159,10 @@ struct ServerOptions {
         }
         if (options.tlsCertificate == nil) != (options.tlsKey == nil) {
             return .failure("--tls-cert and --tls-key go together")
+        }
+        let apns = [options.apnsKeyFile, options.apnsKeyId, options.apnsTeamId, options.apnsTopic]
+        if apns.contains(where: { $0 != nil }) && apns.contains(where: { $0 == nil }) {
+            return .failure("--apns-key-file, --apns-key-id, --apns-team-id and --apns-topic go together")
         }
         return .run(options)
     }

@@ -7,6 +7,8 @@ import Foundation
 /// pool and hand their responses back through `LibWebSocketsService.deliver`, which wakes the
 /// loop with `lws_cancel_service`, the one lws call that is safe from another thread.
 final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
+    /// The only ALPN protocol the vhosts offer; never freed (lws keeps the pointer).
+    nonisolated(unsafe) private static let http1ALPN = UnsafePointer(strdup("http/1.1"))
     // @unchecked: every stored property is written once in init. After init the C pointers are
     // used by the service thread only, until `stop()` (which `HTTPServer` calls at most once,
     // having taken the engine out of its mutex) has joined that thread and frees them.
@@ -86,6 +88,9 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
             Foundation.free(certificate ?? nil)
             Foundation.free(key ?? nil)
         }
+        // lws advertises `h2,http/1.1` by default, but the engine answers HTTP/1.1 only: a client
+        // that chose h2 in ALPN got no answer. lws keeps the pointer, hence a string that lives on.
+        vhostInfo.alpn = Self.http1ALPN
         vhostInfo.ssl_cert_filepath = UnsafePointer(certificate ?? nil)
         vhostInfo.ssl_private_key_filepath = UnsafePointer(key ?? nil)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
