@@ -89,7 +89,7 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(

@@ -23,6 +23,10 @@ enum BenchCommand {
           websocket   echo round trips through Courier's WebSocket route beside a bare C lws echo
                       server, and idle sockets held per server process with memory per socket
                       (not in `all`: it takes several minutes)
+          messenger-server
+                      envelopes routed with fan-out to 3 live devices and send-to-delivery
+                      latency beside the engine's echo, a 10,000-envelope drain, idle
+                      authenticated sockets and server memory per socket (not in `all`)
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -31,13 +35,17 @@ enum BenchCommand {
           --engine E      collector on civetweb (default), lws, or both (lws printed beside civetweb)
           --messages N    messages per signal run (default 4000)
           --events N      events for sdk-memory (default 1000000)
-          --sockets N     idle sockets for websocket (default: the file limit less 500)
+          --sockets N     idle sockets for websocket (default: the file limit less 500) and
+                          messenger-server (default 10,000)
           --compression   websocket with permessage-deflate negotiated (default off)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         // The child process `images` measures: its arguments are paths, not benchmark names.
         if arguments.first == "images-worker" { return ImageBenchmark.worker(Array(arguments.dropFirst())) }
+        if arguments.first == "messenger-idle-server" {
+            return MessengerIdleServerProcess.serve(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 0)
+        }
         var runs = 3
         var seconds = 8
         var engines: [HTTPEngineKind] = [.civetweb]
@@ -83,6 +91,8 @@ enum BenchCommand {
                 case "websocket":
                     try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
                         .run()
+                case "messenger-server":
+                    try MessengerServerBenchmark(runs: runs, seconds: seconds, sockets: sockets ?? 10_000).run()
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)
                 case "websocket-bare-server": return WebSocketServerProcess.serve(.bare)
                 case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)

@@ -17,6 +17,7 @@ public final class MessengerServer: Sendable {
     let notifier: any MailboxNotifier
     let authenticator: DeviceAuthenticator
     let hub = DeliveryHub()
+    let acks: AckBatcher
     let pushes: PushScheduler
     let sendLimiter: RateLimiter?
     let preKeyLimiter: RateLimiter?
@@ -38,6 +39,7 @@ public final class MessengerServer: Sendable {
         self.clock = clock
         self.notifier = notifier
         authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
+        acks = AckBatcher(store: store)
         pushes = PushScheduler(
             senders: pushSenders, store: store, clock: clock,
             intervalMilliseconds: configuration.pushCoalescingMilliseconds)

@@ -87,6 +87,8 @@ enum ServerCommand {
         http.host = options.host
         http.port = options.port
         http.workerThreads = options.workerThreads
+        // Handlers that wait on a commit (a send's group commit) hold their thread meanwhile.
+        http.handlerThreads = options.workerThreads
         http.engine = options.engine
         http.serviceThreads = options.loops
         if let certificate = options.tlsCertificate, let key = options.tlsKey {

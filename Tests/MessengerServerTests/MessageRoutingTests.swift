@@ -87,6 +87,33 @@ import Testing
         #expect(pending.json?["messages"]?.arrayValue?.count == 3)
     }
 
+    /// Sends that arrive together share a commit (group commit): each still gets its own number,
+    /// and a retry racing its original is still recognised.
+    @Test func concurrentSendsAndRacingRetriesGetDistinctNumbersOnce() async throws {
+        let harness = try MessengerHarness { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let ids = (0..<40).map { _ in UUID().uuidString }
+        let answers = try await withThrowingTaskGroup(of: (String, Int64?, Bool?).self) { group in
+            for id in ids + ids {
+                group.addTask {
+                    let answer = try await harness.send(
+                        from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], clientMessageId: id)
+                    return (id, answer.json?["serverSeq"]?.intValue, answer.json?["duplicate"]?.boolValue)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.1 != nil })
+        let byId = Dictionary(grouping: answers, by: \.0)
+        #expect(byId.values.allSatisfy { Set($0.map(\.1)).count == 1 }, "a retry got another number")
+        #expect(byId.values.allSatisfy { $0.filter { $0.2 == true }.count == 1 }, "not exactly one duplicate per pair")
+        #expect(Set(answers.compactMap(\.1)) == Set(1...40))
+        let stored = try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 1_000)
+        #expect(stored.count == 40)
+    }
+
     @Test func oversizedMalformedAndTooFrequentSendsAreRefused() async throws {
         let harness = try MessengerHarness {
             $0.maximumMessageBytes = 1_000

@@ -19,8 +19,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// handler that blocks holds only one of these. Twice the cores, at least 4, by default.
     public var handlerThreads: Int = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
     /// civetweb's worker threads: it serves one connection at a time on each. The libwebsockets
-    /// engine ignores it: its connections wait on the event loop and its handlers run as tasks on
-    /// Swift's shared pool.
+    /// engine ignores it: its connections wait on the event loop and its handlers run on
+    /// `handlerThreads`.
     public var workerThreads: Int = 32
     /// Largest request body accepted on the wire; larger gets 413 without being read.
     public var maximumBodyBytes: Int = 1 << 20

@@ -14,8 +14,10 @@ extension MessengerServer {
         ) { [self] socket, request, _ in
             let device = try socketDevice(request)
             let session = DeliverySession(
-                device: device, socket: socket, store: store, window: configuration.deliveryWindow)
+                device: device, socket: socket, store: store, acks: acks, window: configuration.deliveryWindow)
             hub.register(session)
+            // Acks of an earlier connection that are still pending land before the mailbox is read.
+            acks.flush()
             pushes.connected(device)
             session.wake()
             for await message in socket.inbound { session.receive(message) }

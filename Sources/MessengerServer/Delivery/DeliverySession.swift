@@ -21,13 +21,15 @@ final class DeliverySession: Sendable {
     let device: AuthenticatedDevice
     let socket: WebSocket
     private let store: any MessengerStore
+    private let acks: AckBatcher
     private let window: Int
     private let state = Mutex(State())
 
-    init(device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, window: Int) {
+    init(device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, acks: AckBatcher, window: Int) {
         self.device = device
         self.socket = socket
         self.store = store
+        self.acks = acks
         self.window = max(window, 1)
     }
 
@@ -63,9 +65,7 @@ final class DeliverySession: Sendable {
             let mailboxId = state.inFlight.removeValue(forKey: response.id)
             return (mailboxId, wasFull && state.inFlight.count < window)
         }
-        if let mailboxId, response.status >= 200, response.status < 300 {
-            _ = try? store.acknowledge(accountId: device.accountId, deviceId: device.deviceId, ids: [mailboxId])
-        }
+        if let mailboxId, response.status >= 200, response.status < 300 { acks.acknowledge(mailboxId, for: device) }
         if reopened { wake() }
     }
 

@@ -138,6 +138,20 @@ public struct OutgoingMessage: Sendable {
     public var timestamp: Int64
     /// One per destination device.
     public var envelopes: [OutgoingEnvelope]
+
+    /// Creates a send.
+    public init(
+        sourceAccount: String, sourceDevice: Int, destinationAccount: String, conversationId: String,
+        clientMessageId: String, timestamp: Int64, envelopes: [OutgoingEnvelope]
+    ) {
+        self.sourceAccount = sourceAccount
+        self.sourceDevice = sourceDevice
+        self.destinationAccount = destinationAccount
+        self.conversationId = conversationId
+        self.clientMessageId = clientMessageId
+        self.timestamp = timestamp
+        self.envelopes = envelopes
+    }
 }
 
 /// What the store did with a send.

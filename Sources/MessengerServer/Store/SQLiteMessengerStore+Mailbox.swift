@@ -4,71 +4,97 @@ extension SQLiteMessengerStore {
     public func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
         -> SendOutcome
     {
-        try storage {
-            try pool.transaction { db -> SendOutcome in
-                let earlier = try db.query(
-                    "SELECT destination_account, server_seq FROM sends WHERE account_id = ?1 AND client_message_id = ?2",
-                    [.text(message.sourceAccount), .text(message.clientMessageId)]
-                ) { row in (row.text(0) ?? "", row.int(1)) }
-                if let same = earlier.first(where: { $0.0 == message.destinationAccount }) {
-                    return .duplicate(serverSeq: same.1)
-                }
-                let devices = try db.query(
-                    "SELECT device_id, registration_id FROM devices WHERE account_id = ?1",
-                    [.text(message.destinationAccount)]
-                ) { row in (Int(row.int(0)), Int(row.int(1))) }
-                guard !devices.isEmpty else { return .unknownAccount }
-                var expected = Dictionary(devices, uniquingKeysWith: { first, _ in first })
-                if message.destinationAccount == message.sourceAccount { expected[message.sourceDevice] = nil }
-                let given = Set(message.envelopes.map(\.destinationDeviceId))
-                let missing = Set(expected.keys).subtracting(given).sorted()
-                let extra = given.subtracting(expected.keys).sorted()
-                if !missing.isEmpty || !extra.isEmpty || given.count != message.envelopes.count {
-                    return .mismatchedDevices(missing: missing, extra: extra)
-                }
-                let stale = message.envelopes.filter {
-                    expected[$0.destinationDeviceId] != $0.destinationRegistrationId
-                }
-                .map(\.destinationDeviceId).sorted()
-                if !stale.isEmpty { return .staleDevices(stale) }
+        let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
+        return try batcher.submit(pending) { batch in commit(batch) }.get()
+    }
 
-                // The same message to another account (the sender's own devices) keeps its number.
-                let serverSeq: Int64
-                if let other = earlier.first {
-                    serverSeq = other.1
-                } else {
-                    serverSeq =
-                        try db.query(
-                            """
-                            INSERT INTO conversations(id, last_seq) VALUES (?1, 1)
-                            ON CONFLICT(id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq
-                            """, [.text(message.conversationId)]
-                        ) { $0.int(0) }.first ?? 1
+    /// One transaction for the batch, a savepoint per send.
+    private func commit(_ batch: [SendBatcher.Pending]) {
+        do {
+            try pool.transaction { db in
+                for pending in batch {
+                    try db.execute("SAVEPOINT send")
+                    do {
+                        pending.result = .success(
+                            try store(
+                                pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt, in: db))
+                        try db.execute("RELEASE send")
+                    } catch {
+                        try db.execute("ROLLBACK TO send")
+                        try db.execute("RELEASE send")
+                        pending.result = .failure(Self.storeError(error))
+                    }
                 }
-                let insert = try db.cachedStatement(
-                    "INSERT INTO mailbox(account_id, device_id, envelope, expires_at) VALUES (?1, ?2, ?3, ?4)")
-                var mailboxIds: [Int: Int64] = [:]
-                for envelope in message.envelopes {
-                    let bytes = EnvelopeEncoding.encode(
-                        envelope, of: message, serverSeq: serverSeq, receivedAt: receivedAt)
-                    try insert.execute([
-                        .text(message.destinationAccount), .integer(Int64(envelope.destinationDeviceId)), .blob(bytes),
-                        .integer(expiresAt),
-                    ])
-                    mailboxIds[envelope.destinationDeviceId] = db.lastInsertRowID
-                }
-                try db.run(
-                    """
-                    INSERT INTO sends(account_id, client_message_id, destination_account, server_seq, expires_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5)
-                    """,
-                    [
-                        .text(message.sourceAccount), .text(message.clientMessageId), .text(message.destinationAccount),
-                        .integer(serverSeq), .integer(expiresAt),
-                    ])
-                return .stored(serverSeq: serverSeq, mailboxIds: mailboxIds)
             }
+        } catch {
+            let failure = Self.storeError(error)
+            for pending in batch { pending.result = .failure(failure) }
         }
+    }
+
+    /// Checks and stores one send inside the batch's transaction.
+    func store(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64, in db: Database) throws -> SendOutcome {
+        let earlier = try db.query(
+            "SELECT destination_account, server_seq FROM sends WHERE account_id = ?1 AND client_message_id = ?2",
+            [.text(message.sourceAccount), .text(message.clientMessageId)]
+        ) { row in (row.text(0) ?? "", row.int(1)) }
+        if let same = earlier.first(where: { $0.0 == message.destinationAccount }) {
+            return .duplicate(serverSeq: same.1)
+        }
+        let devices = try db.query(
+            "SELECT device_id, registration_id FROM devices WHERE account_id = ?1",
+            [.text(message.destinationAccount)]
+        ) { row in (Int(row.int(0)), Int(row.int(1))) }
+        guard !devices.isEmpty else { return .unknownAccount }
+        var expected = Dictionary(devices, uniquingKeysWith: { first, _ in first })
+        if message.destinationAccount == message.sourceAccount { expected[message.sourceDevice] = nil }
+        let given = Set(message.envelopes.map(\.destinationDeviceId))
+        let missing = Set(expected.keys).subtracting(given).sorted()
+        let extra = given.subtracting(expected.keys).sorted()
+        if !missing.isEmpty || !extra.isEmpty || given.count != message.envelopes.count {
+            return .mismatchedDevices(missing: missing, extra: extra)
+        }
+        let stale = message.envelopes.filter {
+            expected[$0.destinationDeviceId] != $0.destinationRegistrationId
+        }
+        .map(\.destinationDeviceId).sorted()
+        if !stale.isEmpty { return .staleDevices(stale) }
+
+        // The same message to another account (the sender's own devices) keeps its number.
+        let serverSeq: Int64
+        if let other = earlier.first {
+            serverSeq = other.1
+        } else {
+            serverSeq =
+                try db.query(
+                    """
+                    INSERT INTO conversations(id, last_seq) VALUES (?1, 1)
+                    ON CONFLICT(id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq
+                    """, [.text(message.conversationId)]
+                ) { $0.int(0) }.first ?? 1
+        }
+        let insert = try db.cachedStatement(
+            "INSERT INTO mailbox(account_id, device_id, envelope, expires_at) VALUES (?1, ?2, ?3, ?4)")
+        var mailboxIds: [Int: Int64] = [:]
+        for envelope in message.envelopes {
+            let bytes = EnvelopeEncoding.encode(
+                envelope, of: message, serverSeq: serverSeq, receivedAt: receivedAt)
+            try insert.execute([
+                .text(message.destinationAccount), .integer(Int64(envelope.destinationDeviceId)), .blob(bytes),
+                .integer(expiresAt),
+            ])
+            mailboxIds[envelope.destinationDeviceId] = db.lastInsertRowID
+        }
+        try db.run(
+            """
+            INSERT INTO sends(account_id, client_message_id, destination_account, server_seq, expires_at)
+            VALUES (?1, ?2, ?3, ?4, ?5)
+            """,
+            [
+                .text(message.sourceAccount), .text(message.clientMessageId), .text(message.destinationAccount),
+                .integer(serverSeq), .integer(expiresAt),
+            ])
+        return .stored(serverSeq: serverSeq, mailboxIds: mailboxIds)
     }
 
     public func mailbox(accountId: String, deviceId: Int, afterId: Int64, limit: Int) throws(MessengerStoreError)

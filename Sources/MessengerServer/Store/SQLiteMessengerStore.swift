@@ -8,6 +8,7 @@ import CourierCore
 public final class SQLiteMessengerStore: MessengerStore {
     let pool: DatabasePool
     let synchronous: String
+    let batcher = SendBatcher()
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
     /// - Throws: `DatabaseError`.
@@ -20,12 +21,16 @@ public final class SQLiteMessengerStore: MessengerStore {
     func storage<T>(_ body: () throws -> T) throws(MessengerStoreError) -> T {
         do {
             return try body()
-        } catch let error as MessengerStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw MessengerStoreError(error.isDiskFull ? .diskFull : .storage, error.description)
         } catch {
-            throw MessengerStoreError(.storage, "\(error)")
+            throw Self.storeError(error)
+        }
+    }
+
+    static func storeError(_ error: any Error) -> MessengerStoreError {
+        switch error {
+        case let error as MessengerStoreError: error
+        case let error as DatabaseError: MessengerStoreError(error.isDiskFull ? .diskFull : .storage, error.description)
+        default: MessengerStoreError(.storage, "\(error)")
         }
     }
 
@@ -165,4 +170,25 @@ public final class SQLiteMessengerStore: MessengerStore {
             }
         }
     }
+}
+
+extension SQLiteMessengerStore {
+    /// Creates accounts whose one device each uses `device`'s record, in one transaction: for
+    /// benchmarks that need thousands of devices without thousands of commits.
+    package func createAccounts(_ accountIds: [String], device: DeviceRecord) throws {
+        try pool.transaction { db in
+            for accountId in accountIds {
+                try db.run(
+                    "INSERT INTO accounts(id, created_at) VALUES (?1, ?2)",
+                    [.text(accountId), .integer(device.createdAt)])
+                try insert(device, accountId: accountId, in: db)
+            }
+        }
+    }
+}
+
+extension MessengerConfiguration {
+    /// The stored hash of `password` at this configuration's cost, for benchmarks that create
+    /// devices through the store.
+    package func hashPassword(_ password: String) -> String? { hasher.hash(password) }
 }

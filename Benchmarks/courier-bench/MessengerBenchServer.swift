@@ -1,0 +1,145 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import MessengerServer
+
+/// A messenger server on 127.0.0.1 over a SQLite store in a temporary directory, for one run.
+final class MessengerBenchServer: Sendable {
+    /// A device's credentials.
+    struct Device: Sendable {
+        let accountId: String
+        let deviceId: Int
+        var authorization: String {
+            "Basic " + Base64.encode(Array("\(accountId).\(deviceId):\(MessengerServerBenchmark.password)".utf8))
+        }
+    }
+
+    let directory: String
+    let store: SQLiteMessengerStore
+    let server: HTTPServer
+    let client = HTTPClient(timeout: .seconds(30))
+
+    init(configuration: MessengerConfiguration = MessengerBenchServer.configuration) throws {
+        directory = NSTemporaryDirectory() + "messenger-bench-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        let messenger = MessengerServer(configuration: configuration, store: store)
+        var router = Router()
+        messenger.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        http.accessLog = nil
+        http.handlerThreads = 32
+        server = HTTPServer(configuration: http, router: router)
+        try server.start()
+    }
+
+    /// No rate limits, cheapest password hashing: the benchmark creates many devices from one address.
+    static var configuration: MessengerConfiguration {
+        var configuration = MessengerConfiguration()
+        configuration.passwordHashing = .minimal
+        configuration.sendRate = nil
+        configuration.registrationRate = nil
+        configuration.preKeyFetchRate = nil
+        configuration.failedAuthenticationRate = nil
+        return configuration
+    }
+
+    /// Runs `body` with a fresh server, then stops it and removes its files.
+    static func with<T>(_ body: (MessengerBenchServer) throws -> T) throws -> T {
+        let server = try MessengerBenchServer()
+        defer {
+            _ = server.server.stop(deadline: .zero)
+            try? FileManager.default.removeItem(atPath: server.directory)
+        }
+        return try body(server)
+    }
+
+    var baseURL: String { server.baseURL }
+
+    private var registration: JSONValue {
+        ["password": .string(MessengerServerBenchmark.password), "registrationId": 1, "name": "bench"]
+    }
+
+    func register() async throws -> Device {
+        let answer = try await client.sendJSON("POST", baseURL + "/v1/accounts", registration)
+        guard let id = answer.json?["accountId"]?.stringValue else { throw BenchError("registration failed") }
+        return Device(accountId: id, deviceId: 1)
+    }
+
+    func link(to primary: Device) async throws -> Device {
+        let token = try await client.send(
+            "POST", baseURL + "/v1/devices/linking-token", headers: ["Authorization": primary.authorization])
+        var body = registration.objectValue ?? [:]
+        body["token"] = token.json?["token"] ?? .null
+        let answer = try await client.sendJSON("PUT", baseURL + "/v1/devices/link", .object(body))
+        guard let id = answer.json?["deviceId"]?.intValue else { throw BenchError("linking failed") }
+        return Device(accountId: primary.accountId, deviceId: Int(id))
+    }
+
+    /// Opens a device's socket and waits for `queue/empty`.
+    func connect(_ device: Device, client: WebSocketClient) async throws -> WebSocket {
+        try await client.connect(
+            to: "ws://127.0.0.1:\(server.port)/v1/websocket", headers: [("Authorization", device.authorization)])
+    }
+}
+
+/// The messenger server in a child process (`courier-bench messenger-idle-server N`) with N
+/// accounts `bench-0` … `bench-(N-1)` made through the store, so that its memory is its own.
+final class MessengerIdleServerProcess {
+    let port: Int
+    private let process: ChildProcess
+
+    init(devices: Int) throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        process = try ChildProcess(executable, ["messenger-idle-server", String(devices)], input: .pipe, output: .pipe)
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = process.output!.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            process.terminate()
+            process.wait()
+            throw BenchError("the messenger server child did not print its port")
+        }
+        self.port = port
+    }
+
+    /// The child's resident memory, in bytes.
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
+    }
+
+    func stop() {
+        try? process.input?.close()
+        process.wait()
+    }
+
+    /// The child's side.
+    static func serve(devices: Int) -> Int32 {
+        do {
+            var configuration = MessengerBenchServer.configuration
+            configuration.deliveryWindow = 16
+            let server = try MessengerBenchServer(configuration: configuration)
+            guard let hash = configuration.hashPassword(MessengerServerBenchmark.password) else { return 1 }
+            try server.store.createAccounts(
+                (0..<devices).map { "bench-\($0)" },
+                device: DeviceRecord(id: 1, registrationId: 1, name: "bench", passwordHash: hash, createdAt: 0))
+            FileHandle.standardOutput.write(Data("\(server.server.port)\n".utf8))
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            _ = server.server.stop(deadline: .zero)
+            try? FileManager.default.removeItem(atPath: server.directory)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

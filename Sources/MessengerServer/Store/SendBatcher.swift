@@ -1,0 +1,45 @@
+import CourierCore
+import Foundation
+import Synchronization
+
+/// Group commit for sends: callers that arrive while a commit is under way queue up, and the
+/// next one to take the lead stores the whole queue in one transaction (one fsync), each send in
+/// a savepoint of its own so that one failing send fails alone.
+final class SendBatcher: Sendable {
+    final class Pending: @unchecked Sendable {
+        // Written by the leader that stores it, read by its caller after taking the lead lock.
+        let message: OutgoingMessage
+        let receivedAt: Int64
+        let expiresAt: Int64
+        var result: Result<SendOutcome, MessengerStoreError>?
+
+        init(message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) {
+            self.message = message
+            self.receivedAt = receivedAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    private let queue = Mutex<[Pending]>([])
+    private let lead = NSLock()
+    /// The most sends one transaction holds.
+    let maximumBatch = 256
+
+    /// Stores `pending` with whatever else is queued; blocks until it is committed.
+    func submit(_ pending: Pending, commit: ([Pending]) -> Void) -> Result<SendOutcome, MessengerStoreError> {
+        queue.withLock { $0.append(pending) }
+        while true {
+            lead.lock()
+            defer { lead.unlock() }
+            if let result = pending.result { return result }
+            let batch = queue.withLock { queue -> [Pending] in
+                let taken = Array(queue.prefix(maximumBatch))
+                queue.removeFirst(taken.count)
+                return taken
+            }
+            guard !batch.isEmpty else { continue }
+            commit(batch)
+            if let result = pending.result { return result }
+        }
+    }
+}
