@@ -88,39 +88,16 @@ final class MessengerBenchServer: Sendable {
 /// The messenger server in a child process (`courier-bench messenger-idle-server N`) with N
 /// accounts `bench-0` … `bench-(N-1)` made through the store, so that its memory is its own.
 final class MessengerIdleServerProcess {
-    let port: Int
-    private let process: ChildProcess
+    private let child: BenchChildServer
 
-    init(devices: Int) throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        process = try ChildProcess(executable, ["messenger-idle-server", String(devices)], input: .pipe, output: .pipe)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = process.output!.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            process.wait()
-            throw BenchError("the messenger server child did not print its port")
-        }
-        self.port = port
-    }
+    init(devices: Int) throws { child = try BenchChildServer(["messenger-idle-server", String(devices)]) }
+
+    var port: Int { child.port }
 
     /// The child's resident memory, in bytes.
-    var residentBytes: Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
-    }
+    var residentBytes: Int { child.residentBytes }
 
-    func stop() {
-        try? process.input?.close()
-        process.wait()
-    }
+    func stop() { child.stop() }
 
     /// The child's side.
     static func serve(devices: Int) -> Int32 {

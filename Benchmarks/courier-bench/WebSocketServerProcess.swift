@@ -16,41 +16,18 @@ final class WebSocketServerProcess {
         case bare = "websocket-bare-server"
     }
 
-    let port: Int
-    private let process: ChildProcess
+    private let child: BenchChildServer
 
     /// Starts the child and waits for its port.
-    init(_ kind: Kind) throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        process = try ChildProcess(executable, [kind.rawValue], input: .pipe, output: .pipe)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = process.output!.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            process.wait()
-            throw BenchError("the \(kind.rawValue) child did not print its port")
-        }
-        self.port = port
-    }
+    init(_ kind: Kind) throws { child = try BenchChildServer([kind.rawValue]) }
+
+    var port: Int { child.port }
 
     /// The child's resident memory (`VmRSS`), in bytes.
-    var residentBytes: Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
-    }
+    var residentBytes: Int { child.residentBytes }
 
     /// Closes the child's stdin and waits for it to stop.
-    func stop() {
-        try? process.input?.close()
-        process.wait()
-    }
+    func stop() { child.stop() }
 
     /// The child's side: serves `kind` until stdin closes. Returns the exit status.
     static func serve(_ kind: Kind) -> Int32 {
@@ -84,4 +61,44 @@ func fileLimit() -> (soft: Int, hard: Int) {
     var limit = rlimit()
     guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return (0, 0) }
     return (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max))
+}
+
+/// The benchmark re-executed with a hidden subcommand as a server of its own: it prints its port,
+/// serves until its stdin closes, and its memory is read from `/proc/<pid>/status`.
+final class BenchChildServer {
+    let port: Int
+    private let process: ChildProcess
+
+    /// Starts `courier-bench arguments…` and waits for the port it prints.
+    init(_ arguments: [String]) throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        process = try ChildProcess(executable, arguments, input: .pipe, output: .pipe)
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = process.output!.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            process.terminate()
+            process.wait()
+            throw BenchError("the \(arguments.joined(separator: " ")) child did not print its port")
+        }
+        self.port = port
+    }
+
+    /// The child's resident memory (`VmRSS`), in bytes.
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
+    }
+
+    /// Closes the child's stdin and waits for it to stop.
+    func stop() {
+        try? process.input?.close()
+        process.wait()
+    }
 }
