@@ -37,6 +37,9 @@ public struct MessengerConfiguration: Sendable {
     public var passwordHashing = PasswordHashing.standard
     /// Envelopes sent on a socket and not yet acknowledged, at most.
     public var deliveryWindow = 256
+    /// A live device that has not acknowledged an envelope this many milliseconds after it was
+    /// sent gets a push too (`nil`: never).
+    public var unackedPushDelayMilliseconds: Int64? = 10_000
     /// A device without a live socket gets at most one push per this many milliseconds (until it
     /// connects again).
     public var pushCoalescingMilliseconds: Int64 = 60_000

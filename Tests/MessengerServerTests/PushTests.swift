@@ -80,6 +80,42 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.received == 2)
     }
 
+    @Test func aLiveDeviceThatDoesNotAcknowledgeInTimeIsPushedToo() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender()]) {
+            $0.unackedPushDelayMilliseconds = 10_000
+        }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        try await Self.registerWebhook(bob, receiver, harness: harness)
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+
+        // Acknowledged in time: no push.
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "a")
+        let first = await reader.next()
+        try await DeliverySocketTests.ack(first, on: socket)
+        try await harness.clock.waitForSleepers(1)
+        #expect(
+            await eventually {
+                (try? harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 1))?.isEmpty
+                    == true
+            })
+        harness.clock.advance(by: .seconds(10))
+        // Not acknowledged: a push after the delay, though the socket is live.
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "b")
+        #expect(await reader.next()?.envelopeContent == "b for 1")
+        try await harness.clock.waitForSleepers(1)
+        #expect(receiver.received == 0)
+        harness.clock.advance(by: .seconds(10))
+        #expect(await eventually { receiver.received == 1 })
+    }
+
     @Test func anEndpointThatAnswers410IsForgotten() async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }

@@ -14,7 +14,8 @@ extension MessengerServer {
         ) { [self] socket, request, _ in
             let device = try socketDevice(request)
             let session = DeliverySession(
-                device: device, socket: socket, store: store, acks: acks, window: configuration.deliveryWindow)
+                device: device, socket: socket, store: store, acks: acks, window: configuration.deliveryWindow,
+                unacked: unackedWatch)
             hub.register(session)
             // Acks of an earlier connection that are still pending land before the mailbox is read.
             acks.flush()
@@ -22,6 +23,17 @@ extension MessengerServer {
             session.wake()
             for await message in socket.inbound { session.receive(message) }
             hub.unregister(session)
+        }
+    }
+
+    /// Pushes to a live device that leaves envelopes unacknowledged (a socket that died without
+    /// a close, an app suspended mid-delivery), coalesced like any push.
+    private var unackedWatch: DeliverySession.UnackedWatch? {
+        guard let delay = configuration.unackedPushDelayMilliseconds else { return nil }
+        return DeliverySession.UnackedWatch(clock: clock, delay: .milliseconds(delay)) { [store, pushes] device in
+            guard let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
+            else { return }
+            pushes.envelopeQueued(for: device, endpoint: endpoint)
         }
     }
 

@@ -1,3 +1,4 @@
+import CourierCore
 import CourierHTTP
 import Synchronization
 
@@ -16,6 +17,15 @@ final class DeliverySession: Sendable {
         var passAgain = false
         var sentQueueEmpty = false
         var ended = false
+        var watchdogArmed = false
+    }
+
+    /// What happens to envelopes a live device does not acknowledge in time: after `delay` on
+    /// `clock`, `handler` runs (the server pushes, as if the device were offline).
+    struct UnackedWatch: Sendable {
+        let clock: any Clock
+        let delay: Duration
+        let handler: @Sendable (AuthenticatedDevice) -> Void
     }
 
     let device: AuthenticatedDevice
@@ -23,14 +33,40 @@ final class DeliverySession: Sendable {
     private let store: any MessengerStore
     private let acks: AckBatcher
     private let window: Int
+    private let unacked: UnackedWatch?
     private let state = Mutex(State())
 
-    init(device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, acks: AckBatcher, window: Int) {
+    init(
+        device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, acks: AckBatcher, window: Int,
+        unacked: UnackedWatch? = nil
+    ) {
         self.device = device
         self.socket = socket
         self.store = store
         self.acks = acks
         self.window = max(window, 1)
+        self.unacked = unacked
+    }
+
+    /// Starts a watch over the envelopes in flight now, unless one is running: when the delay
+    /// has passed and any of them is still unacknowledged, the handler runs.
+    private func watchUnacked() {
+        guard let unacked else { return }
+        let newest = state.withLock { state -> Int64? in
+            guard !state.watchdogArmed, !state.ended, let newest = state.inFlight.keys.max() else { return nil }
+            state.watchdogArmed = true
+            return newest
+        }
+        guard let newest else { return }
+        Task {
+            try? await unacked.clock.sleep(for: unacked.delay)
+            let (late, again) = state.withLock { state -> (Bool, Bool) in
+                state.watchdogArmed = false
+                return (state.inFlight.keys.contains { $0 <= newest }, !state.inFlight.isEmpty && !state.ended)
+            }
+            if late { unacked.handler(device) }
+            if again { watchUnacked() }
+        }
     }
 
     /// Something may be new in the mailbox: runs a delivery pass unless one is running, in which
@@ -99,6 +135,7 @@ final class DeliverySession: Sendable {
                     break
                 }
             }
+            if !entries.isEmpty { watchUnacked() }
             if entries.isEmpty && room > 0 {
                 let first = state.withLock { state -> Int64? in
                     guard !state.sentQueueEmpty else { return nil }
