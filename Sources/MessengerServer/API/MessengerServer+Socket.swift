@@ -18,7 +18,7 @@ extension MessengerServer {
             hub.register(session)
             pushes.connected(device)
             session.wake()
-            for await message in socket.inbound { session.receive(message) }
+            for await message in socket.inbound { await socketMessage(message, session: session) }
             hub.unregister(session)
         }
     }
