@@ -5,13 +5,13 @@ extension RealtimeConnection {
     /// Handles one inbound message of the socket opened as `attempt`.
     func inbound(_ message: WebSocketMessage, attempt: UInt64) {
         guard attempt == epoch, machine.state == .live else { return }
-        // Any frame proves the path works: it counts as a pong.
-        handle(.pong)
         switch framing.read(message) {
         case .response(let id, let status, let body):
             guard let request = pending.removeValue(forKey: id) else { return }
             switch request {
-            case .ping: break
+            // Only the answer to a ping counts: a late answer to something else proves nothing
+            // about the path now.
+            case .ping: handle(.pong)
             case .resume: resumed(status: status, body: body)
             case .send(let clientId): answered(clientId, status: status, body: body)
             }

@@ -77,6 +77,9 @@ public actor RealtimeConnection {
     /// The current state.
     public var state: ConnectionState { machine.state }
 
+    /// Keepalive pings sent since the peer was last heard.
+    public var unansweredPings: Int { machine.unansweredPings }
+
     /// Starts connecting (when in the foreground with a network path).
     public func start() { handle(.start) }
 

@@ -13,7 +13,7 @@ public enum ConnectionEvent: Sendable, Hashable {
     case dropped
     /// A timer the machine asked for fired.
     case timerFired(ConnectionTimer)
-    /// The peer answered a ping (or sent anything, which proves the path works as well).
+    /// The peer answered a keepalive ping.
     case pong
     /// The network path came up (`true`) or went away (`false`).
     case pathChanged(available: Bool)
