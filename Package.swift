@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FlagServer", targets: ["FlagServer"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "Realtime", targets: ["Realtime"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -69,13 +70,14 @@ let package = Package(
         .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn"),
-        .target(name: "CourierTesting", dependencies: ["CourierCore", "CSpawn"]),
+        .target(name: "CourierTesting", dependencies: ["CourierCore", "CourierHTTP", "Realtime", "CSpawn"]),
         .target(
             name: "MessengerServer",
             dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"]),
         .target(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
+        .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
         .executableTarget(
             name: "courier-server",
             dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "CourierHTTP", "CourierCore"]),
@@ -94,6 +96,9 @@ let package = Package(
             path: "Benchmarks/courier-bench"),
         .testTarget(
             name: "ImagePipelineTests", dependencies: ["ImagePipeline", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "RealtimeTests",
+            dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(

@@ -19,10 +19,15 @@ extension MessengerServer {
     }
 
     /// `PUT /v1/messages/{account}`: one envelope per device of the account, stored all or none.
-    func sendMessage(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
-        let sender = try device(request)
+    /// `socketDevice` and `socketDestination` are set when the send came over the delivery socket.
+    func sendMessage(
+        _ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil, to socketDestination: String? = nil
+    ) throws(MessengerError) -> HTTPResponse {
+        let sender: AuthenticatedDevice
+        if let socketDevice { sender = socketDevice } else { sender = try device(request) }
         try Self.limit(sendLimiter, sender.accountId)
-        guard let destination = request.pathParameters["accountId"], destination.utf8.count <= 128 else {
+        guard let destination = socketDestination ?? request.pathParameters["accountId"], destination.utf8.count <= 128
+        else {
             throw MessengerError.badRequest("name the destination account")
         }
         let body = try RequestJSON(request)
@@ -98,8 +103,11 @@ extension MessengerServer {
     }
 
     /// `GET /v1/messages?after=&limit=`: pending envelopes after a cursor, oldest first.
-    func pendingMessages(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
-        let device = try device(request)
+    func pendingMessages(_ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil) throws(MessengerError)
+        -> HTTPResponse
+    {
+        let device: AuthenticatedDevice
+        if let socketDevice { device = socketDevice } else { device = try self.device(request) }
         let query = request.query
         let after = query["after"].flatMap(Int64.init) ?? 0
         let limit = min(max(query["limit"].flatMap(Int.init) ?? 100, 1), 1_000)

@@ -21,7 +21,7 @@ extension MessengerServer {
             acks.flush()
             pushes.connected(device)
             session.wake()
-            for await message in socket.inbound { session.receive(message) }
+            for await message in socket.inbound { await socketMessage(message, session: session) }
             hub.unregister(session)
         }
     }

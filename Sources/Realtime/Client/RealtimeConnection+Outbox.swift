@@ -1,0 +1,78 @@
+import CourierCore
+
+extension RealtimeConnection {
+    /// Sends the outbox's due items in order, up to `maximumInFlight` unanswered; a failed item
+    /// waits for its retry time without holding up the ones behind it.
+    func flushOutbox() {
+        guard machine.state == .live, outgoing != nil else { return }
+        let room = outboxPolicy.maximumInFlight - inFlight.count
+        if room > 0,
+            let due = try? store.dueItems(now: clock.nowMilliseconds, limit: room, excluding: Set(inFlight.keys))
+        {
+            let now = clock.uptimeNanoseconds
+            for item in due {
+                inFlight[item.clientId] = now
+                request(.send(clientId: item.clientId)) { framing.send(item, id: $0) }
+            }
+        }
+        armOutboxTimer()
+    }
+
+    /// The server answered the send of `clientId`.
+    func answered(_ clientId: String, status: Int, body: JSONValue?) {
+        guard inFlight.removeValue(forKey: clientId) != nil else { return }
+        if (200..<300).contains(status), let serverSeq = framing.serverSeq(inAcknowledgement: body) {
+            guard (try? store.acknowledge(clientId, serverSeq: serverSeq)) != nil else { return }
+            eventSink.yield(.outbox(clientId: clientId, state: .sent, serverSeq: serverSeq))
+        } else {
+            failed(clientId, reason: "status \(status)")
+        }
+        flushOutbox()
+    }
+
+    /// One attempt at `clientId` failed: retry later with backoff, or give up after N attempts.
+    private func failed(_ clientId: String, reason: String) {
+        let attempts = (try? store.outboxItem(clientId))?.attempts ?? 0
+        let backoff = Backoff(base: outboxPolicy.retryBase, cap: outboxPolicy.retryCap)
+        let delay = backoff.delay(attempt: attempts, using: &random)
+        let state = try? store.attemptFailed(
+            clientId, reason: reason, now: clock.nowMilliseconds, retryDelayMilliseconds: delay.wholeMilliseconds,
+            maximumAttempts: outboxPolicy.maximumAttempts)
+        if state == .failed { eventSink.yield(.outbox(clientId: clientId, state: .failed, serverSeq: nil)) }
+    }
+
+    /// Sleeps until the next ack deadline or retry time, whichever comes first.
+    private func armOutboxTimer() {
+        outboxTimer?.cancel()
+        outboxTimer = nil
+        let now = clock.uptimeNanoseconds
+        let timeout = UInt64(max(0, outboxPolicy.acknowledgementTimeout.wholeNanoseconds))
+        var wait: Duration?
+        if let oldest = inFlight.values.min() {
+            let deadline = oldest &+ timeout
+            wait = .nanoseconds(Int64(deadline > now ? deadline - now : 0))
+        }
+        let wallNow = clock.nowMilliseconds
+        if let retry = try? store.nextRetryTime(after: wallNow) {
+            let retryWait = Duration.milliseconds(retry - wallNow)
+            wait = min(wait ?? retryWait, retryWait)
+        }
+        guard let wait else { return }
+        let clock = clock
+        outboxTimer = Task { [weak self] in
+            do { try await clock.sleep(for: wait) } catch { return }
+            await self?.outboxTimerFired()
+        }
+    }
+
+    private func outboxTimerFired() {
+        outboxTimer = nil
+        let now = clock.uptimeNanoseconds
+        let timeout = UInt64(max(0, outboxPolicy.acknowledgementTimeout.wholeNanoseconds))
+        for (clientId, sentAt) in inFlight where now >= sentAt &+ timeout {
+            inFlight[clientId] = nil
+            failed(clientId, reason: "no acknowledgement within \(outboxPolicy.acknowledgementTimeout)")
+        }
+        flushOutbox()
+    }
+}

@@ -1,0 +1,98 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import MessengerServer
+import Testing
+
+/// Requests a device sends on its delivery socket: keepalive, sends and catch-up, answered with
+/// responses carrying the request's id.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketRequestTests {
+    /// Sends a request frame and reads frames until its response.
+    static func request(
+        _ id: Int64, _ verb: String, _ path: String, body: JSONValue? = nil, on socket: WebSocket,
+        reader: inout DeliveryReader
+    ) async throws -> JSONValue {
+        var frame: [String: JSONValue] = [
+            "type": "request", "id": .int(id), "verb": .string(verb), "path": .string(path),
+        ]
+        if let body { frame["body"] = body }
+        try await socket.outbound.send(text: JSONWriter.string(.object(frame)))
+        while let next = await reader.next() {
+            if next["type"] == "response", next["id"]?.intValue == id { return next }
+        }
+        throw HTTPClientError(message: "the socket closed before the response", isTimeout: false)
+    }
+
+    static func send(to bob: TestDevice, clientMessageId: String) -> JSONValue {
+        [
+            "conversationId": "c1", "clientMessageId": .string(clientMessageId), "timestamp": 1,
+            "messages": [
+                [
+                    "destinationDeviceId": 1, "destinationRegistrationId": .int(Int64(bob.registrationId)), "type": 1,
+                    "content": .string(Base64.encode(Array("hi".utf8))),
+                ]
+            ],
+        ]
+    }
+
+    @Test func keepaliveSendAndCatchUpAreAnsweredOnTheSocket() async throws {
+        let harness = try MessengerHarness { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(alice, client: client)
+        var reader = DeliveryReader(socket)
+        let pong = try await Self.request(1, "GET", "/v1/keepalive", on: socket, reader: &reader)
+        #expect(pong["status"] == 200)
+        let sent = try await Self.request(
+            2, "PUT", "/v1/messages/\(bob.accountId)", body: Self.send(to: bob, clientMessageId: "x1"), on: socket,
+            reader: &reader)
+        #expect(sent["status"] == 200)
+        #expect(sent["body"]?["serverSeq"] == 1)
+        #expect(sent["body"]?["duplicate"] == false)
+        let again = try await Self.request(
+            3, "PUT", "/v1/messages/\(bob.accountId)", body: Self.send(to: bob, clientMessageId: "x1"), on: socket,
+            reader: &reader)
+        #expect(again["body"]?["serverSeq"] == 1)
+        #expect(again["body"]?["duplicate"] == true)
+
+        let bobSocket = try await harness.connect(bob, client: client)
+        var bobReader = DeliveryReader(bobSocket)
+        let page = try await Self.request(
+            9, "GET", "/v1/messages?after=0&limit=10", on: bobSocket, reader: &bobReader)
+        #expect(page["body"]?["messages"]?.arrayValue?.count == 1)
+        #expect(page["body"]?["messages"]?.arrayValue?.first?["envelope"]?["clientMessageId"] == "x1")
+    }
+
+    @Test func badSocketRequestsGetAClearAnswer() async throws {
+        let harness = try MessengerHarness { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(alice, client: client)
+        var reader = DeliveryReader(socket)
+        let unknown = try await Self.request(1, "GET", "/v1/nothing", on: socket, reader: &reader)
+        #expect(unknown["status"] == 404)
+        #expect(unknown["body"]?["code"] == "not_found")
+        let noAccount = try await Self.request(
+            2, "PUT", "/v1/messages/nobody",
+            body: [
+                "conversationId": "c", "clientMessageId": "y", "timestamp": 1,
+                "messages": [["destinationDeviceId": 1, "destinationRegistrationId": 1, "type": 1, "content": ""]],
+            ],
+            on: socket, reader: &reader)
+        #expect(noAccount["status"] == 404)
+        let malformed = try await Self.request(
+            3, "PUT", "/v1/messages/nobody", body: ["x": 1], on: socket, reader: &reader)
+        #expect(malformed["status"] == 400)
+        // A request without an id cannot be answered: the socket is closed.
+        try await socket.outbound.send(text: #"{"type":"request","verb":"GET","path":"/v1/keepalive"}"#)
+        while await reader.next() != nil {}
+        #expect(socket.closeInfo?.code == .policyViolation)
+    }
+}
