@@ -21,36 +21,44 @@ struct MessengerServerBenchmark {
 
     func run() throws {
         var routed: [Double] = [], p50: [Double] = [], p99: [Double] = [], echo: [Double] = []
+        var http: [Double] = [], httpP50: [Double] = []
         var drained: [Double] = []
         for _ in 0..<runs {
-            let result = try MessengerBenchServer.with { server in try self.route(server) }
+            let result = try MessengerBenchServer.with { server in try self.route(server, overSockets: true) }
             routed.append(result.envelopesPerSecond)
             p50.append(result.p50)
             p99.append(result.p99)
+            let overHTTP = try MessengerBenchServer.with { server in try self.route(server, overSockets: false) }
+            http.append(overHTTP.envelopesPerSecond)
+            httpP50.append(overHTTP.p50)
             drained.append(try MessengerBenchServer.with { server in try self.drain(server) })
             echo.append(try echoCeiling())
         }
         print(
-            "== messenger-server: \(senders) senders PUT /v1/messages over HTTP to one account with 3 devices on live "
-                + "sockets (acked), \(seconds) s, SQLite synchronous=FULL; median of \(runs) runs ==")
+            "== messenger-server: \(senders) senders, each on its own socket, send PUT /v1/messages requests (one "
+                + "at a time each) to one account with 3 devices on live sockets that ack everything; \(seconds) s; "
+                + "SQLite synchronous=FULL with group commit; median of \(runs) runs ==")
         print("   ceiling: the engine echoing 512 B text frames on 16 sockets (WebSocketEchoLoad), same run")
         print(line("envelopes delivered", median(routed), "/s", median(echo), "engine echo round trips"))
         print(line("envelopes delivered", median(routed), "/s", median(echo) * 0.3, "goal: 0.3 × echo"))
-        print(
-            decimalLine("send → delivery p50", median(p50), "ms", 0, "(no peer: latency of the same path)"))
-        print(decimalLine("send → delivery p99", median(p99), "ms", 0, "(no peer)"))
+        print(decimalLine("send → delivery p50", median(p50), "ms", median(p99), "p99"))
+        print(line("same sends over HTTP", median(http), "/s", median(routed), "over the sockets"))
+        print(decimalLine("send → delivery p50, HTTP", median(httpP50), "ms", median(p50), "over the sockets"))
         print(line("10,000-envelope drain", median(drained), "/s", median(echo), "engine echo round trips"))
         try idle()
     }
 
     /// One send per sender at a time; three devices ack everything; latency from before the PUT
     /// to the envelope's arrival on the first device.
-    private func route(_ server: MessengerBenchServer) throws -> (envelopesPerSecond: Double, p50: Double, p99: Double)
-    {
+    private func route(_ server: MessengerBenchServer, overSockets: Bool) throws -> (
+        envelopesPerSecond: Double, p50: Double, p99: Double
+    ) {
         let (senders, seconds) = (self.senders, self.seconds)
         return try runBlocking {
             let client = HTTPClient(timeout: .seconds(30))
             let alice = try await server.register()
+            var senderDevices: [MessengerBenchServer.Device] = []
+            for _ in 0..<senders { senderDevices.append(try await server.register()) }
             let bob = try await server.register()
             var linked = [bob]
             for _ in 0..<2 { linked.append(try await server.link(to: bob)) }
@@ -79,9 +87,22 @@ struct MessengerServerBenchmark {
             let content = Base64.encode([UInt8](repeating: 7, count: 160))
             let start = DispatchTime.now().uptimeNanoseconds
             let end = start + UInt64(seconds) * 1_000_000_000
+            var senderSockets: [WebSocket] = []
+            if overSockets {
+                for device in senderDevices {
+                    let socket = try await server.connect(device, client: sockets)
+                    var frames = socket.inbound.makeAsyncIterator()
+                    _ = await frames.next()  // queue/empty
+                    senderSockets.append(socket)
+                }
+            }
+            let openSenders = senderSockets
+            let senderCredentials = senderDevices.map(\.authorization)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<senders {
+                for sender in 0..<senders {
                     group.addTask {
+                        var frames = overSockets ? openSenders[sender].inbound.makeAsyncIterator() : nil
+                        var requestId: Int64 = 0
                         while DispatchTime.now().uptimeNanoseconds < end {
                             let body: JSONValue = [
                                 "messages": .array(
@@ -94,10 +115,22 @@ struct MessengerServerBenchmark {
                                 "conversationId": "bench", "clientMessageId": .string(UUID().uuidString),
                                 "timestamp": .int(Int64(DispatchTime.now().uptimeNanoseconds)),
                             ]
-                            let answer = try await client.sendJSON(
-                                "PUT", server.baseURL + "/v1/messages/\(bob.accountId)", body,
-                                headers: ["Authorization": alice.authorization])
-                            guard answer.status == 200 else { throw BenchError("a send answered \(answer.status)") }
+                            if overSockets {
+                                requestId += 1
+                                let request: JSONValue = [
+                                    "type": "request", "id": .int(requestId), "verb": "PUT",
+                                    "path": .string("/v1/messages/\(bob.accountId)"), "body": body,
+                                ]
+                                try await openSenders[sender].outbound.send(text: JSONWriter.string(request))
+                                guard case .text(let text)? = await frames?.next(),
+                                    (try? JSONParser.parse(text))?["status"] == 200
+                                else { throw BenchError("a send on the socket was not answered 200") }
+                            } else {
+                                let answer = try await client.sendJSON(
+                                    "PUT", server.baseURL + "/v1/messages/\(bob.accountId)", body,
+                                    headers: ["Authorization": senderCredentials[sender]])
+                                guard answer.status == 200 else { throw BenchError("a send answered \(answer.status)") }
+                            }
                         }
                     }
                 }
@@ -107,6 +140,7 @@ struct MessengerServerBenchmark {
             try await Task.sleep(for: .milliseconds(500))
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             readers.forEach { $0.cancel() }
+            _ = alice
             let samples = latencies.sorted()
             guard !samples.isEmpty else { throw BenchError("no envelope was delivered") }
             func percentile(_ p: Double) -> Double {

@@ -8,6 +8,12 @@ public struct AuthenticatedDevice: Sendable, Hashable {
     public let accountId: String
     /// The device's id.
     public let deviceId: Int
+
+    /// Names a device.
+    public init(accountId: String, deviceId: Int) {
+        self.accountId = accountId
+        self.deviceId = deviceId
+    }
 }
 
 /// Checks device credentials: Argon2id once, then a short-lived cache of verified credentials

@@ -12,16 +12,23 @@ public protocol MailboxNotifier: Sendable {
 
 /// One instance: announcements go straight to its subscriber.
 public final class LocalMailboxNotifier: MailboxNotifier {
-    private let handler = Mutex<(@Sendable (AuthenticatedDevice) -> Void)?>(nil)
+    /// The subscriber, in a box: a closure read out of a `Mutex` as a value was re-wrapped in a
+    /// reabstraction thunk on every read, and the chain of thunks grew with each notification.
+    private final class Subscriber: Sendable {
+        let handler: @Sendable (AuthenticatedDevice) -> Void
+        init(_ handler: @escaping @Sendable (AuthenticatedDevice) -> Void) { self.handler = handler }
+    }
+
+    private let subscriber = Mutex<Subscriber?>(nil)
 
     /// Creates a notifier with no subscriber.
     public init() {}
 
     public func mailboxChanged(_ device: AuthenticatedDevice) {
-        handler.withLock { $0 }?(device)
+        subscriber.withLock { $0 }?.handler(device)
     }
 
     public func subscribe(_ handler: @escaping @Sendable (AuthenticatedDevice) -> Void) {
-        self.handler.withLock { $0 = handler }
+        subscriber.withLock { $0 = Subscriber(handler) }
     }
 }
