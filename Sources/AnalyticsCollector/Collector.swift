@@ -18,6 +18,11 @@ public final class Collector: Sendable {
     let clientLimiter: RateLimiter?
     let writeKeyLimiter: RateLimiter?
     let quotas: QuotaLedger
+    let volume = VolumeLedger()
+    let rejections = RejectionLog()
+    let settingsHistory = SettingsHistory()
+    let commits = CommitSignal()
+    let liveStreams = Atomic<Int>(0)
 
     /// Creates a collector.
     /// - Parameters:
@@ -79,6 +84,7 @@ public final class Collector: Sendable {
         router.add("GET", "/v1/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in try getSettings($0) }
         router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in try putSettings($0) }
         router.add("GET", "/v1/events") { [self] in try listEvents($0) }
+        mountObservation(on: &router)
     }
 
     /// Collector counters in Prometheus text format, for `/metrics`.
