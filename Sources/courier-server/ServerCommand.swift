@@ -110,8 +110,9 @@ enum ServerCommand {
             middleware: collector.middleware + [console.middleware])
         try server.start()
         FileHandle.standardOutput.write(
-            Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))
-        print("courier-server console at \(server.baseURL)/console/")
+            Data(
+                ("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n"
+                    + "courier-server console at \(server.baseURL)/console/\n").utf8))
 
         waitForTerminationSignal()
         print("courier-server stopping: finishing requests in flight")
