@@ -58,15 +58,17 @@ struct EventStreamTests {
         #expect(!text.contains("Before"))
     }
 
-    @Test func aStreamFarBehindSkipsToTheNewestAndSaysSo() async throws {
+    @Test func aStreamFarBehindShowsAPageAsASampleThenSkipsToTheNewestAndSaysSo() async throws {
         let harness = try ConsoleHarness()
         defer { harness.stop() }
         let session = try await harness.signIn()
         let socket = try await Self.open(harness, cookie: session.cookie, query: "&after=0")
         let batch = (0..<250).map { ObservationEndpointTests.event("track", "Bulk", id: "b\($0)") }
         _ = try await harness.track(batch)
-        let text = try await Self.read(socket, until: "event: skipped")
-        #expect(text.contains(#"data: {"from":0,"to":250}"#))
+        let text = try await Self.read(socket, until: "event: skipped\ndata: {\"from\":200,\"to\":250}")
+        #expect(text.components(separatedBy: "data: {\"event\":").count - 1 == 200)
+        #expect(text.contains("id: 1\n"))
+        #expect(!text.contains("id: 201\n"))
     }
 
     @Test func theStreamNeedsTheAdminToken() async throws {

@@ -6,9 +6,10 @@ extension Collector {
     static let liveStreamPage = 200
 
     /// `GET /v1/events/stream?writeKey=…[&after=…]` (admin): Server-Sent Events, one `data:` line
-    /// per stored event (`{"id","event"}`), read from the store after each commit. A reader that
-    /// falls more than a page behind is moved to the newest event and told with a `skipped`
-    /// event, so a console never slows ingest down by reading everything.
+    /// per stored event (`{"id","event"}`), read from the store after each commit, at most one
+    /// read per `liveStreamInterval`. A reader more than a page behind gets that page as a sample,
+    /// then a `skipped` event, and moves on to the newest event: a console samples under load
+    /// instead of slowing ingest down by reading everything.
     func eventStream(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
         try authorizeAdmin(request)
         guard let key = request.query["writeKey"], WriteKey.isWellFormed(key) else {
@@ -68,16 +69,16 @@ extension Collector {
         }
         var text = ""
         var next = cursor
-        if page.nextCursor != nil, let newest = try? store.latestEventID(writeKey: writeKey), newest > cursor {
-            let skipped = JSONWriter.encode(["from": .int(cursor), "to": .int(newest)])
+        for event in page.events {
+            let data = JSONWriter.encode(["id": .int(event.id), "event": event.payload])
+            text += "id: \(event.id)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+            next = event.id
+        }
+        // Further behind than a page: this page stands as a sample, and the reader moves to the newest.
+        if page.nextCursor != nil, let newest = try? store.latestEventID(writeKey: writeKey), newest > next {
+            let skipped = JSONWriter.encode(["from": .int(next), "to": .int(newest)])
             text += "event: skipped\ndata: \(String(decoding: skipped, as: UTF8.self))\n\n"
             next = newest
-        } else {
-            for event in page.events {
-                let data = JSONWriter.encode(["id": .int(event.id), "event": event.payload])
-                text += "id: \(event.id)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
-                next = event.id
-            }
         }
         guard !text.isEmpty else { return next }
         if case .terminated = output.yield(Array(text.utf8)) { return nil }
