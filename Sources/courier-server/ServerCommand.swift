@@ -57,6 +57,7 @@ enum ServerCommand {
 
         var messengerConfiguration = MessengerConfiguration()
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
+        messengerConfiguration.adminToken = configuration.adminToken
         let messenger = MessengerServer(
             configuration: messengerConfiguration,
             store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),

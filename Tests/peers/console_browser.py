@@ -181,6 +181,11 @@ def run(driver, wait):
     wait.until(lambda d: "browser-ramp = true" in d.find_element(By.ID, "preview-result").text)
     wait.until(lambda d: "set flag browser-ramp" in d.find_element(By.ID, "flags-audit").text)
 
+    step("the messenger page shows devices and pushes")
+    driver.find_element(By.LINK_TEXT, "Messenger").click()
+    wait.until(lambda d: visible(d, "messenger-view"))
+    wait.until(lambda d: "pushes sent" in d.find_element(By.ID, "messenger-summary").text)
+
     step("at 200 % zoom the source page reflows and every control is reachable by keyboard")
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})

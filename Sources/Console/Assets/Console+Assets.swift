@@ -23,6 +23,7 @@ extension Console {
             ("/console/app.js", "text/javascript; charset=utf-8", ConsoleScript.app),
             ("/console/sources.js", "text/javascript; charset=utf-8", ConsoleSourcesScript.sources),
             ("/console/flags.js", "text/javascript; charset=utf-8", ConsoleFlagsScript.flags),
+            ("/console/messenger.js", "text/javascript; charset=utf-8", ConsoleMessengerScript.messenger),
         ]
         for (path, contentType, text) in assets {
             let body = Array(text.utf8)

@@ -11,6 +11,7 @@ enum ConsolePage {
         <script src="/console/app.js" defer></script>
         <script src="/console/sources.js" defer></script>
         <script src="/console/flags.js" defer></script>
+        <script src="/console/messenger.js" defer></script>
         </head>
         <body>
         <a class="skip" href="#main">Skip to content</a>
@@ -19,6 +20,7 @@ enum ConsolePage {
           <nav id="nav" aria-label="Sections" hidden>
             <a href="#sources">Sources</a>
             <a href="#flags">Flags</a>
+            <a href="#messenger">Messenger</a>
             <button type="button" id="sign-out">Sign out</button>
           </nav>
         </header>
@@ -156,6 +158,20 @@ enum ConsolePage {
               <h3 id="audit-heading">Audit</h3>
               <ol id="flags-audit"></ol>
             </section>
+          </section>
+          <section id="messenger-view" hidden aria-labelledby="messenger-heading">
+            <h2 id="messenger-heading">Messenger</h2>
+            <p>Devices, their mailboxes and pushes. The server never has message content.</p>
+            <p id="messenger-summary" role="status"></p>
+            <div class="scroll">
+              <table id="messenger-table">
+                <caption>Devices by account</caption>
+                <thead><tr><th scope="col">Account</th><th scope="col">Device</th><th scope="col">Online</th>
+                  <th scope="col">Mailbox depth</th><th scope="col">Oldest envelope</th><th scope="col">Push</th></tr></thead>
+                <tbody></tbody>
+              </table>
+            </div>
+            <button type="button" id="messenger-refresh">Refresh</button>
           </section>
         </main>
         </body>

@@ -56,7 +56,7 @@ enum ConsoleScript {
         };
 
         Courier.showOnly = (id) => {
-          for (const view of ["sign-in-view", "sources-view", "source-view", "flags-view"]) {
+          for (const view of ["sign-in-view", "sources-view", "source-view", "flags-view", "messenger-view"]) {
             Courier.$(view).hidden = view !== id;
           }
         };
@@ -76,6 +76,7 @@ enum ConsoleScript {
           for (const view of Object.values(Courier.views)) if (view.leave) view.leave();
           if (hash.startsWith("source/")) return Courier.views.source.enter(hash.slice("source/".length));
           if (hash === "flags") return Courier.views.flags.enter();
+          if (hash === "messenger") return Courier.views.messenger.enter();
           return Courier.views.sources.enter();
         };
 
