@@ -90,7 +90,16 @@ public final class Collector: Sendable {
     /// Collector counters in Prometheus text format, for `/metrics`.
     public func metricsText() -> String {
         counters.prometheusText(pendingEvents: committer.pendingEvents)
+            + """
+            # HELP courier_collector_live_streams Live event streams open (console debuggers).
+            # TYPE courier_collector_live_streams gauge
+            courier_collector_live_streams \(liveStreamCount)
+
+            """
     }
+
+    /// Live event streams (`GET /v1/events/stream`) open now.
+    public var liveStreamCount: Int { liveStreams.load(ordering: .relaxed) }
 
     /// Commits everything queued and stops the commit thread. Call after the HTTP server stopped.
     public func shutdown() {

@@ -19,11 +19,15 @@ struct ConsoleHarness {
     let console: Console
     let server: HTTPServer
 
-    init(configure: (inout ConsoleConfiguration) -> Void = { _ in }) throws {
+    init(
+        configure: (inout ConsoleConfiguration) -> Void = { _ in },
+        configureCollector: (inout CollectorConfiguration) -> Void = { _ in }
+    ) throws {
         clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))  // 2026-11-29T08:00:00Z
         var collectorConfiguration = CollectorConfiguration()
         collectorConfiguration.adminToken = Self.adminToken
         collectorConfiguration.liveStreamInterval = .zero
+        configureCollector(&collectorConfiguration)
         collector = Collector(
             configuration: collectorConfiguration, store: try SQLiteEventStore(path: ":memory:"), clock: clock)
         try collector.register(writeKeys: [Self.writeKey])

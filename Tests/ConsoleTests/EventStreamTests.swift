@@ -71,6 +71,31 @@ struct EventStreamTests {
         #expect(!text.contains("id: 201\n"))
     }
 
+    @Test func aClosedStreamFreesItsPlaceAndStreamsBeyondTheLimitAreRefused() async throws {
+        let harness = try ConsoleHarness(configureCollector: { $0.maximumLiveStreams = 1 })
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        var socket: RawSocket? = try await Self.open(harness, cookie: session.cookie)
+        #expect(harness.collector.liveStreamCount == 1)
+        let refused = try await harness.request(
+            "GET", "/v1/events/stream?writeKey=\(ConsoleHarness.writeKey)", headers: session.readHeaders)
+        #expect(refused.status == 429)
+        #expect(refused.header("retry-after") == "5")
+        #expect(socket != nil)
+        socket = nil
+        // A write to the closed socket finds it gone (the kernel takes the first after a close, so
+        // it may take a second commit's write); the engine then cancels the stream.
+        var freed = false
+        for round in 0..<5 where !freed {
+            _ = try await harness.track([ObservationEndpointTests.event("track", "After", id: "x\(round)")])
+            freed = await eventually(limit: 200_000) { harness.collector.liveStreamCount == 0 }
+        }
+        #expect(freed)
+        let metrics = harness.collector.metricsText()
+        #expect(metrics.contains("courier_collector_live_streams 0"))
+        _ = try await Self.open(harness, cookie: session.cookie)
+    }
+
     @Test func theStreamNeedsTheAdminToken() async throws {
         let harness = try ConsoleHarness()
         defer { harness.stop() }
