@@ -28,6 +28,15 @@ struct SignInTests {
         #expect(answer.header("set-cookie")?.hasSuffix("; Secure") == true)
     }
 
+    @Test func behindAProxyThatEndsTLSTheCookieIsSecure() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let answer = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)],
+            headers: ["X-Forwarded-Proto": "https"])
+        #expect(answer.header("set-cookie")?.hasSuffix("; Secure") == true)
+    }
+
     @Test func aWrongTokenIsRefusedWithoutWWWAuthenticate() async throws {
         let harness = try ConsoleHarness()
         defer { harness.stop() }

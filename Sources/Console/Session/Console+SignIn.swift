@@ -28,7 +28,10 @@ extension Console {
         }
         let session = sessions.create()
         var response = Self.answer(session)
-        response.headers.append(("Set-Cookie", cookie(value: session.id, maxAge: configuration.sessionLifetime)))
+        // Behind a proxy that ends TLS, the proxy's word is enough to add `Secure` (it only restricts).
+        let secure = configuration.secureCookies || request.header("x-forwarded-proto")?.lowercased() == "https"
+        response.headers.append(
+            ("Set-Cookie", cookie(value: session.id, maxAge: configuration.sessionLifetime, secure: secure)))
         return response
     }
 
@@ -38,14 +41,14 @@ extension Console {
         try requireCSRFToken(request, session: session)
         sessions.end(id: session.id)
         var response = HTTPResponse.json(["signedOut": true])
-        response.headers.append(("Set-Cookie", cookie(value: "", maxAge: .zero)))
+        response.headers.append(("Set-Cookie", cookie(value: "", maxAge: .zero, secure: configuration.secureCookies)))
         return response
     }
 
-    private func cookie(value: String, maxAge: Duration) -> String {
+    private func cookie(value: String, maxAge: Duration, secure: Bool) -> String {
         var text =
             "\(Self.cookieName)=\(value); Path=/; Max-Age=\(maxAge.wholeMilliseconds / 1000); HttpOnly; SameSite=Strict"
-        if configuration.secureCookies { text += "; Secure" }
+        if secure { text += "; Secure" }
         return text
     }
 
