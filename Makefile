@@ -21,6 +21,8 @@ run: build
 	@echo "  curl -s -u $(WRITE_KEY): -H 'Content-Type: application/json' -d '{\"batch\":[{\"type\":\"track\",\"event\":\"Signed Up\",\"userId\":\"user-1\",\"properties\":{\"plan\":\"pro\",\"price\":19.99}}]}' http://$(HOST):$(PORT)/v1/batch"
 	@echo "Read it back:"
 	@echo "  curl -s -H 'Authorization: Bearer $(ADMIN_TOKEN)' 'http://$(HOST):$(PORT)/v1/events?writeKey=$(WRITE_KEY)'"
+	@echo "Open the console (sign in with the admin token $(ADMIN_TOKEN)):"
+	@echo "  http://$(HOST):$(PORT)/console/"
 	@echo ""
 	COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN) $(SWIFT) run -c release --skip-build courier-server \
 		--host $(HOST) --port $(PORT) --data-dir $(DATA) --write-key $(WRITE_KEY)

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FlagRules", targets: ["FlagRules"]),
         .library(name: "FeatureFlags", targets: ["FeatureFlags"]),
         .library(name: "FlagServer", targets: ["FlagServer"]),
+        .library(name: "Console", targets: ["Console"]),
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Realtime", targets: ["Realtime"]),
@@ -68,6 +69,8 @@ let package = Package(
         .target(name: "FlagRules", dependencies: ["CourierCore"]),
         .target(name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"]),
         .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
+        // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
+        .target(name: "Console", dependencies: ["CourierCore", "CourierHTTP"]),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn"),
         .target(name: "CourierTesting", dependencies: ["CourierCore", "CourierHTTP", "Realtime", "CSpawn"]),
@@ -80,7 +83,7 @@ let package = Package(
         .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
         .executableTarget(
             name: "courier-server",
-            dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "CourierHTTP", "CourierCore"]),
+            dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "CourierHTTP", "CourierCore"]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
@@ -111,6 +114,11 @@ let package = Package(
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: [
+                "Console", "AnalyticsCollector", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting",
+            ]),
         .testTarget(
             name: "FeatureFlagsTests",
             dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"]),

@@ -10,6 +10,8 @@ enum BenchCommand {
         BENCHMARKS:
           collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
                       beside civetweb answering the same request and SQLite inserting the same rows
+          console     durable ingest with one console live event stream open beside none, same
+                      run (goal: less than 5 % slower)
           http        the HTTP layer: small GETs and 10 KB POSTs, libwebsockets beside civetweb
           flags       feature flag evaluations/s (10 rules and a rollout) beside a dictionary lookup,
                       and fetch-to-activate latency on loopback beside a bare GET
@@ -81,6 +83,7 @@ enum BenchCommand {
                 switch name {
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
+                case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "images": try ImageBenchmark(runs: runs).run()

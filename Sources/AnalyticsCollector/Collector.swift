@@ -18,6 +18,11 @@ public final class Collector: Sendable {
     let clientLimiter: RateLimiter?
     let writeKeyLimiter: RateLimiter?
     let quotas: QuotaLedger
+    let volume = VolumeLedger()
+    let rejections = RejectionLog()
+    let settingsHistory = SettingsHistory()
+    let commits = CommitSignal()
+    let liveStreams = Atomic<Int>(0)
 
     /// Creates a collector.
     /// - Parameters:
@@ -79,12 +84,22 @@ public final class Collector: Sendable {
         router.add("GET", "/v1/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in try getSettings($0) }
         router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in try putSettings($0) }
         router.add("GET", "/v1/events") { [self] in try listEvents($0) }
+        mountObservation(on: &router)
     }
 
     /// Collector counters in Prometheus text format, for `/metrics`.
     public func metricsText() -> String {
         counters.prometheusText(pendingEvents: committer.pendingEvents)
+            + """
+            # HELP courier_collector_live_streams Live event streams open (console debuggers).
+            # TYPE courier_collector_live_streams gauge
+            courier_collector_live_streams \(liveStreamCount)
+
+            """
     }
+
+    /// Live event streams (`GET /v1/events/stream`) open now.
+    public var liveStreamCount: Int { liveStreams.load(ordering: .relaxed) }
 
     /// Commits everything queued and stops the commit thread. Call after the HTTP server stopped.
     public func shutdown() {

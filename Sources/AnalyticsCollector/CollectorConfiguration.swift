@@ -28,6 +28,13 @@ public struct CollectorConfiguration: Sendable {
     public var storageQuotaPerWriteKey: Int64?
     /// Stored payload bytes allowed for all projects together; `nil` for no quota.
     public var storageQuotaTotal: Int64?
+    /// The shortest time between two reads of a live event stream (`GET /v1/events/stream`):
+    /// commits in between are read together, so a stream costs at most a few reads a second.
+    public var liveStreamInterval: Duration = .milliseconds(200)
+    /// Live event streams open at once; more are answered 503.
+    public var maximumLiveStreams = 16
+    /// How long a quiet live event stream waits before it sends a keep-alive comment.
+    public var liveStreamKeepAlive: Duration = .seconds(15)
     /// The bearer token of the admin API (`PUT …/settings`, `GET /v1/events`); `nil` disables it.
     public var adminToken: String?
 

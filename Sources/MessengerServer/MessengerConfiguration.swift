@@ -49,6 +49,8 @@ public struct MessengerConfiguration: Sendable {
     public var attachmentLifetimeMilliseconds: Int64 = 30 * 86_400_000
     /// Where attachment files are kept; `nil` refuses uploads.
     public var attachmentDirectory: String?
+    /// The bearer token of the operators' read route (`GET /v1/messenger/devices`); `nil` disables it.
+    public var adminToken: String?
 
     /// The defaults above.
     public init() {}

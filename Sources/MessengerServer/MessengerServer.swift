@@ -57,6 +57,7 @@ public final class MessengerServer: Sendable {
         mountMessages(on: &router)
         mountAttachments(on: &router)
         mountSocket(on: &router)
+        mountOverview(on: &router)
     }
 
     /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index

@@ -1,4 +1,5 @@
 import AnalyticsCollector
+import Console
 import CourierCore
 import CourierHTTP
 import FlagServer
@@ -56,6 +57,7 @@ enum ServerCommand {
 
         var messengerConfiguration = MessengerConfiguration()
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
+        messengerConfiguration.adminToken = configuration.adminToken
         let messenger = MessengerServer(
             configuration: messengerConfiguration,
             store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
@@ -78,6 +80,11 @@ enum ServerCommand {
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
         }
+        var consoleConfiguration = ConsoleConfiguration()
+        consoleConfiguration.adminToken = configuration.adminToken
+        consoleConfiguration.secureCookies = options.tlsCertificate != nil
+        let console = Console(configuration: consoleConfiguration)
+        console.mount(on: &router)
         let metrics = HTTPMetrics()
         router.addHealthCheck()
         router.addMetrics(
@@ -99,10 +106,14 @@ enum ServerCommand {
         if options.accessLog {
             http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        let server = HTTPServer(configuration: http, router: router, metrics: metrics, middleware: collector.middleware)
+        let server = HTTPServer(
+            configuration: http, router: router, metrics: metrics,
+            middleware: collector.middleware + [console.middleware])
         try server.start()
         FileHandle.standardOutput.write(
-            Data("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n".utf8))
+            Data(
+                ("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n"
+                    + "courier-server console at \(server.baseURL)/console/\n").utf8))
 
         waitForTerminationSignal()
         print("courier-server stopping: finishing requests in flight")

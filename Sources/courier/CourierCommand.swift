@@ -22,6 +22,11 @@ enum CourierCommand {
               --flush-at N                         events per upload
               --flush-interval SECONDS             seconds between uploads
               --allow-list KEY,KEY… | --allow-all  property allow-list
+          settings history WRITE_KEY             print the settings changes, newest first
+          sources list                           print every write key with events per minute
+          sources volume WRITE_KEY               print events per minute and hour by type
+          sources rejections WRITE_KEY           print refusal counts and the last reasons
+          messenger devices                      print devices, mailbox depth and age, pushes
           events tail --write-key KEY            print stored events, one JSON line each
               --follow                             keep printing new events
               --after CURSOR                       start after this cursor (default: the start)
@@ -92,6 +97,11 @@ enum CourierCommand {
                     client: client, writeKey: key, after: parsed.option("--after") ?? "0",
                     follow: parsed.flag("--follow"), interval: interval
                 ).run()
+            case ("sources", _), ("settings", "history"), ("messenger", _):
+                guard let path = ObservationCommand.path(parsed.positional) else {
+                    throw CommandError("unknown command \(parsed.positional.joined(separator: " "))\n\n\(usage)")
+                }
+                try await ObservationCommand(client: client).run(path: path)
             case ("flags", let action?):
                 let environment = parsed.option("--env") ?? environment["COURIER_FLAGS_ENV"] ?? "development"
                 try await FlagsCommand(client: client, environment: environment).run(action, &parsed)

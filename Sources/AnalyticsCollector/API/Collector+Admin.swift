@@ -27,9 +27,12 @@ extension Collector {
         } catch {
             throw CollectorError(.invalidJSON, "invalid JSON: \(error)")
         }
+        var previous = ProjectSettings()
         let next = try settingsCache.update(writeKey: key) { current throws(CollectorError) in
-            try current.applying(patch)
+            previous = current
+            return try current.applying(patch)
         }
+        settingsHistory.record(writeKey: key, before: previous, after: next, atMilliseconds: clock.nowMilliseconds)
         return .json(next.json)
     }
 
@@ -56,7 +59,7 @@ extension Collector {
         ])
     }
 
-    private func authorizeAdmin(_ request: HTTPRequest) throws(CollectorError) {
+    func authorizeAdmin(_ request: HTTPRequest) throws(CollectorError) {
         guard let expected = configuration.adminToken else {
             throw CollectorError(.forbidden, "the admin API is disabled (no admin token configured)")
         }
@@ -65,7 +68,7 @@ extension Collector {
         }
     }
 
-    private static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(CollectorError)
+    static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(CollectorError)
         -> Int64?
     {
         guard let text else { return nil }

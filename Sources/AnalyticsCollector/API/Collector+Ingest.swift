@@ -6,12 +6,15 @@ extension Collector {
     /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
     /// the others are stored.
     func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(CollectorError) -> HTTPResponse {
+        // The project a refusal is filed under, once the write key is known.
+        var project = RejectionLog.unknownProject
         do throws(CollectorError) {
             try limit(clientLimiter, key: request.remoteAddress, what: "this client")
             // A key in the Authorization header is checked before the body is read, so a wrong key
             // costs no parsing; a key in the body can only be checked after.
             let headerKey = request.basicCredentials?.user
             if let headerKey, !headerKey.isEmpty {
+                project = headerKey
                 _ = try authenticate(key: headerKey)
                 try limit(writeKeyLimiter, key: headerKey, what: "this write key")
             }
@@ -20,6 +23,7 @@ extension Collector {
             if let headerKey, !headerKey.isEmpty {
                 writeKey = headerKey
             } else {
+                project = batch.bodyWriteKey ?? project
                 writeKey = try authenticate(key: batch.bodyWriteKey)
                 try limit(writeKeyLimiter, key: writeKey, what: "this write key")
             }
@@ -31,11 +35,15 @@ extension Collector {
             counters.stored.add(outcome.stored, ordering: .relaxed)
             counters.duplicates.add(outcome.duplicates, ordering: .relaxed)
             counters.rejectedMessages.add(batch.rejected.count, ordering: .relaxed)
+            observe(writeKey: writeKey, messages: messages, outcome: outcome, rejected: batch.rejected)
             var answer: [String: JSONValue] = ["success": true]
             if !batch.rejected.isEmpty { answer["rejected"] = .array(batch.rejected.map(\.json)) }
             return .json(.object(answer))
         } catch {
             counters.rejected.add(1, ordering: .relaxed)
+            rejections.record(
+                writeKey: project, code: error.code.rawValue, message: error.message,
+                atMilliseconds: clock.nowMilliseconds)
             throw error
         }
     }

@@ -87,4 +87,19 @@ public protocol EventStore: Sendable {
     /// Payload bytes stored per project, for storage quotas.
     /// - Throws: `EventStoreError`.
     func usage() throws(EventStoreError) -> [String: Int64]
+    /// The id of a project's newest event (0 when it has none): where a live stream starts.
+    /// - Throws: `EventStoreError`.
+    func latestEventID(writeKey: String) throws(EventStoreError) -> Int64
+}
+
+extension EventStore {
+    /// Pages through the project's events to the last one; stores with an index override it.
+    public func latestEventID(writeKey: String) throws(EventStoreError) -> Int64 {
+        var cursor: Int64 = 0
+        while true {
+            let page = try events(writeKey: writeKey, after: cursor, limit: 1000)
+            cursor = page.events.last?.id ?? cursor
+            if page.nextCursor == nil { return cursor }
+        }
+    }
 }

@@ -120,6 +120,18 @@ public final class SQLiteEventStore: EventStore {
         return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
     }
 
+    /// The id of a project's newest event, from the index (no scan).
+    public func latestEventID(writeKey: String) throws(EventStoreError) -> Int64 {
+        let ids: [Int64] = try storage {
+            try pool.read { db in
+                try db.query(
+                    "SELECT coalesce(max(id), 0) FROM events WHERE write_key = ?1", [.text(writeKey)]
+                ) { $0.int(0) }
+            }
+        }
+        return ids.first ?? 0
+    }
+
     /// Deletes dedupe entries older than `cutoff`, a few thousand per transaction, so commits of
     /// incoming batches interleave with a large prune instead of waiting for all of it.
     public func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {

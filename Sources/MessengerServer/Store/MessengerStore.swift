@@ -77,6 +77,10 @@ public protocol MessengerStore: Sendable {
 
     /// Records that an attachment now has `received` bytes.
     func setAttachmentReceived(id: String, received: Int64) throws(MessengerStoreError)
+
+    /// Devices with their mailbox depth and oldest envelope's expiry, at most `limit`, for the
+    /// operators' overview (`GET /v1/messenger/devices`).
+    func deviceOverview(limit: Int) throws(MessengerStoreError) -> [DeviceMailboxSummary]
 }
 
 /// A store operation failed.

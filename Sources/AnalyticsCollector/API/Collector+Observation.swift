@@ -1,0 +1,92 @@
+import CourierCore
+import CourierHTTP
+
+/// The admin routes that show what the collector is doing: projects with their recent volume,
+/// volume by type, refusals and settings history. The console and the CLI both read these.
+extension Collector {
+    func mountObservation(on router: inout Router) {
+        router.add("GET", "/v1/projects") { [self] in try listProjects($0) }
+        router.add("GET", "/v1/projects/{writeKey}/volume") { [self] in try projectVolume($0) }
+        router.add("GET", "/v1/projects/{writeKey}/rejections") { [self] in try projectRejections($0) }
+        router.add("GET", "/v1/projects/{writeKey}/settings/history") { [self] in try projectSettingsHistory($0) }
+        router.add("GET", "/v1/events/stream") { [self] request, _ in try eventStream(request) }
+    }
+
+    /// Counts a committed batch into the volume and refusal aggregates and wakes live streams.
+    func observe(writeKey: String, messages: [PreparedMessage], outcome: CommitOutcome, rejected: [RejectedMessage]) {
+        let now = clock.nowMilliseconds
+        if outcome.stored > 0 {
+            // Which messages were duplicates is not reported per message: when some were, the
+            // stored count is spread over the batch's types in order.
+            var remaining = outcome.stored
+            var byType: [String: Int] = [:]
+            for message in messages where remaining > 0 {
+                byType[message.type, default: 0] += 1
+                remaining -= 1
+            }
+            volume.record(writeKey: writeKey, countsByType: byType, atMilliseconds: now)
+            commits.notify()
+        }
+        if outcome.duplicates > 0 {
+            rejections.record(
+                writeKey: writeKey, code: "duplicate", message: "\(outcome.duplicates) duplicate messageId(s) dropped",
+                count: outcome.duplicates, atMilliseconds: now)
+        }
+        for message in rejected {
+            rejections.record(
+                writeKey: writeKey, code: message.error.code.rawValue,
+                message: "batch[\(message.index)]: \(message.error.message)", atMilliseconds: now)
+        }
+    }
+
+    /// `GET /v1/projects` (admin): every project with its settings and events per minute for the
+    /// last hour.
+    func listProjects(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let usage: [String: Int64]
+        do {
+            usage = try store.usage()
+        } catch {
+            throw CollectorError(error)
+        }
+        let now = clock.nowMilliseconds
+        var projects: [JSONValue] = []
+        for (key, bytes) in usage.sorted(by: { $0.key < $1.key }) {
+            let settings = try settingsCache.settings(writeKey: key) ?? ProjectSettings()
+            let perMinute = volume.volume(writeKey: key, atMilliseconds: now).totalPerMinute
+            projects.append([
+                "writeKey": .string(key), "storedBytes": .int(bytes), "settings": settings.json,
+                "perMinute": .array(perMinute.map { .int(Int64($0)) }),
+            ])
+        }
+        return .json(["projects": .array(projects)])
+    }
+
+    /// `GET /v1/projects/{writeKey}/volume` (admin): events per minute (last hour) and per hour
+    /// (last day) by type.
+    func projectVolume(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        let key = try knownProject(request)
+        return .json(volume.volume(writeKey: key, atMilliseconds: clock.nowMilliseconds).json)
+    }
+
+    /// `GET /v1/projects/{writeKey}/rejections` (admin): refusal counts by code and the last reasons.
+    func projectRejections(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        return .json(rejections.json(writeKey: try knownProject(request)))
+    }
+
+    /// `GET /v1/projects/{writeKey}/settings/history` (admin): settings changes, newest first.
+    func projectSettingsHistory(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+        try authorizeAdmin(request)
+        return .json(settingsHistory.json(writeKey: try knownProject(request)))
+    }
+
+    private func knownProject(_ request: HTTPRequest) throws(CollectorError) -> String {
+        let key = request.pathParameters["writeKey"] ?? ""
+        guard WriteKey.isWellFormed(key), try settingsCache.settings(writeKey: key) != nil else {
+            throw CollectorError(.notFound, "unknown write key")
+        }
+        return key
+    }
+}

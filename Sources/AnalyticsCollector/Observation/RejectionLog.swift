@@ -1,0 +1,62 @@
+import CourierCore
+import Synchronization
+
+/// Why the collector refused requests or messages, per project: counts by code and the last
+/// few reasons. Kept in memory and bounded; a restarted collector starts from zero.
+final class RejectionLog: Sendable {
+    /// One refusal as the console shows it.
+    struct Entry: Sendable {
+        let atMilliseconds: Int64
+        let code: String
+        let message: String
+        let count: Int
+    }
+
+    private struct Project {
+        var counts: [String: Int] = [:]
+        var recent: [Entry] = []
+    }
+
+    /// Requests whose write key could not be told are filed under this name.
+    static let unknownProject = ""
+    private let keep: Int
+    private let maximumProjects: Int
+    private let projects = Mutex<[String: Project]>([:])
+
+    /// - Parameters:
+    ///   - keep: the reasons kept per project.
+    ///   - maximumProjects: projects tracked at most (write keys are chosen by clients).
+    init(keep: Int = 20, maximumProjects: Int = 10_000) {
+        self.keep = keep
+        self.maximumProjects = maximumProjects
+    }
+
+    /// Files `count` refusals with `code` under `writeKey`.
+    func record(writeKey: String, code: String, message: String, count: Int = 1, atMilliseconds milliseconds: Int64) {
+        guard count > 0 else { return }
+        projects.withLock { projects in
+            if projects[writeKey] == nil && projects.count >= maximumProjects { return }
+            var project = projects[writeKey] ?? Project()
+            project.counts[code, default: 0] += count
+            project.recent.append(Entry(atMilliseconds: milliseconds, code: code, message: message, count: count))
+            if project.recent.count > keep { project.recent.removeFirst(project.recent.count - keep) }
+            projects[writeKey] = project
+        }
+    }
+
+    /// Counts by code and the last reasons, newest first.
+    func json(writeKey: String) -> JSONValue {
+        let project = projects.withLock { $0[writeKey] ?? Project() }
+        return .object([
+            "counts": .object(project.counts.mapValues { .int(Int64($0)) }),
+            "recent": .array(
+                project.recent.reversed().map { entry in
+                    .object([
+                        "at": .string(Timestamp.format(milliseconds: entry.atMilliseconds)),
+                        "code": .string(entry.code), "message": .string(entry.message),
+                        "count": .int(Int64(entry.count)),
+                    ])
+                }),
+        ])
+    }
+}

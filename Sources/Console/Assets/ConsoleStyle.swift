@@ -1,0 +1,35 @@
+/// The console's style sheet: one column that wraps, sizes in `rem` so the page reflows at 200 %
+/// zoom, and a visible focus ring for keyboard use.
+enum ConsoleStyle {
+    static let css = #"""
+        :root { font-family: system-ui, sans-serif; line-height: 1.4; color: #1b1b1b; background: #fafafa; }
+        body { margin: 0 auto; padding: 0 1rem 2rem; max-width: 80rem; }
+        header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; justify-content: space-between; }
+        nav { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+        h1 { font-size: 1.5rem; } h2 { font-size: 1.3rem; } h3 { font-size: 1.1rem; margin-top: 2rem; }
+        .skip { position: absolute; left: -100rem; } .skip:focus { position: static; }
+        :focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
+        button, input, select, textarea { font: inherit; }
+        button { padding: 0.3rem 0.8rem; border: 1px solid #555; border-radius: 0.3rem; background: #fff; cursor: pointer; }
+        input, select, textarea { padding: 0.25rem 0.4rem; border: 1px solid #777; border-radius: 0.2rem; max-width: 100%; }
+        textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
+        .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
+        .field { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: center; margin: 0.4rem 0; }
+        .scroll { overflow-x: auto; }
+        table { border-collapse: collapse; min-width: 100%; }
+        caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
+        th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+        .debugger { display: flex; flex-wrap: wrap; gap: 1rem; }
+        #event-list { flex: 1 1 20rem; max-height: 30rem; overflow-y: auto; padding-left: 0; list-style: none; margin: 0; }
+        #event-list button { width: 100%; text-align: left; border: none; border-bottom: 1px solid #ddd;
+          border-radius: 0; background: none; overflow-wrap: anywhere; }
+        #event-list button[aria-current="true"] { background: #e8f0fb; }
+        #event-detail { flex: 1 1 24rem; min-width: 0; }
+        pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f0f0f0; padding: 0.6rem; max-height: 30rem; overflow: auto; }
+        .spark { width: 12rem; height: 2rem; }
+        .spark polyline { fill: none; stroke: #1a5fb4; stroke-width: 1.5; }
+        .overdue { color: #a51d2d; font-weight: 600; }
+        .killed { color: #a51d2d; }
+        [role="alert"]:not(:empty) { color: #a51d2d; }
+        """#
+}

@@ -1,0 +1,63 @@
+import CourierCore
+import CourierHTTP
+
+extension Console {
+    /// `GET /console/api/session`: the session's CSRF token and expiry, or 401 `signed_out`.
+    func currentSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        _ = try requireAdminToken()
+        return Self.answer(try requireSession(request))
+    }
+
+    /// `POST /console/api/session` with `{"token": "…"}`: signs in with the admin token and sets
+    /// the session cookie. Every attempt spends from the client's sign-in limit.
+    func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
+        let expected = try requireAdminToken()
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            throw HTTPError(.jsonRequired, "sign in with a JSON body {\"token\": …}")
+        }
+        if case .limited(let seconds) = signInLimiter.take(request.remoteAddress) {
+            throw HTTPError(
+                .rateLimited, "too many sign-in attempts; retry in \(seconds) s",
+                headers: [("Retry-After", String(seconds))])
+        }
+        guard let body = try? JSONParser.parse(request.body), let token = body["token"]?.stringValue else {
+            throw HTTPError(.badRequest, "sign in with a JSON body {\"token\": …}")
+        }
+        guard ConstantTime.equals(token, expected) else {
+            throw HTTPError(.invalidToken, "that is not the admin token")
+        }
+        let session = sessions.create()
+        var response = Self.answer(session)
+        // Behind a proxy that ends TLS, the proxy's word is enough to add `Secure` (it only restricts).
+        let secure = configuration.secureCookies || request.header("x-forwarded-proto")?.lowercased() == "https"
+        response.headers.append(
+            ("Set-Cookie", cookie(value: session.id, maxAge: configuration.sessionLifetime, secure: secure)))
+        return response
+    }
+
+    /// `DELETE /console/api/session` (with the CSRF token): signs out and clears the cookie.
+    func signOut(_ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try requireSession(request)
+        try requireCSRFToken(request, session: session)
+        sessions.end(id: session.id)
+        var response = HTTPResponse.json(["signedOut": true])
+        response.headers.append(("Set-Cookie", cookie(value: "", maxAge: .zero, secure: configuration.secureCookies)))
+        return response
+    }
+
+    private func cookie(value: String, maxAge: Duration, secure: Bool) -> String {
+        var text =
+            "\(Self.cookieName)=\(value); Path=/; Max-Age=\(maxAge.wholeMilliseconds / 1000); HttpOnly; SameSite=Strict"
+        if secure { text += "; Secure" }
+        return text
+    }
+
+    private static func answer(_ session: ConsoleSession) -> HTTPResponse {
+        var response = HTTPResponse.json([
+            "csrfToken": .string(session.csrfToken),
+            "expiresAt": .string(Timestamp.format(milliseconds: session.expiresAtMilliseconds)),
+        ])
+        response.headers.append(("Cache-Control", "no-store"))
+        return response
+    }
+}

@@ -1,0 +1,114 @@
+import Console
+import CourierCore
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct SignInTests {
+    @Test func signInSetsAnHttpOnlyStrictCookieAndGivesTheCSRFToken() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let answer = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
+        #expect(answer.status == 200)
+        let cookie = try #require(answer.header("set-cookie"))
+        #expect(cookie.hasPrefix("\(Console.cookieName)="))
+        #expect(cookie.contains("HttpOnly"))
+        #expect(cookie.contains("SameSite=Strict"))
+        #expect(cookie.contains("Max-Age=28800"))
+        #expect(!cookie.contains("Secure"))
+        #expect(answer.json?["csrfToken"]?.stringValue?.count == 64)
+        #expect(answer.json?["expiresAt"]?.stringValue == "2026-11-29T16:00:00.000Z")
+    }
+
+    @Test func behindTLSTheCookieIsSecure() async throws {
+        let harness = try ConsoleHarness { $0.secureCookies = true }
+        defer { harness.stop() }
+        let answer = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
+        #expect(answer.header("set-cookie")?.hasSuffix("; Secure") == true)
+    }
+
+    @Test func behindAProxyThatEndsTLSTheCookieIsSecure() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let answer = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)],
+            headers: ["X-Forwarded-Proto": "https"])
+        #expect(answer.header("set-cookie")?.hasSuffix("; Secure") == true)
+    }
+
+    @Test func aWrongTokenIsRefusedWithoutWWWAuthenticate() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let answer = try await harness.request("POST", "/console/api/session", json: ["token": "guess"])
+        #expect(answer.status == 401)
+        #expect(answer.json?["error"]?["code"]?.stringValue == "invalid_token")
+        #expect(answer.header("www-authenticate") == nil)
+        #expect(answer.header("set-cookie") == nil)
+    }
+
+    @Test func signInMustBeJSONSoNoCrossSiteFormCanPostIt() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let answer = try await harness.request(
+            "POST", "/console/api/session", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Array("token=\(ConsoleHarness.adminToken)".utf8))
+        #expect(answer.status == 415)
+        #expect(answer.header("set-cookie") == nil)
+    }
+
+    @Test func wrongTokensAreRateLimitedPerClientUntilTheClockMovesOn() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        for _ in 0..<5 {
+            let answer = try await harness.request("POST", "/console/api/session", json: ["token": "guess"])
+            #expect(answer.status == 401)
+        }
+        let limited = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
+        #expect(limited.status == 429)
+        #expect(limited.header("retry-after") == "10")
+        harness.clock.advance(by: .seconds(10))
+        let allowed = try await harness.request(
+            "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
+        #expect(allowed.status == 200)
+    }
+
+    @Test func aSessionExpiresWithTheClock() async throws {
+        let harness = try ConsoleHarness { $0.sessionLifetime = .seconds(60) }
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        let live = try await harness.request("GET", "/console/api/session", headers: session.readHeaders)
+        #expect(live.status == 200)
+        #expect(live.json?["csrfToken"]?.stringValue == session.csrfToken)
+        harness.clock.advance(by: .seconds(60))
+        let ended = try await harness.request("GET", "/console/api/session", headers: session.readHeaders)
+        #expect(ended.status == 401)
+        #expect(ended.json?["error"]?["code"]?.stringValue == "signed_out")
+        let admin = try await harness.request(
+            "GET", "/v1/events?writeKey=\(ConsoleHarness.writeKey)", headers: session.readHeaders)
+        #expect(admin.status == 401)
+    }
+
+    @Test func signOutNeedsTheCSRFTokenAndEndsTheSession() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        let forged = try await harness.request("DELETE", "/console/api/session", headers: session.readHeaders)
+        #expect(forged.status == 403)
+        #expect(forged.json?["error"]?["code"]?.stringValue == "csrf_refused")
+        let out = try await harness.request("DELETE", "/console/api/session", headers: session.writeHeaders)
+        #expect(out.status == 200)
+        #expect(out.header("set-cookie")?.contains("Max-Age=0") == true)
+        let after = try await harness.request("GET", "/console/api/session", headers: session.readHeaders)
+        #expect(after.status == 401)
+    }
+
+    @Test func withoutAnAdminTokenTheConsoleIsDisabled() async throws {
+        let harness = try ConsoleHarness { $0.adminToken = nil }
+        defer { harness.stop() }
+        let answer = try await harness.request("POST", "/console/api/session", json: ["token": ""])
+        #expect(answer.status == 403)
+        #expect(answer.json?["error"]?["code"]?.stringValue == "console_disabled")
+    }
+}
