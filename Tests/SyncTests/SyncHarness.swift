@@ -108,6 +108,7 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     private let token: String
     private let lock = NSLock()
     private var fault = Fault.none
+    private var delivered: [SyncRecord] = []
     private let client = HTTPClient(timeout: .seconds(30))
 
     init(harness: SyncHarness, token: String) {
@@ -116,6 +117,10 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     }
 
     func set(_ fault: Fault) { lock.withLock { self.fault = fault } }
+
+    /// Every record version the server applied and this transport delivered the answer for:
+    /// the writes the client was told are durable.
+    var acknowledged: [SyncRecord] { lock.withLock { delivered } }
 
     private var inner: HTTPSyncTransport { HTTPSyncTransport(baseURL: harness.baseURL, token: token, client: client) }
 
@@ -128,7 +133,15 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     }
 
     func push(clientID: String, operations: [SyncOperation]) async throws(SyncError) -> [SyncOpResult] {
-        try await run { () async throws(SyncError) in try await inner.push(clientID: clientID, operations: operations) }
+        let results = try await run { () async throws(SyncError) in
+            try await inner.push(clientID: clientID, operations: operations)
+        }
+        let applied = results.compactMap { result -> SyncRecord? in
+            if case .applied(let record) = result.outcome { return record }
+            return nil
+        }
+        lock.withLock { delivered += applied }
+        return results
     }
 
     func changes(since cursor: String?, limit: Int) async throws(SyncError) -> SyncPull {
