@@ -20,7 +20,9 @@ struct ConvergencePropertyTests {
         var random = SeededGenerator(state: seed)
         let names = ["laptop", "phone", "tablet"]
         let transports = names.map { _ in harness.transport() }
-        var clients = try names.indices.map { try harness.client(names[$0], policies: Self.collections, transport: transports[$0]).0 }
+        var clients = try names.indices.map {
+            try harness.client(names[$0], policies: Self.collections, transport: transports[$0]).0
+        }
         let ids = (0..<8).map { "record-\($0)" }
         let collections = Self.collections.keys.sorted()
         var restarts = 0
@@ -34,7 +36,8 @@ struct ConvergencePropertyTests {
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<40:
                 let field = ["a", "b", "c"].randomElement(using: &random) ?? "a"
-                try await client.set(collection, id: id, fields: [field: .int(Int64.random(in: 0..<1_000, using: &random))])
+                try await client.set(
+                    collection, id: id, fields: [field: .int(Int64.random(in: 0..<1_000, using: &random))])
             case 40..<50:
                 if try await client.record(collection, id: id) != nil { try await client.delete(collection, id: id) }
             case 50..<80:

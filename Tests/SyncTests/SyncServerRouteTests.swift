@@ -36,7 +36,8 @@ struct SyncServerRouteTests {
         defer { harness.stop() }
         let operations: [JSONValue] = (1...3).map { n in
             SyncOperation(
-                id: "op-\(n)", sequence: Int64(n), collection: "notes", recordID: "r\(n)", kind: .set(["n": .int(Int64(n))]),
+                id: "op-\(n)", sequence: Int64(n), collection: "notes", recordID: "r\(n)",
+                kind: .set(["n": .int(Int64(n))]),
                 baseVersion: 0, hlc: ""
             ).json
         }
