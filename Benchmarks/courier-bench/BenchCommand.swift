@@ -23,6 +23,9 @@ enum BenchCommand {
           websocket   echo round trips through Courier's WebSocket route beside a bare C lws echo
                       server, and idle sockets held per server process with memory per socket
                       (not in `all`: it takes several minutes)
+          sync        local writes with the oplog and an observer beside raw SQLite, push and pull
+                      ops/s on loopback beside the sync store in process, time to converge
+                      --records records across two clients
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -33,6 +36,7 @@ enum BenchCommand {
           --events N      events for sdk-memory (default 1000000)
           --sockets N     idle sockets for websocket (default: the file limit less 500)
           --compression   websocket with permessage-deflate negotiated (default off)
+          --records N     records for sync (default 10000)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -45,6 +49,7 @@ enum BenchCommand {
         var events = 1_000_000
         var sockets: Int?
         var compression = false
+        var records = 10_000
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -61,6 +66,7 @@ enum BenchCommand {
             case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
             case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
             case "--compression": compression = true
+            case "--records": records = rest.popFirst().flatMap(Int.init) ?? records
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -75,6 +81,7 @@ enum BenchCommand {
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
+                case "sync": try SyncBenchmark(runs: runs, records: records).run()
                 case "images": try ImageBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()

@@ -78,7 +78,7 @@ extension SyncClient {
                 case .conflict: report.conflicts += 1
                 }
             }
-            changeFeed.send(changes)
+            publish(changes)
             outcomeFeed.send(outcomes)
         }
     }
@@ -175,7 +175,7 @@ extension SyncClient {
                 }
             }
             report.pulled += page.records.count
-            changeFeed.send(changes)
+            publish(changes)
             if !page.hasMore { return }
         }
     }
@@ -220,6 +220,6 @@ extension SyncClient {
         }
         report.refetched = true
         report.pulled += snapshot.records.count
-        changeFeed.send(changes)
+        publish(changes)
     }
 }

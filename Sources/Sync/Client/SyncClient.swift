@@ -24,6 +24,7 @@ public actor SyncClient {
     /// This installation's id: the server keeps its last processed sequence under it.
     public nonisolated let clientID: String
     let changeFeed = Broadcast<RecordChange>()
+    let signals = CollectionSignals()
     let outcomeFeed = Broadcast<OperationOutcome>()
     var runningCycle: Task<SyncReport, any Error>?
 
@@ -42,7 +43,9 @@ public actor SyncClient {
             (clientID, hlc) = try store.pool.transaction { db in
                 let id = try LocalStore.meta(db, "client_id") ?? Identifier.uuid()
                 try LocalStore.setMeta(db, "client_id", id)
-                let last = try LocalStore.meta(db, "hlc").flatMap(HLCTimestamp.init)
+                // The latest stamp this client made or saw: later stamps sort after it even if
+                // the wall clock went back while the app was not running.
+                let last = try db.query("SELECT max(hlc) FROM records") { $0.text(0) }.first?.flatMap(HLCTimestamp.init)
                 return (id, HybridLogicalClock(node: String(id.prefix(8)), clock: clock, after: last))
             }
         } catch {
@@ -83,12 +86,11 @@ public actor SyncClient {
     /// The records of `collection` now, and again after every commit that touches the collection
     /// (GRDB's `ValueObservation` is the model).
     public nonisolated func observe(collection: String) -> AsyncStream<[LocalRecord]> {
-        let changes = changeFeed.subscribe()
+        let signals = signals.subscribe(collection)
         let store = store
         return AsyncStream { continuation in
             let task = Task {
-                if let rows = try? store.records(collection: collection) { continuation.yield(rows) }
-                for await change in changes where change.collection == collection {
+                for await _ in signals {
                     if let rows = try? store.records(collection: collection) { continuation.yield(rows) }
                 }
                 continuation.finish()
@@ -157,12 +159,11 @@ public actor SyncClient {
                 try LocalStore.save(db, collection, id, row)
                 try LocalStore.append(
                     db, collection: collection, id: id, fields: fields, baseVersion: row.version, hlc: stamp)
-                try LocalStore.setMeta(db, "hlc", stamp)
                 return true
             }
         }
         guard found else { throw SyncError(.invalidArgument, "no record \(collection)/\(id) to delete") }
-        changeFeed.send([RecordChange(collection: collection, id: id, deleted: fields == nil, origin: .local)])
+        publish([RecordChange(collection: collection, id: id, deleted: fields == nil, origin: .local)])
     }
 
     // MARK: dead letters
@@ -192,6 +193,12 @@ public actor SyncClient {
         } else {
             try delete(letter.collection, id: letter.recordID)
         }
+    }
+
+    /// Tells change subscribers and collection observers about committed changes.
+    func publish(_ changes: [RecordChange]) {
+        changeFeed.send(changes)
+        signals.send(changes)
     }
 
     func storage<T>(_ body: () throws -> T) throws(SyncError) -> T {
