@@ -18,7 +18,7 @@ final class LocalStore: Sendable {
                     PRIMARY KEY(collection, id)
                 ) WITHOUT ROWID;
                 CREATE TABLE oplog(
-                    sequence INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL UNIQUE,
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL,
                     collection TEXT NOT NULL, record_id TEXT NOT NULL, fields TEXT, base_version INTEGER NOT NULL,
                     hlc TEXT NOT NULL
                 );
