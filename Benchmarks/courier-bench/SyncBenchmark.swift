@@ -17,6 +17,7 @@ struct SyncBenchmark {
         var local: [Double] = []
         var raw: [Double] = []
         var localP50: [Double] = []
+        var unobserved: [Double] = []
         var rawP50: [Double] = []
         var pushed: [Double] = []
         var storePush: [Double] = []
@@ -28,9 +29,10 @@ struct SyncBenchmark {
             let directory = NSTemporaryDirectory() + "courier-bench-sync-" + Identifier.uuid()
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let writes = try localWrites(directory)
+            let writes = try localWrites(directory, observed: true)
             local.append(writes.ours)
             localP50.append(writes.oursP50)
+            unobserved.append(try localWrites(directory, observed: false).ours)
             let bare = try rawWrites(directory)
             raw.append(bare.rate)
             rawP50.append(bare.p50)
@@ -44,6 +46,7 @@ struct SyncBenchmark {
             ceiling.append(inProcess.milliseconds)
         }
         print(line("local write + oplog, observed", median(local), "/s", median(raw), "raw SQLite insert, txn per row"))
+        print(line("local write + oplog, unobserved", median(unobserved), "/s", median(raw), "raw SQLite insert"))
         print(line("local write p50 ns", median(localP50), "ns", median(rawP50), "raw SQLite insert p50"))
         print(line("push ops/s on loopback", median(pushed), "/s", median(storePush), "SyncStore.push in process"))
         print(
@@ -75,13 +78,15 @@ struct SyncBenchmark {
         ]
     }
 
-    /// `set` on a client whose observer re-reads the collection after every commit.
-    private func localWrites(_ directory: String) throws -> (ours: Double, oursP50: Double) {
+    /// `set` on a client, with or without an observer that re-reads the collection after commits.
+    private func localWrites(_ directory: String, observed: Bool) throws -> (ours: Double, oursP50: Double) {
         let count = records
         let fields = (0..<count).map(self.fields)
         return try runBlocking { () -> (Double, Double) in
-            let client = try SyncClient(path: directory + "/local.sqlite", transport: Unreachable())
+            let client = try SyncClient(
+                path: directory + "/local-\(observed).sqlite", transport: Unreachable())
             let observer = Task {
+                guard observed else { return }
                 for await _ in client.observe(collection: "bench") {}
             }
             defer { observer.cancel() }

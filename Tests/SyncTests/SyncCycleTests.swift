@@ -98,6 +98,20 @@ struct SyncCycleTests {
         #expect(latest?.first?.version == 2)
     }
 
+    @Test func anEmptiedOplogNeverHandsOutASequenceTheServerHasSeen() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        for round in 0..<3 {
+            let id = try await alice.create("notes", fields: ["round": .int(Int64(round))])
+            // A reused sequence would be taken for an old operation and answered with a conflict.
+            let report = try await alice.sync()
+            #expect(report.applied == 1 && report.conflicts == 0)
+            #expect(try await alice.record("notes", id: id)?.version == 1)
+        }
+        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.count == 3)
+    }
+
     @Test func eachOperationReportsItsOutcome() async throws {
         let harness = try SyncHarness()
         defer { harness.stop() }

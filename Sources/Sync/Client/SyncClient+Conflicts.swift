@@ -11,7 +11,7 @@ extension SyncClient {
         let collection = operation.collection
         let id = operation.recordID
         let pending = try LocalStore.pendingOperations(db, collection, id)
-        try db.run("DELETE FROM oplog WHERE collection = ?1 AND record_id = ?2", [.text(collection), .text(id)])
+        try LocalStore.retire(db, collection: collection, id: id)
         let row =
             try LocalStore.row(db, collection, id)
             ?? LocalStore.Row(fields: [:], deleted: true, version: 0, base: nil, hlc: operation.hlc)

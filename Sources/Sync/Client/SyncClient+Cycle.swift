@@ -93,7 +93,7 @@ extension SyncClient {
             opID: operation.id, collection: collection, recordID: id, result: .applied(version: 0))
         switch outcome {
         case .applied(let record):
-            try db.run("DELETE FROM oplog WHERE sequence = ?1", [.integer(operation.sequence)])
+            try LocalStore.retire(db, collection: collection, id: id, sequence: operation.sequence)
             // Later edits of the record were based on the version this operation replaced.
             try db.run(
                 "UPDATE oplog SET base_version = ?1 WHERE collection = ?2 AND record_id = ?3 AND base_version = ?4",
@@ -102,7 +102,7 @@ extension SyncClient {
             result.result = .applied(version: record.version)
             return ([], result)
         case .rejected(let reason):
-            try db.run("DELETE FROM oplog WHERE sequence = ?1", [.integer(operation.sequence)])
+            try LocalStore.retire(db, collection: collection, id: id, sequence: operation.sequence)
             var fields: SQLValue = .null
             if case .set(let set) = operation.kind { fields = .text(JSONWriter.string(.object(set))) }
             try db.run(

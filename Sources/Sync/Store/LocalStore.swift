@@ -18,7 +18,7 @@ final class LocalStore: Sendable {
                     PRIMARY KEY(collection, id)
                 ) WITHOUT ROWID;
                 CREATE TABLE oplog(
-                    sequence INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL,
+                    sequence INTEGER PRIMARY KEY, op_id TEXT NOT NULL,
                     collection TEXT NOT NULL, record_id TEXT NOT NULL, fields TEXT, base_version INTEGER NOT NULL,
                     hlc TEXT NOT NULL
                 );
@@ -139,13 +139,30 @@ final class LocalStore: Sendable {
     ) throws {
         try db.run(
             """
-            INSERT INTO oplog(op_id, collection, record_id, fields, base_version, hlc)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            INSERT INTO oplog(sequence, op_id, collection, record_id, fields, base_version, hlc)
+            VALUES (max(coalesce((SELECT max(sequence) FROM oplog), 0),
+                        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retired_sequence'), 0)) + 1,
+                    ?1, ?2, ?3, ?4, ?5, ?6)
             """,
             [
                 .text(Identifier.uuid()), .text(collection), .text(id),
                 fields.map { .text(JSONWriter.string(.object($0))) } ?? .null, .integer(baseVersion), .text(hlc),
             ])
+    }
+
+    /// Removes pending operations, remembering the highest sequence removed: a sequence the
+    /// server may have seen is never handed out again (cheaper than `AUTOINCREMENT`, which
+    /// writes its counter page on every local write).
+    static func retire(_ db: Database, collection: String, id: String, sequence: Int64? = nil) throws {
+        let filter = sequence == nil ? "collection = ?1 AND record_id = ?2" : "sequence = ?1"
+        let arguments: [SQLValue] = sequence.map { [.integer($0)] } ?? [.text(collection), .text(id)]
+        try db.run(
+            """
+            INSERT INTO meta(key, value) SELECT 'retired_sequence', max(sequence) FROM oplog WHERE \(filter)
+                HAVING max(sequence) IS NOT NULL
+            ON CONFLICT(key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
+            """, arguments)
+        try db.run("DELETE FROM oplog WHERE \(filter)", arguments)
     }
 
     /// The next batch: pending operations in order, at most one per record (a second operation on
