@@ -109,6 +109,7 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var fault = Fault.none
     private var delivered: [SyncRecord] = []
+    private var beforePull: (@Sendable () async -> Void)?
     private let client = HTTPClient(timeout: .seconds(30))
 
     init(harness: SyncHarness, token: String) {
@@ -117,6 +118,9 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     }
 
     func set(_ fault: Fault) { lock.withLock { self.fault = fault } }
+
+    /// Runs `action` once, just before the next pull is sent: a local write landing mid-cycle.
+    func beforeNextPull(_ action: @escaping @Sendable () async -> Void) { lock.withLock { beforePull = action } }
 
     /// Every record version the server applied and this transport delivered the answer for:
     /// the writes the client was told are durable.
@@ -145,7 +149,12 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     }
 
     func changes(since cursor: String?, limit: Int) async throws(SyncError) -> SyncPull {
-        try await run { () async throws(SyncError) in try await inner.changes(since: cursor, limit: limit) }
+        let action = lock.withLock {
+            defer { beforePull = nil }
+            return beforePull
+        }
+        await action?()
+        return try await run { () async throws(SyncError) in try await inner.changes(since: cursor, limit: limit) }
     }
 
     func snapshot() async throws(SyncError) -> SyncSnapshotAnswer {
