@@ -82,53 +82,52 @@ public actor Paginator<Source: PageSource> {
     /// - Returns: whether a load ran.
     /// - Throws: what the source throws.
     @discardableResult
-    public func loadBefore() async throws -> Bool {
-        guard !loadingBefore, let first = edges.first else { return false }
-        loadingBefore = true
-        defer { loadingBefore = false }
-        let started = generation
-        guard let page = try await load(.before(first.cursor)), started == generation else { return true }
-        let fresh = page.edges.filter { !ids.contains(id($0.item)) }
-        edges.insert(contentsOf: fresh, at: 0)
-        fresh.forEach { ids.insert(id($0.item)) }
-        hasMoreBefore = page.hasMoreBefore
-        if edges.count > windowLimit {
-            dropLast(edges.count - windowLimit)
-            hasMoreAfter = true
-        }
-        return true
-    }
+    public func loadBefore() async throws -> Bool { try await extend(older: true) }
 
     /// Loads the page after the window's last row (catch-up), unless such a load is running.
     /// - Returns: whether a load ran.
     /// - Throws: what the source throws.
     @discardableResult
-    public func loadAfter() async throws -> Bool {
-        guard !loadingAfter, let last = edges.last else { return false }
-        loadingAfter = true
-        defer { loadingAfter = false }
+    public func loadAfter() async throws -> Bool { try await extend(older: false) }
+
+    /// Adds a page at one edge and, past `windowLimit`, drops rows at the other.
+    private func extend(older: Bool) async throws -> Bool {
+        guard !(older ? loadingBefore : loadingAfter), let edge = older ? edges.first : edges.last else { return false }
+        setLoading(older: older, true)
+        defer { setLoading(older: older, false) }
         let started = generation
-        guard let page = try await load(.after(last.cursor)), started == generation else { return true }
-        let fresh = page.edges.filter { !ids.contains(id($0.item)) }
-        edges.append(contentsOf: fresh)
-        fresh.forEach { ids.insert(id($0.item)) }
-        hasMoreAfter = page.hasMoreAfter
-        if edges.count > windowLimit {
-            dropFirst(edges.count - windowLimit)
+        guard let page = try await load(older ? .before(edge.cursor) : .after(edge.cursor)), started == generation
+        else { return true }
+        let fresh = page.edges.filter { ids.insert(id($0.item)).inserted }
+        if older {
+            edges.insert(contentsOf: fresh, at: 0)
+            hasMoreBefore = page.hasMoreBefore
+        } else {
+            edges.append(contentsOf: fresh)
+            hasMoreAfter = page.hasMoreAfter
+        }
+        let excess = edges.count - windowLimit
+        guard excess > 0 else { return true }
+        for dropped in older ? edges.suffix(excess) : edges.prefix(excess) { ids.remove(id(dropped.item)) }
+        if older {
+            edges.removeLast(excess)
+            hasMoreAfter = true
+        } else {
+            edges.removeFirst(excess)
             hasMoreBefore = true
         }
         return true
+    }
+
+    private func setLoading(older: Bool, _ value: Bool) {
+        if older { loadingBefore = value } else { loadingAfter = value }
     }
 
     private func replace(with position: PageLoad) async throws {
         generation += 1
         let started = generation
         guard let page = try await load(position), started == generation else { return }
-        edges = []
-        ids = []
-        for edge in page.edges where ids.insert(id(edge.item)).inserted { edges.append(edge) }
-        hasMoreBefore = page.hasMoreBefore
-        hasMoreAfter = page.hasMoreAfter
+        install(page)
     }
 
     /// One load; an expired cursor resets the window to the latest rows and returns `nil`.
@@ -142,23 +141,17 @@ public actor Paginator<Source: PageSource> {
             let started = generation
             loadCount += 1
             let page = try await source.load(.latest, limit: pageSize)
-            guard started == generation else { return nil }
-            edges = []
-            ids = []
-            for edge in page.edges where ids.insert(id(edge.item)).inserted { edges.append(edge) }
-            hasMoreBefore = page.hasMoreBefore
-            hasMoreAfter = page.hasMoreAfter
+            if started == generation { install(page) }
             return nil
         }
     }
 
-    private func dropLast(_ count: Int) {
-        for edge in edges.suffix(count) { ids.remove(id(edge.item)) }
-        edges.removeLast(count)
-    }
-
-    private func dropFirst(_ count: Int) {
-        for edge in edges.prefix(count) { ids.remove(id(edge.item)) }
-        edges.removeFirst(count)
+    /// Makes `page` the whole window.
+    private func install(_ page: Page<Item>) {
+        edges = []
+        ids = []
+        for edge in page.edges where ids.insert(id(edge.item)).inserted { edges.append(edge) }
+        hasMoreBefore = page.hasMoreBefore
+        hasMoreAfter = page.hasMoreAfter
     }
 }
