@@ -37,7 +37,7 @@ extension SyncClient {
                     fields: fields, deleted: deleted, version: current?.version ?? 0,
                     base: current == nil ? nil : server, hlc: localStamp))
             let patch: [String: JSONValue]? = deleted ? nil : Self.patch(from: server, to: fields)
-            try LocalStore.append(
+            try store.append(
                 db, collection: collection, id: id, fields: patch, baseVersion: current?.version ?? 0, hlc: localStamp)
             changes[0].deleted = deleted
         case .keepBoth:
@@ -46,7 +46,7 @@ extension SyncClient {
             try LocalStore.save(
                 db, collection, copy,
                 LocalStore.Row(fields: local.fields, deleted: false, version: 0, base: nil, hlc: localStamp))
-            try LocalStore.append(
+            try store.append(
                 db, collection: collection, id: copy, fields: local.fields, baseVersion: 0, hlc: localStamp)
             outcome.copyID = copy
             changes.append(RecordChange(collection: collection, id: copy, deleted: false, origin: .resolution))

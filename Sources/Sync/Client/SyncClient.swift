@@ -29,7 +29,8 @@ public actor SyncClient {
     var runningCycle: Task<SyncReport, any Error>?
 
     /// Opens (creating if needed) the local store at `path` (`:memory:` for a store that lives as
-    /// long as the client).
+    /// long as the client). Open one client per file at a time: the oplog's sequence counter lives
+    /// in the client.
     /// - Parameters:
     ///   - transport: how to reach the server.
     ///   - clock: wall time for the hybrid logical clock, and the time of poke back-off.
@@ -157,7 +158,7 @@ public actor SyncClient {
                 }
                 row.hlc = stamp
                 try LocalStore.save(db, collection, id, row)
-                try LocalStore.append(
+                try store.append(
                     db, collection: collection, id: id, fields: fields, baseVersion: row.version, hlc: stamp)
                 return true
             }

@@ -1,11 +1,16 @@
 import CourierCore
 import SyncWire
+import Synchronization
 
 /// The client's SQLite store: records with their server base (the last server copy, the
 /// ancestor of local edits), the oplog of pending operations, the dead-letter table, and the
 /// cursor and client id.
 final class LocalStore: Sendable {
     let pool: DatabasePool
+    /// The last oplog sequence handed out. Kept in memory (read once at open from the oplog and
+    /// the highest retired sequence) so a local write does not pay for a counter row; a write
+    /// that rolls back leaves a gap, which is harmless: sequences only have to increase.
+    private let lastSequence: Mutex<Int64>
 
     static let migrator = Migrator([
         .init(
@@ -18,11 +23,10 @@ final class LocalStore: Sendable {
                     PRIMARY KEY(collection, id)
                 ) WITHOUT ROWID;
                 CREATE TABLE oplog(
-                    sequence INTEGER PRIMARY KEY, op_id TEXT NOT NULL,
-                    collection TEXT NOT NULL, record_id TEXT NOT NULL, fields TEXT, base_version INTEGER NOT NULL,
-                    hlc TEXT NOT NULL
-                );
-                CREATE INDEX oplog_by_record ON oplog(collection, record_id);
+                    collection TEXT NOT NULL, record_id TEXT NOT NULL, sequence INTEGER NOT NULL,
+                    op_id TEXT NOT NULL, fields TEXT, base_version INTEGER NOT NULL, hlc TEXT NOT NULL,
+                    PRIMARY KEY(collection, record_id, sequence)
+                ) WITHOUT ROWID;
                 CREATE TABLE dead_letters(
                     op_id TEXT PRIMARY KEY, collection TEXT NOT NULL, record_id TEXT NOT NULL, fields TEXT,
                     reason TEXT NOT NULL
@@ -35,6 +39,15 @@ final class LocalStore: Sendable {
         var options = Database.Options()
         options.synchronous = "NORMAL"
         pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
+        let last = try pool.read { db in
+            try db.query(
+                """
+                SELECT max(coalesce((SELECT max(sequence) FROM oplog), 0),
+                           coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retired_sequence'), 0))
+                """
+            ) { $0.int(0) }.first ?? 0
+        }
+        lastSequence = Mutex(last)
     }
 
     // MARK: meta
@@ -133,29 +146,35 @@ final class LocalStore: Sendable {
 
     // MARK: oplog
 
-    static func append(
+    func append(
         _ db: Database, collection: String, id: String, fields: [String: JSONValue]?, baseVersion: Int64,
         hlc: String
     ) throws {
+        let sequence = lastSequence.withLock { last in
+            last += 1
+            return last
+        }
         try db.run(
             """
             INSERT INTO oplog(sequence, op_id, collection, record_id, fields, base_version, hlc)
-            VALUES (max(coalesce((SELECT max(sequence) FROM oplog), 0),
-                        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retired_sequence'), 0)) + 1,
-                    ?1, ?2, ?3, ?4, ?5, ?6)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """,
             [
-                .text(Identifier.uuid()), .text(collection), .text(id),
+                .integer(sequence), .text(Identifier.uuid()), .text(collection), .text(id),
                 fields.map { .text(JSONWriter.string(.object($0))) } ?? .null, .integer(baseVersion), .text(hlc),
             ])
     }
 
     /// Removes pending operations, remembering the highest sequence removed: a sequence the
     /// server may have seen is never handed out again (cheaper than `AUTOINCREMENT`, which
-    /// writes its counter page on every local write).
+    /// writes its counter page on every local write) at the next open.
     static func retire(_ db: Database, collection: String, id: String, sequence: Int64? = nil) throws {
-        let filter = sequence == nil ? "collection = ?1 AND record_id = ?2" : "sequence = ?1"
-        let arguments: [SQLValue] = sequence.map { [.integer($0)] } ?? [.text(collection), .text(id)]
+        var filter = "collection = ?1 AND record_id = ?2"
+        var arguments: [SQLValue] = [.text(collection), .text(id)]
+        if let sequence {
+            filter += " AND sequence = ?3"
+            arguments.append(.integer(sequence))
+        }
         try db.run(
             """
             INSERT INTO meta(key, value) SELECT 'retired_sequence', max(sequence) FROM oplog WHERE \(filter)
