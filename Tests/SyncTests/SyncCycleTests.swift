@@ -112,6 +112,29 @@ struct SyncCycleTests {
         #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.count == 3)
     }
 
+    @Test func anObserverReadingOnlyChangedRecordsEndsAtTheCollectionsContents() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        var results = alice.observe(collection: "notes").makeAsyncIterator()
+        #expect(await results.next() == [])
+        var random = SeededGenerator(state: 7)
+        for step in 0..<1_500 {
+            let id = "n-\(Int.random(in: 0..<300, using: &random))"
+            if step % 5 == 4, try await alice.record("notes", id: id) != nil {
+                try await alice.delete("notes", id: id)
+            } else {
+                try await alice.set("notes", id: id, fields: ["step": .int(Int64(step))])
+            }
+            try await alice.set("other", id: id, fields: ["ignored": true])
+        }
+        let expected = try await alice.records("notes")
+        var latest: [LocalRecord] = []
+        while latest != expected, let rows = await results.next() { latest = rows }
+        #expect(latest == expected)
+        #expect(latest.map(\.id) == latest.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     @Test func eachOperationReportsItsOutcome() async throws {
         let harness = try SyncHarness()
         defer { harness.stop() }

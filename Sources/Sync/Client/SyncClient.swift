@@ -68,14 +68,7 @@ public actor SyncClient {
     /// One record, or `nil` when it does not exist or is deleted.
     /// - Throws: `SyncError.storage`.
     public func record(_ collection: String, id: String) throws(SyncError) -> LocalRecord? {
-        try storage {
-            try store.pool.read { db in
-                guard let row = try LocalStore.row(db, collection, id), !row.deleted else { return nil }
-                return LocalRecord(
-                    collection: collection, id: id, fields: row.fields, version: row.version,
-                    isPending: try LocalStore.pendingCount(db, collection, id) > 0)
-            }
-        }
+        try storage { try store.pool.read { db in try LocalStore.localRecord(db, collection, id) } }
     }
 
     /// Every change to the local store (local writes, pulls, resolutions), as it commits.
@@ -84,15 +77,24 @@ public actor SyncClient {
     /// What became of each pushed operation.
     public nonisolated func outcomes() -> AsyncStream<OperationOutcome> { outcomeFeed.subscribe() }
 
-    /// The records of `collection` now, and again after every commit that touches the collection
-    /// (GRDB's `ValueObservation` is the model).
+    /// The records of `collection` (by id) now, and again after commits that touch the
+    /// collection, coalesced: GRDB's `ValueObservation` is the model. After a burst it re-reads
+    /// only the records that changed.
     public nonisolated func observe(collection: String) -> AsyncStream<[LocalRecord]> {
-        let signals = signals.subscribe(collection)
+        let (signals, take) = signals.subscribe(collection)
         let store = store
         return AsyncStream { continuation in
             let task = Task {
+                var rows: [LocalRecord] = []
                 for await _ in signals {
-                    if let rows = try? store.records(collection: collection) { continuation.yield(rows) }
+                    let fresh: [LocalRecord]?
+                    switch take() {
+                    case .all: fresh = try? store.records(collection: collection)
+                    case .ids(let ids): fresh = try? store.merge(ids, into: rows, collection: collection)
+                    }
+                    guard let fresh else { continue }
+                    rows = fresh
+                    continuation.yield(rows)
                 }
                 continuation.finish()
             }

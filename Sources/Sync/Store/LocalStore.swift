@@ -132,6 +132,44 @@ final class LocalStore: Sendable {
         }
     }
 
+    /// One live record as the app sees it, or `nil` when absent or deleted.
+    static func localRecord(_ db: Database, _ collection: String, _ id: String) throws -> LocalRecord? {
+        guard let row = try row(db, collection, id), !row.deleted else { return nil }
+        return LocalRecord(
+            collection: collection, id: id, fields: row.fields, version: row.version,
+            isPending: try pendingCount(db, collection, id) > 0)
+    }
+
+    /// `rows` (sorted by id, as `records(collection:)` returns them) with the records `ids`
+    /// read again, in one snapshot: updated, inserted in order, or removed when deleted.
+    func merge(_ ids: Set<String>, into rows: [LocalRecord], collection: String) throws -> [LocalRecord] {
+        try pool.read { db in
+            var result = rows
+            for id in ids {
+                let fresh = try Self.localRecord(db, collection, id)
+                // SQLite's `ORDER BY id` compares bytes: so does this search.
+                var low = 0
+                var high = result.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if result[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
+                }
+                let found = low < result.count && result[low].id == id
+                switch (found, fresh) {
+                case (true, let fresh?): result[low] = fresh
+                case (true, nil): result.remove(at: low)
+                case (false, let fresh?): result.insert(fresh, at: low)
+                case (false, nil): break
+                }
+            }
+            return result
+        }
+    }
+
     /// `RecordSetChecksum` of the server copies this client holds.
     func baseChecksum() throws -> String {
         try pool.read { db in try Self.baseChecksum(db) }
