@@ -239,6 +239,8 @@ final class LocalStore: Sendable {
             var seen: Set<[String]> = []
             var batch: [SyncOperation] = []
             for operation in rows {
+                // Stop, not skip: a batch must be a run of consecutive sequences, or the server's
+                // "last processed sequence" would cover an operation it never saw.
                 guard seen.insert([operation.collection, operation.recordID]).inserted else { break }
                 batch.append(operation)
             }
