@@ -71,10 +71,11 @@ public actor SyncClient {
         try storage { try store.pool.read { db in try LocalStore.localRecord(db, collection, id) } }
     }
 
-    /// Every change to the local store (local writes, pulls, resolutions), as it commits.
+    /// Every change to the local store (local writes, pulls, resolutions), as it commits; a
+    /// subscriber more than 10,000 changes behind loses the oldest (use `observe` for state).
     public nonisolated func changes() -> AsyncStream<RecordChange> { changeFeed.subscribe() }
 
-    /// What became of each pushed operation.
+    /// What became of each pushed operation (bounded like `changes()`).
     public nonisolated func outcomes() -> AsyncStream<OperationOutcome> { outcomeFeed.subscribe() }
 
     /// The records of `collection` (by id) now, and again after commits that touch the
