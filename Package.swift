@@ -17,6 +17,10 @@ let package = Package(
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Realtime", targets: ["Realtime"]),
+        .library(name: "SyncWire", targets: ["SyncWire"]),
+        .library(name: "Sync", targets: ["Sync"]),
+        .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "Pagination", targets: ["Pagination"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -81,9 +85,18 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
+        // Keyset cursors (signed by the server), page requests and the prefetching paginator.
+        .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
+        // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
+        .target(name: "SyncWire", dependencies: ["CourierCore"]),
+        .target(name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTP"]),
+        .target(name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP"]),
         .executableTarget(
             name: "courier-server",
-            dependencies: ["AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "CourierHTTP", "CourierCore"]),
+            dependencies: [
+                "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
+                "CourierCore",
+            ]),
         .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
@@ -94,7 +107,7 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Sync", "SyncServer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
@@ -122,6 +135,12 @@ let package = Package(
         .testTarget(
             name: "FeatureFlagsTests",
             dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "PaginationTests",
+            dependencies: ["Pagination", "SyncServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,9 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          sync        local writes with the oplog and an observer beside raw SQLite, push and pull
+                      ops/s on loopback beside the sync store in process, time to converge
+                      --records records across two clients
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -40,6 +43,7 @@ enum BenchCommand {
           --sockets N     idle sockets for websocket (default: the file limit less 500) and
                           messenger-server (default 10,000)
           --compression   websocket with permessage-deflate negotiated (default off)
+          --records N     records for sync (default 10000)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -55,6 +59,7 @@ enum BenchCommand {
         var events = 1_000_000
         var sockets: Int?
         var compression = false
+        var records = 10_000
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -71,6 +76,7 @@ enum BenchCommand {
             case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
             case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
             case "--compression": compression = true
+            case "--records": records = rest.popFirst().flatMap(Int.init) ?? records
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -86,6 +92,7 @@ enum BenchCommand {
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
+                case "sync": try SyncBenchmark(runs: runs, records: records).run()
                 case "images": try ImageBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()

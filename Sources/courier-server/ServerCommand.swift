@@ -5,6 +5,7 @@ import CourierHTTP
 import FlagServer
 import Foundation
 import MessengerServer
+import SyncServer
 
 /// Wires the server libraries onto one `HTTPServer` with one data directory and runs until
 /// SIGINT or SIGTERM.
@@ -77,6 +78,18 @@ enum ServerCommand {
         let flags = FlagService(
             configuration: flagConfiguration, store: try SQLiteFlagStore(path: options.dataDirectory + "/flags.sqlite"))
         flags.mount(on: &router)
+        var syncConfiguration = SyncServerConfiguration()
+        syncConfiguration.tokens = SyncServerConfiguration.tokens(
+            from: options.environment["COURIER_SYNC_TOKENS"] ?? "")
+        let sync = try SyncService(
+            configuration: syncConfiguration, store: try SQLiteSyncStore(path: options.dataDirectory + "/sync.sqlite"))
+        sync.mount(on: &router)
+        let tombstones = Task.detached {
+            while !Task.isCancelled {
+                _ = try? sync.collectTombstones()
+                try? await Task.sleep(for: .seconds(3_600))
+            }
+        }
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
         }
@@ -121,6 +134,7 @@ enum ServerCommand {
         if unanswered > 0 { print("courier-server: \(unanswered) requests were still in flight after 10 s") }
         collector.shutdown()
         expiry.cancel()
+        tombstones.cancel()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")
     }

@@ -1,0 +1,85 @@
+import CourierCore
+import CourierHTTP
+import Pagination
+import SyncWire
+
+/// The sync server: takes clients' operations (push), serves the changes feed by a signed cursor
+/// (pull), snapshots for clients past the tombstone horizon, a poke long-poll, and a keyset list
+/// of each collection's records.
+///
+/// ```swift
+/// var configuration = SyncServerConfiguration()
+/// configuration.tokens = ["token-of-alice": "alice"]
+/// let sync = try SyncService(configuration: configuration, store: SQLiteSyncStore(path: dir + "/sync.sqlite"))
+/// sync.mount(on: &router)
+/// ```
+public final class SyncService: Sendable {
+    /// The limits and tokens in force.
+    public let configuration: SyncServerConfiguration
+    let store: any SyncStore
+    let clock: any Clock
+    /// Signs the changes feed's cursors: no maximum age, they expire by the tombstone horizon.
+    let feedSigner: PageCursorSigner
+    /// Signs the list endpoint's cursors, which expire after `listCursorMaximumAge`.
+    let listSigner: PageCursorSigner
+    let pokes = PokeHub()
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: tokens, limits and horizons.
+    ///   - store: where records live.
+    ///   - clock: the time of writes, of tombstone GC and of cursor expiry.
+    /// - Throws: the store's error when it cannot read or make the cursor key.
+    public init(
+        configuration: SyncServerConfiguration = .init(), store: any SyncStore, clock: any Clock = SystemClock()
+    ) throws {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        let key = try store.cursorKey()
+        feedSigner = PageCursorSigner(key: key, maximumAge: nil, clock: clock)
+        listSigner = PageCursorSigner(key: key, maximumAge: configuration.listCursorMaximumAge, clock: clock)
+    }
+
+    /// Adds the sync routes to `router` (docs/sync.md lists them).
+    public func mount(on router: inout Router) {
+        router.add("POST", "/v1/sync/push") { [self] in try push($0) }
+        router.add("GET", "/v1/sync/changes") { [self] in try changes($0) }
+        router.add("GET", "/v1/sync/snapshot") { [self] in try snapshot($0) }
+        router.add("GET", "/v1/sync/poke") { [self] request, _ in try await poke(request) }
+        router.add("GET", "/v1/sync/collections/{collection}/records") { [self] in try list($0) }
+    }
+
+    /// Deletes tombstones older than the horizon; clients whose cursor is older must refetch.
+    /// - Returns: how many tombstones were collected.
+    /// - Throws: `SyncServerError.storageUnavailable`.
+    @discardableResult
+    public func collectTombstones() throws(SyncServerError) -> Int {
+        let horizon = configuration.tombstoneHorizon.components.seconds * 1_000
+        do {
+            return try store.collectTombstones(before: clock.nowMilliseconds - horizon)
+        } catch {
+            throw SyncServerError(.storageUnavailable, "the sync store is unavailable")
+        }
+    }
+
+    /// The owner the request's bearer token belongs to.
+    func owner(_ request: HTTPRequest) throws(SyncServerError) -> String {
+        guard let token = request.bearerToken, let owner = configuration.tokens[token] else {
+            throw SyncServerError(.unauthorized, "a known bearer token is required")
+        }
+        return owner
+    }
+
+    /// Runs a store call, turning its failure into a 503 that names no SQL.
+    func withStore<T>(_ body: () throws -> T) throws(SyncServerError) -> T {
+        do {
+            return try body()
+        } catch SyncStoreError.horizonPassed {
+            throw SyncServerError(
+                .cursorExpired, "changes after this cursor were garbage-collected; refetch GET /v1/sync/snapshot")
+        } catch {
+            throw SyncServerError(.storageUnavailable, "the sync store is unavailable")
+        }
+    }
+}

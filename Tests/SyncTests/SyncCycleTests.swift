@@ -1,0 +1,165 @@
+import CourierCore
+import CourierTesting
+import Sync
+import SyncWire
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct SyncCycleTests {
+    @Test func recordsCreatedOfflineReachAnotherClientThroughOneCycleEach() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, transport) = try harness.client("alice")
+        let (phone, _) = try harness.client("phone")
+        transport.set(.offline)
+        let id = try await alice.create("notes", fields: ["title": "Groceries", "done": false])
+        try await alice.set("notes", id: id, fields: ["done": true])
+        #expect(try await alice.record("notes", id: id)?.isPending == true)
+        await #expect(throws: SyncError.self) { try await alice.sync() }
+        #expect(try await alice.pendingOperationCount() == 2)
+
+        transport.set(.none)
+        let report = try await alice.sync(.networkRestored)
+        #expect(report.applied == 2)
+        #expect(try await alice.pendingOperationCount() == 0)
+        let stored = try #require(try await alice.record("notes", id: id))
+        #expect(stored.version == 2 && !stored.isPending)
+
+        try await phone.sync(.foreground)
+        let copy = try #require(try await phone.record("notes", id: id))
+        #expect(copy.fields == ["title": "Groceries", "done": true])
+        #expect(copy.version == 2)
+
+        try await phone.delete("notes", id: id)
+        try await phone.sync()
+        try await alice.sync()
+        #expect(try await alice.record("notes", id: id) == nil)
+        #expect(try await alice.checksum() == harness.serverChecksum())
+        #expect(try await phone.checksum() == harness.serverChecksum())
+    }
+
+    @Test func aLostAnswerIsRetriedWithTheSameOpIDsAndAppliedOnce() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, transport) = try harness.client("alice")
+        let id = try await alice.create("notes", fields: ["title": "once"])
+        transport.set(.loseAnswer)
+        await #expect(throws: SyncError.self) { try await alice.sync() }
+        // The server applied it; the client does not know.
+        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.map(\.version) == [1])
+        transport.set(.none)
+        let report = try await alice.sync()
+        #expect(report.applied == 1)
+        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.map(\.version) == [1])
+        #expect(try await alice.record("notes", id: id)?.version == 1)
+    }
+
+    @Test func aClientKilledBeforeItRecordedTheAnswerResumesFromItsFile() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let transport = harness.transport()
+        var (alice, _) = try harness.client("alice", transport: transport)
+        let id = try await alice.create("notes", fields: ["title": "survives"])
+        transport.set(.loseAnswer)
+        await #expect(throws: SyncError.self) { try await alice.sync() }
+        // "Kill": drop the client and open its file again.
+        (alice, _) = try harness.client("alice", transport: transport)
+        transport.set(.none)
+        try await alice.sync()
+        #expect(try await alice.record("notes", id: id)?.version == 1)
+        #expect(try await alice.pendingOperationCount() == 0)
+    }
+
+    @Test func observersSeeLocalWritesAndPulledChangesAsTheyCommit() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        let (phone, _) = try harness.client("phone")
+        let changes = alice.changes()
+        var results = alice.observe(collection: "notes").makeAsyncIterator()
+        #expect(await results.next() == [])
+        let id = try await alice.create("notes", fields: ["title": "a"])
+        #expect(await results.next()?.map(\.fields) == [["title": "a"]])
+        var changeIterator = changes.makeAsyncIterator()
+        #expect(
+            await changeIterator.next() == RecordChange(collection: "notes", id: id, deleted: false, origin: .local))
+        try await alice.sync()
+        try await phone.sync()
+        try await phone.set("notes", id: id, fields: ["title": "b"])
+        try await phone.sync()
+        try await alice.sync()
+        #expect(
+            await changeIterator.next() == RecordChange(collection: "notes", id: id, deleted: false, origin: .remote))
+        var latest: [LocalRecord]?
+        while let rows = await results.next() {
+            latest = rows
+            if rows.first?.fields["title"] == "b" { break }
+        }
+        #expect(latest?.first?.version == 2)
+    }
+
+    @Test func anEmptiedOplogNeverHandsOutASequenceTheServerHasSeen() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        for round in 0..<3 {
+            let id = try await alice.create("notes", fields: ["round": .int(Int64(round))])
+            // A reused sequence would be taken for an old operation and answered with a conflict.
+            let report = try await alice.sync()
+            #expect(report.applied == 1 && report.conflicts == 0)
+            #expect(try await alice.record("notes", id: id)?.version == 1)
+        }
+        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.count == 3)
+    }
+
+    @Test func anObserverReadingOnlyChangedRecordsEndsAtTheCollectionsContents() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        var results = alice.observe(collection: "notes").makeAsyncIterator()
+        #expect(await results.next() == [])
+        var random = SeededGenerator(state: 7)
+        for step in 0..<1_500 {
+            let id = "n-\(Int.random(in: 0..<300, using: &random))"
+            if step % 5 == 4, try await alice.record("notes", id: id) != nil {
+                try await alice.delete("notes", id: id)
+            } else {
+                try await alice.set("notes", id: id, fields: ["step": .int(Int64(step))])
+            }
+            try await alice.set("other", id: id, fields: ["ignored": true])
+        }
+        let expected = try await alice.records("notes")
+        var latest: [LocalRecord] = []
+        while latest != expected, let rows = await results.next() { latest = rows }
+        #expect(latest == expected)
+        #expect(latest.map(\.id) == latest.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    @Test func eachOperationReportsItsOutcome() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        var outcomes = alice.outcomes().makeAsyncIterator()
+        let id = try await alice.create("notes", fields: ["title": "x"])
+        try await alice.sync()
+        let outcome = await outcomes.next()
+        #expect(outcome?.recordID == id)
+        #expect(outcome?.result == .applied(version: 1))
+    }
+
+    @Test func aPokeLongPollWakesTheOtherClientWhichThenSyncs() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        let (phone, _) = try harness.client("phone")
+        var phoneChanges = phone.changes().makeAsyncIterator()
+        let watcher = Task { await phone.watchPokes() }
+        defer { watcher.cancel() }
+        // The long-poll is waiting on the server's (manual) clock for its timeout.
+        try await harness.clock.waitForSleepers(1)
+        let id = try await alice.create("notes", fields: ["title": "poked"])
+        try await alice.sync()
+        let change = await phoneChanges.next()
+        #expect(change == RecordChange(collection: "notes", id: id, deleted: false, origin: .remote))
+    }
+}

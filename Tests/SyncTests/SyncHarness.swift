@@ -1,0 +1,167 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Sync
+import SyncServer
+import SyncWire
+
+/// A real sync server on 127.0.0.1 with an ephemeral port, a manual clock and a SQLite store in a
+/// temporary directory (so it can be restarted on the same data).
+final class SyncHarness: @unchecked Sendable {
+    // @unchecked: `server`, `service` and `store` change only in `restart()`, which tests call
+    // between steps from one task, never while another task reads them.
+    static let token = "token-alice"
+    static let owner = "alice"
+
+    let clock: ManualClock
+    let directory: String
+    let configuration: SyncServerConfiguration
+    private(set) var store: SQLiteSyncStore
+    private(set) var service: SyncService
+    private(set) var server: HTTPServer
+
+    init(
+        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)),
+        configure: (inout SyncServerConfiguration) -> Void = { _ in }
+    ) throws {
+        self.clock = clock
+        directory = NSTemporaryDirectory() + "sync-" + Identifier.uuid()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = SyncServerConfiguration()
+        configuration.tokens = [Self.token: Self.owner, "token-bob": "bob"]
+        configure(&configuration)
+        self.configuration = configuration
+        (store, service, server) = try Self.start(directory: directory, configuration: configuration, clock: clock)
+    }
+
+    private static func start(directory: String, configuration: SyncServerConfiguration, clock: ManualClock) throws
+        -> (SQLiteSyncStore, SyncService, HTTPServer)
+    {
+        let store = try SQLiteSyncStore(path: directory + "/sync.sqlite")
+        let service = try SyncService(configuration: configuration, store: store, clock: clock)
+        var router = Router()
+        service.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        http.workerThreads = 4
+        let server = HTTPServer(configuration: http, router: router)
+        try server.start()
+        return (store, service, server)
+    }
+
+    var baseURL: String { server.baseURL }
+
+    /// Stops the server (waiting for it, off the cooperative pool) and starts a new one on the
+    /// same data directory: a server restart.
+    func restart() async throws {
+        let old = server
+        _ = await runOffPool { old.stop(deadline: .milliseconds(200)) }
+        (store, service, server) = try Self.start(directory: directory, configuration: configuration, clock: clock)
+    }
+
+    /// Stops the server without waiting.
+    func stop() {
+        inBackground { [server, directory] in
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// A transport to this server (following restarts) that can be told to fail.
+    func transport(token: String = token) -> FaultyTransport {
+        FaultyTransport(harness: self, token: token)
+    }
+
+    /// A client with its own store file.
+    func client(
+        _ name: String, policies: [String: ConflictPolicy] = [:], transport: FaultyTransport? = nil
+    ) throws -> (SyncClient, FaultyTransport) {
+        let transport = transport ?? self.transport()
+        var configuration = SyncConfiguration()
+        configuration.policies = policies
+        configuration.pokeWait = .seconds(5)
+        let client = try SyncClient(
+            path: directory + "/\(name).sqlite", configuration: configuration, transport: transport, clock: clock)
+        return (client, transport)
+    }
+
+    /// The server's snapshot checksum for the test owner.
+    func serverChecksum() throws -> String {
+        RecordSetChecksum.of(try store.snapshot(owner: Self.owner).records)
+    }
+}
+
+/// The real HTTP transport with faults on demand: a request that never reaches the server, or
+/// one whose answer is lost after the server committed it.
+final class FaultyTransport: SyncTransport, @unchecked Sendable {
+    // @unchecked: the fault flags are guarded by `lock`.
+    enum Fault: Sendable {
+        case none
+        /// The request fails before reaching the server.
+        case offline
+        /// The server processes the request; its answer is lost.
+        case loseAnswer
+    }
+
+    private let harness: SyncHarness
+    private let token: String
+    private let lock = NSLock()
+    private var fault = Fault.none
+    private var delivered: [SyncRecord] = []
+    private var beforePull: (@Sendable () async -> Void)?
+    private let client = HTTPClient(timeout: .seconds(30))
+
+    init(harness: SyncHarness, token: String) {
+        self.harness = harness
+        self.token = token
+    }
+
+    func set(_ fault: Fault) { lock.withLock { self.fault = fault } }
+
+    /// Runs `action` once, just before the next pull is sent: a local write landing mid-cycle.
+    func beforeNextPull(_ action: @escaping @Sendable () async -> Void) { lock.withLock { beforePull = action } }
+
+    /// Every record version the server applied and this transport delivered the answer for:
+    /// the writes the client was told are durable.
+    var acknowledged: [SyncRecord] { lock.withLock { delivered } }
+
+    private var inner: HTTPSyncTransport { HTTPSyncTransport(baseURL: harness.baseURL, token: token, client: client) }
+
+    private func run<T>(_ body: () async throws(SyncError) -> T) async throws(SyncError) -> T {
+        let current = lock.withLock { fault }
+        if case .offline = current { throw SyncError(.transport, "offline (injected)") }
+        let value = try await body()
+        if case .loseAnswer = current { throw SyncError(.transport, "answer lost (injected)") }
+        return value
+    }
+
+    func push(clientID: String, operations: [SyncOperation]) async throws(SyncError) -> [SyncOpResult] {
+        let results = try await run { () async throws(SyncError) in
+            try await inner.push(clientID: clientID, operations: operations)
+        }
+        let applied = results.compactMap { result -> SyncRecord? in
+            if case .applied(let record) = result.outcome { return record }
+            return nil
+        }
+        lock.withLock { delivered += applied }
+        return results
+    }
+
+    func changes(since cursor: String?, limit: Int) async throws(SyncError) -> SyncPull {
+        let action = lock.withLock {
+            defer { beforePull = nil }
+            return beforePull
+        }
+        await action?()
+        return try await run { () async throws(SyncError) in try await inner.changes(since: cursor, limit: limit) }
+    }
+
+    func snapshot() async throws(SyncError) -> SyncSnapshotAnswer {
+        try await run { () async throws(SyncError) in try await inner.snapshot() }
+    }
+
+    func poke(since cursor: String?, wait: Duration) async throws(SyncError) -> Bool {
+        try await run { () async throws(SyncError) in try await inner.poke(since: cursor, wait: wait) }
+    }
+}

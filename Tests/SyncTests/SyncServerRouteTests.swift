@@ -1,0 +1,76 @@
+import CourierCore
+import CourierHTTP
+import SyncWire
+import Testing
+
+/// Bad requests to the sync routes get a clear JSON error, and nothing is applied.
+@Suite(.timeLimit(.minutes(1)))
+struct SyncServerRouteTests {
+    let client = HTTPClient(timeout: .seconds(30))
+    static let auth = ["Authorization": "Bearer \(SyncHarness.token)"]
+
+    @Test(arguments: [
+        ("POST", "/v1/sync/push", "{}", [String: String](), 401, "unauthorized"),
+        ("GET", "/v1/sync/changes", "", ["Authorization": "Bearer nobody"], 401, "unauthorized"),
+        ("POST", "/v1/sync/push", "{not json", auth, 400, "invalid_request"),
+        ("POST", "/v1/sync/push", #"{"clientID":"c","operations":[{"id":"x"}]}"#, auth, 400, "invalid_request"),
+        ("GET", "/v1/sync/changes?since=abc.def", "", auth, 400, "invalid_cursor"),
+        ("GET", "/v1/sync/changes?limit=0", "", auth, 400, "invalid_request"),
+        ("GET", "/v1/sync/collections/no%20spaces/records", "", auth, 400, "invalid_request"),
+        ("GET", "/v1/sync/collections/notes/records?before=a.b&after=c.d", "", auth, 400, "invalid_request"),
+    ])
+    func badRequestsGetATypedError(
+        method: String, path: String, body: String, headers: [String: String], status: Int, code: String
+    ) async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let response = try await client.send(
+            method, harness.baseURL + path, headers: headers, body: body.isEmpty ? nil : Array(body.utf8))
+        #expect(response.status == status)
+        #expect(response.json?["error"]?["code"]?.stringValue == code)
+        #expect(response.header("www-authenticate") == nil)
+    }
+
+    @Test func aPushOverTheOperationLimitIsRefusedWhole() async throws {
+        let harness = try SyncHarness { $0.maximumOperationsPerPush = 2 }
+        defer { harness.stop() }
+        let operations: [JSONValue] = (1...3).map { n in
+            SyncOperation(
+                id: "op-\(n)", sequence: Int64(n), collection: "notes", recordID: "r\(n)",
+                kind: .set(["n": .int(Int64(n))]),
+                baseVersion: 0, hlc: ""
+            ).json
+        }
+        let response = try await client.sendJSON(
+            "POST", harness.baseURL + "/v1/sync/push", ["clientID": "c", "operations": .array(operations)],
+            headers: Self.auth)
+        #expect(response.status == 413)
+        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.isEmpty)
+    }
+
+    @Test func aTamperedChangesCursorIsRefused() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let first = try await client.send("GET", harness.baseURL + "/v1/sync/changes", headers: Self.auth)
+        let cursor = try #require(first.json?["cursor"]?.stringValue)
+        var bytes = Array(cursor.utf8)
+        bytes[2] = bytes[2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let tampered = String(decoding: bytes, as: UTF8.self)
+        let response = try await client.send(
+            "GET", harness.baseURL + "/v1/sync/changes?since=" + tampered, headers: Self.auth)
+        #expect(response.status == 400)
+        #expect(response.json?["error"]?["code"] == "invalid_cursor")
+    }
+
+    @Test func ownersSeeOnlyTheirOwnRecords() async throws {
+        let harness = try SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        try await alice.create("notes", fields: ["title": "private"])
+        try await alice.sync()
+        let response = try await client.send(
+            "GET", harness.baseURL + "/v1/sync/snapshot", headers: ["Authorization": "Bearer token-bob"])
+        #expect(response.status == 200)
+        #expect(response.json?["records"]?.arrayValue?.isEmpty == true)
+    }
+}
