@@ -107,7 +107,8 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Sync", "SyncServer",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
+                "SyncServer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(

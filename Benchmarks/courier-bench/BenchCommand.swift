@@ -32,6 +32,10 @@ enum BenchCommand {
           sync        local writes with the oplog and an observer beside raw SQLite, push and pull
                       ops/s on loopback beside the sync store in process, time to converge
                       --records records across two clients
+          realtime    --clients realtime connections reconnecting after a messenger server restart:
+                      time until all are live and peak attempts/s (counted by a proxy in front of
+                      the server) with full jitter beside a fixed 1 s delay, same run; outbox
+                      messages acked/s through a live socket beside a bare socket (not in `all`)
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -44,6 +48,9 @@ enum BenchCommand {
                           messenger-server (default 10,000)
           --compression   websocket with permessage-deflate negotiated (default off)
           --records N     records for sync (default 10000)
+          --clients N     realtime connections for realtime (default 200)
+          --cap S         realtime's jitter cap in seconds (default 5; the connection's default is 30)
+          --downtime S    how long realtime's restarted server stays down, in seconds (default 2)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -60,6 +67,9 @@ enum BenchCommand {
         var sockets: Int?
         var compression = false
         var records = 10_000
+        var clients = 200
+        var cap = 5
+        var downtime = 2
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -77,6 +87,9 @@ enum BenchCommand {
             case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
             case "--compression": compression = true
             case "--records": records = rest.popFirst().flatMap(Int.init) ?? records
+            case "--clients": clients = rest.popFirst().flatMap(Int.init) ?? clients
+            case "--cap": cap = rest.popFirst().flatMap(Int.init) ?? cap
+            case "--downtime": downtime = rest.popFirst().flatMap(Int.init) ?? downtime
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -93,6 +106,8 @@ enum BenchCommand {
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sync": try SyncBenchmark(runs: runs, records: records).run()
+                case "realtime":
+                    try RealtimeBenchmark(runs: runs, clients: clients, cap: cap, downtime: downtime).run()
                 case "images": try ImageBenchmark(runs: runs).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()

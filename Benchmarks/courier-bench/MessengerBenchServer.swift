@@ -24,6 +24,11 @@ final class MessengerBenchServer: Sendable {
         directory = NSTemporaryDirectory() + "messenger-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        server = try Self.startServer(store: store, configuration: configuration)
+    }
+
+    /// A started server on an ephemeral port over `store`, with no access log and 32 handler threads.
+    static func startServer(store: SQLiteMessengerStore, configuration: MessengerConfiguration) throws -> HTTPServer {
         let messenger = MessengerServer(configuration: configuration, store: store)
         var router = Router()
         messenger.mount(on: &router)
@@ -31,8 +36,9 @@ final class MessengerBenchServer: Sendable {
         http.port = 0
         http.accessLog = nil
         http.handlerThreads = 32
-        server = HTTPServer(configuration: http, router: router)
+        let server = HTTPServer(configuration: http, router: router)
         try server.start()
+        return server
     }
 
     /// No rate limits, cheapest password hashing: the benchmark creates many devices from one address.

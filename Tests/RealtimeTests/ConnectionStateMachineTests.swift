@@ -109,6 +109,24 @@ struct ConnectionStateMachineTests {
         #expect(machine.handle(.timerFired(.reconnect)) == [])
     }
 
+    @Test func aFixedReconnectDelayWaitsTheSameEveryTimeWithNoJitter() {
+        var policy = ConnectionPolicy()
+        policy.fixedReconnectDelay = .seconds(1)
+        var machine = ConnectionStateMachine(policy: policy, random: JitterSource(seed: 7))
+        machine.handle(.start)
+        for n in 0..<6 {
+            #expect(machine.handle(.failed) == [.startTimer(.reconnect, after: .seconds(1))])
+            #expect(machine.state == .waiting(attempt: n, delay: .seconds(1)))
+            machine.handle(.timerFired(.reconnect))
+        }
+        machine.handle(.opened)
+        #expect(
+            machine.handle(.dropped) == [
+                .close, .cancelTimer(.ping), .cancelTimer(.stable), .startTimer(.reconnect, after: .seconds(1)),
+            ])
+        #expect(ConnectionPolicy().fixedReconnectDelay == nil)
+    }
+
     @Test func nResetsOnlyAfterThirtySecondsLive() {
         var machine = machine
         machine.handle(.start)

@@ -117,9 +117,9 @@ public struct ConnectionStateMachine: Sendable {
         return [.open]
     }
 
-    /// Into waiting(dₙ), n growing by one.
+    /// Into waiting(dₙ), n growing by one; the policy's fixed delay instead of dₙ when it has one.
     private mutating func wait() -> [ConnectionAction] {
-        let delay = policy.backoff.delay(attempt: attempt, using: &random)
+        let delay = policy.fixedReconnectDelay ?? policy.backoff.delay(attempt: attempt, using: &random)
         state = .waiting(attempt: attempt, delay: delay)
         attempt += 1
         return [.startTimer(.reconnect, after: delay)]
