@@ -136,4 +136,77 @@ struct RuleEvaluatorTests {
             try Self.flag([["attribute": "a", "operator": "regex", "values": [.string(pattern)]]])
         }
     }
+
+    /// The evaluation-ready form built at parse time answers as the rules themselves do, rule by
+    /// rule: attributes shared by several rules and a segment, a set of more than 64 values,
+    /// numbers given as text, versions, patterns, both rollout algorithms, and missing attributes.
+    @Test func compiledRulesAnswerAsTheRulesDo() throws {
+        let staff = try Segment.parse([
+            "key": "staff", "conditions": [["attribute": "email", "operator": "regex", "values": ["@example\\.com$"]]],
+        ])
+        let many: [JSONValue] = (0..<70).map { .string("C\($0)") }
+        let rules: [JSONValue] = [
+            [
+                "id": "many", "conditions": [["attribute": "country", "operator": "in", "values": .array(many)]],
+                "rollout": ["percentage": 30, "algorithm": "unleash"], "value": "a",
+            ],
+            [
+                "id": "pair",
+                "conditions": [
+                    ["attribute": "country", "operator": "notIn", "values": ["C1", "FR"]],
+                    ["attribute": "plan", "operator": "equals", "values": ["pro"]],
+                ], "value": "b",
+            ],
+            [
+                "id": "age",
+                "conditions": [
+                    ["attribute": "age", "operator": "gte", "values": [18]],
+                    ["attribute": "age", "operator": "lt", "values": [30]],
+                    ["attribute": "appVersion", "operator": "semverGte", "values": ["2.3.0"]],
+                ], "value": "c",
+            ],
+            [
+                "id": "staff", "segments": ["staff"],
+                "conditions": [
+                    ["attribute": "country", "operator": "notEquals", "values": ["C69"]]
+                ], "value": "d",
+            ],
+            [
+                "id": "gb",
+                "rollout": [
+                    "percentage": 50, "algorithm": "growthbook", "hashVersion": 2,
+                    "stickiness": "userId",
+                ], "value": "e",
+            ],
+            [
+                "id": "number", "conditions": [["attribute": "plan", "operator": "in", "values": [1, true]]],
+                "value": "f",
+            ],
+        ]
+        let flag = try FlagDefinition.parse(
+            ["key": "f", "type": "string", "value": "off", "rules": .array(rules)], segments: ["staff": staff])
+        var generator = SystemRandomNumberGenerator()
+        var seen: Set<String> = []
+        let countries: [JSONValue?] = [nil, "FR", "C1", "C5", "C64", "C69", "C70", 3]
+        let plans: [JSONValue?] = [nil, "pro", "free", 1, "1", true, "true"]
+        let ages: [JSONValue?] = [nil, 17, 18, "25", 29.5, 30, "x"]
+        let versions: [JSONValue?] = [nil, "2.3.0", "2.2.9", "v3", "2.3.0-beta", "nope"]
+        let emails: [JSONValue?] = [nil, "ana@example.com", "ana@example.org"]
+        for index in 0..<5000 {
+            var attributes: [String: JSONValue] = [:]
+            attributes["country"] = countries.randomElement(using: &generator) ?? nil
+            attributes["plan"] = plans.randomElement(using: &generator) ?? nil
+            attributes["age"] = ages.randomElement(using: &generator) ?? nil
+            attributes["appVersion"] = versions.randomElement(using: &generator) ?? nil
+            attributes["email"] = emails.randomElement(using: &generator) ?? nil
+            let key: String? = index % 7 == 0 ? nil : "user-\(index)"
+            let context = EvaluationContext(targetingKey: key, attributes: attributes)
+            let expected = flag.rules.first { $0.matches(context) }
+            let resolution = RuleEvaluator.evaluate(flag, context: context)
+            #expect(resolution.variant == (expected?.variant ?? RuleEvaluator.fallthroughVariant), "\(context)")
+            #expect(resolution.value == (expected?.value ?? "off"), "\(context)")
+            seen.insert(resolution.variant ?? "")
+        }
+        #expect(seen == ["many", "pair", "age", "staff", "gb", "number", RuleEvaluator.fallthroughVariant])
+    }
 }

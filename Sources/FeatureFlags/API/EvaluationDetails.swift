@@ -15,7 +15,9 @@ public struct EvaluationDetails<Value: FlagValue>: Sendable {
     /// A sentence about the error.
     public let errorMessage: String?
 
-    /// Applies the declared default and type to an untyped resolution.
+    /// Applies the declared default and type to an untyped resolution. Inlinable so that an app's
+    /// call is specialized for its value type rather than looking up generic metadata each time.
+    @inlinable
     init(flag: Flag<Value>, resolution: Resolution) {
         flagKey = flag.key
         variant = resolution.variant

@@ -16,6 +16,7 @@ public protocol FlagProvider: Sendable {
 
 extension FlagProvider {
     /// Typed evaluation details for a declared flag, with its default applied.
+    @inlinable
     public func details<Value>(_ flag: Flag<Value>, context: EvaluationContext) -> EvaluationDetails<Value> {
         EvaluationDetails(flag: flag, resolution: resolve(key: flag.key, type: Value.flagType, context: context))
     }

@@ -19,14 +19,27 @@ import Synchronization
 /// ```
 public final class FeatureFlags: FlagProvider {
     struct State {
-        var active: FlagSnapshot?
-        var pending: FlagSnapshot?
-        var overrides: [String: JSONValue] = [:]
-        var context = EvaluationContext()
+        var active: FlagSnapshot? { didSet { rebuildView() } }
+        var pending: FlagSnapshot? {
+            didSet {
+                pendingKills = pending?.document.disabledKeys ?? []
+                rebuildView()
+            }
+        }
+        var overrides: [String: JSONValue] = [:] { didSet { rebuildView() } }
+        var context = EvaluationContext() { didSet { rebuildView() } }
+        /// Flags killed by the pending fetch: computed once per fetch, not per evaluation.
+        var pendingKills: Set<String> = []
+        /// What evaluations read: replaced whole whenever one of its parts changes.
+        var view = ResolverView(active: nil, kills: [], overrides: [:], context: EvaluationContext())
         var schedule: FetchSchedule
         var observers: [UInt64: @Sendable (FlagSnapshot) -> Void] = [:]
         var nextObserver: UInt64 = 0
         var started = false
+
+        mutating func rebuildView() {
+            view = ResolverView(active: active, kills: pendingKills, overrides: overrides, context: context)
+        }
     }
 
     /// The configuration in force.
@@ -46,22 +59,38 @@ public final class FeatureFlags: FlagProvider {
     public var name: String { "courier" }
 
     /// The value of `flag` for the current context.
+    @inlinable
     public func value<Value>(_ flag: Flag<Value>) -> Value { details(flag).value }
 
     /// The evaluation details of `flag` for the current context.
+    @inlinable
     public func details<Value>(_ flag: Flag<Value>) -> EvaluationDetails<Value> {
-        details(flag, context: state.withLock { $0.context })
+        EvaluationDetails(flag: flag, resolution: resolveForCurrentContext(key: flag.key, type: Value.flagType))
+    }
+
+    /// `resolve(key:type:context:)` for the context set with `setContext(_:)`.
+    @usableFromInline
+    func resolveForCurrentContext(key: String, type: FlagType) -> Resolution {
+        let view = state.withLock { $0.view }
+        return resolve(key: key, type: type, view.context, view)
     }
 
     /// Resolves one flag: override, kill switch, rules, remote value; `nil` value = default.
     public func resolve(key: String, type: FlagType, context: EvaluationContext) -> Resolution {
-        let (override, active, kills) = state.withLock { state in
-            (state.overrides[key], state.active, state.pending?.document.disabledKeys ?? [])
+        resolve(key: key, type: type, context, state.withLock { $0.view })
+    }
+
+    /// The lock is held only to take the view; evaluation reads it unlocked.
+    @inline(__always)
+    private func resolve(key: String, type: FlagType, _ context: EvaluationContext, _ view: ResolverView)
+        -> Resolution
+    {
+        if !view.overrides.isEmpty, let override = view.overrides[key] {
+            return Resolution(value: override, variant: "override", reason: .static)
         }
-        if let override { return Resolution(value: override, variant: "override", reason: .static) }
-        guard let active else { return Resolution(value: nil, reason: .default) }
+        guard let active = view.active else { return Resolution(value: nil, reason: .default) }
         return active.resolve(
-            key: key, type: type, context: context, extraKills: kills, stale: isStale(active))
+            key: key, type: type, context: context, extraKills: view.kills, stale: { self.isStale(active) })
     }
 
     /// Sets who flags are evaluated for.
@@ -151,6 +180,21 @@ public final class FeatureFlags: FlagProvider {
         FlagCache.Entry(
             document: snapshot.document.json, etag: snapshot.etag,
             fetchedAtMilliseconds: Int64((snapshot.fetchedAt.timeIntervalSince1970 * 1000).rounded()))
+    }
+}
+
+/// Everything one evaluation reads, immutable: the lock is held only to take a reference to it.
+final class ResolverView: Sendable {
+    let active: FlagSnapshot?
+    let kills: Set<String>
+    let overrides: [String: JSONValue]
+    let context: EvaluationContext
+
+    init(active: FlagSnapshot?, kills: Set<String>, overrides: [String: JSONValue], context: EvaluationContext) {
+        self.active = active
+        self.kills = kills
+        self.overrides = overrides
+        self.context = context
     }
 }
 

@@ -37,21 +37,23 @@ public struct FlagSnapshot: Sendable {
     /// app's default.
     /// - Parameters:
     ///   - extraKills: flags killed by a fetch not yet activated (kills apply at once).
-    ///   - stale: whether the definitions are past the staleness limit.
-    func resolve(key: String, type: FlagType, context: EvaluationContext, extraKills: Set<String>, stale: Bool)
-        -> Resolution
-    {
+    ///   - stale: whether the definitions are past the staleness limit (asked only when no rule
+    ///     decides).
+    @inline(__always)
+    func resolve(
+        key: String, type: FlagType, context: EvaluationContext, extraKills: Set<String>, stale: () -> Bool
+    ) -> Resolution {
         guard let flag = document.flags[key] else {
             return Resolution(
                 value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "no definition for \(key)")
         }
-        if extraKills.contains(key) { return Resolution(value: nil, reason: .disabled) }
+        if !extraKills.isEmpty, extraKills.contains(key) { return Resolution(value: nil, reason: .disabled) }
         guard flag.type == type || (type == .json) else {
             return Resolution(
                 value: nil, reason: .error, errorCode: .typeMismatch,
                 errorMessage: "\(key) is defined as \(flag.type.rawValue), declared as \(type.rawValue)")
         }
-        let fallback: EvaluationReason = stale ? .stale : (source == .cache ? .cached : .static)
-        return RuleEvaluator.evaluate(flag, context: context, fallbackReason: fallback)
+        return RuleEvaluator.evaluate(
+            flag, context: context, fallbackReason: stale() ? .stale : (source == .cache ? .cached : .static))
     }
 }

@@ -93,28 +93,55 @@ public struct Condition: Sendable {
         case .notEquals, .notIn:
             return !(Self.key(value).map(keys.contains) ?? false)
         case .lt, .lte, .gt, .gte:
-            guard let n = value.doubleValue ?? value.stringValue.flatMap(Double.init), n.isFinite else { return false }
-            switch op {
-            case .lt: return n < number
-            case .lte: return n <= number
-            case .gt: return n > number
-            default: return n >= number
-            }
+            guard let n = Self.number(value) else { return false }
+            return compare(number: n)
         case .semverEq, .semverLt, .semverLte, .semverGt, .semverGte:
-            guard let version, let text = value.stringValue, let v = Semver(text) else { return false }
-            switch op {
-            case .semverEq: return v == version
-            case .semverLt: return v < version
-            case .semverLte: return v <= version
-            case .semverGt: return v > version
-            default: return v >= version
-            }
+            guard let text = value.stringValue, let v = Semver(text) else { return false }
+            return compare(version: v)
         case .regex:
-            guard let pattern, let text = value.stringValue, text.utf8.count <= Self.maximumRegexInputLength * 4,
-                text.count <= Self.maximumRegexInputLength
-            else { return false }
-            return pattern.matches(text)
+            return matchesPattern(value)
         }
+    }
+
+    /// An attribute as the number comparisons read it: a number, or a numeric string; finite.
+    @inline(__always)
+    static func number(_ value: JSONValue) -> Double? {
+        guard let n = value.doubleValue ?? value.stringValue.flatMap(Double.init), n.isFinite else { return nil }
+        return n
+    }
+
+    /// A number comparison with an attribute's number.
+    @inline(__always)
+    func compare(number n: Double) -> Bool {
+        switch op {
+        case .lt: return n < number
+        case .lte: return n <= number
+        case .gt: return n > number
+        case .gte: return n >= number
+        default: return false
+        }
+    }
+
+    /// A version comparison with an attribute's version.
+    @inline(__always)
+    func compare(version v: Semver) -> Bool {
+        guard let version else { return false }
+        switch op {
+        case .semverEq: return v == version
+        case .semverLt: return v < version
+        case .semverLte: return v <= version
+        case .semverGt: return v > version
+        case .semverGte: return v >= version
+        default: return false
+        }
+    }
+
+    /// Whether a `regex` condition's pattern matches the attribute (text within the length limit).
+    func matchesPattern(_ value: JSONValue) -> Bool {
+        guard let pattern, let text = value.stringValue, text.utf8.count <= Self.maximumRegexInputLength * 4,
+            text.count <= Self.maximumRegexInputLength
+        else { return false }
+        return pattern.matches(text)
     }
 
     /// Strings, numbers and booleans as the text they are compared by.

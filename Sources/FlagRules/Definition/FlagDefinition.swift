@@ -19,6 +19,23 @@ public struct FlagDefinition: Sendable {
     public let expires: String?
     /// The definition as JSON, as it was validated (what the server stores and serves).
     public let json: JSONValue
+    /// The rules in the form evaluation reads.
+    let compiled: CompiledRules
+
+    init(
+        key: String, type: FlagType, enabled: Bool, value: JSONValue, rules: [TargetingRule], owner: String?,
+        expires: String?, json: JSONValue
+    ) {
+        self.key = key
+        self.type = type
+        self.enabled = enabled
+        self.value = value
+        self.rules = rules
+        self.owner = owner
+        self.expires = expires
+        self.json = json
+        compiled = CompiledRules(rules)
+    }
 
     /// Whether the flag is past its expiry on `day` (`YYYY-MM-DD`, compared as text).
     public func isExpired(today day: String) -> Bool {

@@ -34,5 +34,5 @@ public struct FlagDocument: Sendable {
     }
 
     /// Flags whose kill switch is on.
-    public var disabledKeys: Set<String> { Set(flags.values.filter { !$0.enabled }.map(\.key)) }
+    public var disabledKeys: Set<String> { Set(flags.values.lazy.filter { !$0.enabled }.map(\.key)) }
 }

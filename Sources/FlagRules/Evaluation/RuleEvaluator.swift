@@ -10,17 +10,20 @@ public enum RuleEvaluator {
     ///
     /// Disabled flags give no value and reason `DISABLED`; the first matching rule gives its
     /// value with `SPLIT` (a rollout included the id) or `TARGETING_MATCH`; otherwise the flag's
-    /// value with `fallbackReason` (`STATIC` on the server; `CACHED` or `STALE` on a client).
+    /// value with `fallbackReason` (`STATIC` on the server; `CACHED` or `STALE` on a client),
+    /// which is computed only then.
     @inline(__always)
     public static func evaluate(
-        _ flag: FlagDefinition, context: EvaluationContext, fallbackReason: EvaluationReason = .static
+        _ flag: FlagDefinition, context: EvaluationContext,
+        fallbackReason: @autoclosure () -> EvaluationReason = .static
     ) -> Resolution {
         guard flag.enabled else { return Resolution(value: nil, reason: .disabled) }
-        for rule in flag.rules where rule.matches(context) {
+        if let index = flag.compiled.firstMatch(context) {
+            let rule = flag.rules[index]
             return Resolution(
                 value: rule.value, variant: rule.variant, reason: rule.rollout == nil ? .targetingMatch : .split)
         }
-        return Resolution(value: flag.value, variant: fallthroughVariant, reason: fallbackReason)
+        return Resolution(value: flag.value, variant: fallthroughVariant, reason: fallbackReason())
     }
 
     /// Evaluates every flag of `document`, by key.

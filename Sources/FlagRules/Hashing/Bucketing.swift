@@ -11,9 +11,21 @@ public enum Bucketing {
     public static func unleashNormalizedValue(id: String, groupId: String, normalizer: UInt32 = 100, seed: UInt32 = 0)
         -> Int
     {
+        unleashNormalizedValue(id: id, prefix: unleashPrefix(groupId: groupId, seed: seed), normalizer: normalizer)
+    }
+
+    /// MurmurHash3's state after `"{groupId}:"`, which every id of one rollout shares.
+    package static func unleashPrefix(groupId: String, seed: UInt32 = 0) -> MurmurHash3 {
         var hasher = MurmurHash3(seed: seed)
         hasher.combine(groupId.utf8)
         hasher.combine(byte: UInt8(ascii: ":"))
+        return hasher
+    }
+
+    /// `unleashNormalizedValue(id:groupId:)` continuing from `unleashPrefix(groupId:)`.
+    @inline(__always)
+    package static func unleashNormalizedValue(id: String, prefix: MurmurHash3, normalizer: UInt32 = 100) -> Int {
+        var hasher = prefix
         hasher.combine(id.utf8)
         return Int(hasher.finalize() % max(normalizer, 1)) + 1
     }

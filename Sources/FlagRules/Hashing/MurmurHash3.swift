@@ -2,7 +2,7 @@
 ///
 /// Not cryptographic: it spreads ids evenly over buckets, nothing more. It can hash several
 /// pieces as if they were one string, so `"group:id"` is hashed without building it.
-package struct MurmurHash3 {
+package struct MurmurHash3: Sendable {
     private static let c1: UInt32 = 0xcc9e_2d51
     private static let c2: UInt32 = 0x1b87_3593
 
