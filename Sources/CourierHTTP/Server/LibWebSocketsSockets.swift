@@ -35,14 +35,24 @@ final class LibWebSocketsSockets: @unchecked Sendable {
 
         init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
 
+        /// Only the first post after the loop's last `take()` wakes it: the loop takes everything
+        /// posted in one go, and waking it once per message had every sender queue on the
+        /// service's lock around `lws_cancel_service` (a syscall) under fan-out.
         func wantsToWrite(_ id: UInt64) {
-            pending.withLock { $0.writes.append(id) }
-            wake()
+            if post({ $0.writes.append(id) }) { wake() }
         }
 
         func resumeReading(_ id: UInt64) {
-            pending.withLock { $0.resumes.append(id) }
-            wake()
+            if post({ $0.resumes.append(id) }) { wake() }
+        }
+
+        /// Adds to what the loop will take; whether nothing was waiting before (so the loop must be woken).
+        private func post(_ add: (inout Pending) -> Void) -> Bool {
+            pending.withLock { pending in
+                let wasEmpty = pending.writes.isEmpty && pending.resumes.isEmpty
+                add(&pending)
+                return wasEmpty
+            }
         }
 
         func take() -> (writes: [UInt64], resumes: [UInt64]) {
