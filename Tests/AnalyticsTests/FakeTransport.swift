@@ -16,9 +16,31 @@ final class FakeTransport: AnalyticsTransport {
 
     private let state = Mutex<(recorded: [Recorded], script: [TransportResult], offline: Bool)>(([], [], false))
     let settings = Mutex<JSONValue?>(nil)
-    let rule = Mutex<(@Sendable (Int) -> TransportResult)?>(nil)
-    /// Answers from the upload's messages, before `rule`; `nil` falls through.
-    let bodyRule = Mutex<(@Sendable ([JSONValue]) -> TransportResult?)?>(nil)
+    /// The rules, in a class: a closure kept in a `Mutex` and read with `withLock { $0 }` is
+    /// written back in one more reabstraction thunk on every read (see MailboxNotifierTests).
+    final class Rules: Sendable {
+        let byCount: (@Sendable (Int) -> TransportResult)?
+        let byBody: (@Sendable ([JSONValue]) -> TransportResult?)?
+        init(
+            byCount: (@Sendable (Int) -> TransportResult)? = nil,
+            byBody: (@Sendable ([JSONValue]) -> TransportResult?)? = nil
+        ) {
+            self.byCount = byCount
+            self.byBody = byBody
+        }
+    }
+
+    private let rules = Mutex(Rules())
+
+    /// Answers uploads by their message count (after the script).
+    func setRule(_ rule: @escaping @Sendable (Int) -> TransportResult) {
+        rules.withLock { $0 = Rules(byCount: rule, byBody: $0.byBody) }
+    }
+
+    /// Answers from the upload's messages, before the count rule; `nil` falls through.
+    func setBodyRule(_ rule: @escaping @Sendable ([JSONValue]) -> TransportResult?) {
+        rules.withLock { $0 = Rules(byCount: $0.byCount, byBody: rule) }
+    }
 
     static let ok = TransportResult.response(status: 200, headers: [:], body: Array("{\"success\":true}".utf8))
     static func status(_ code: Int, headers: [String: String] = [:]) -> TransportResult {
@@ -46,8 +68,9 @@ final class FakeTransport: AnalyticsTransport {
             try? JSONParser.parse($0)
         }
         let messages = body?["batch"]?.arrayValue ?? []
-        let rule = self.rule.withLock { $0 }
-        let answer = bodyRule.withLock { $0 }?(messages)
+        let current = rules.withLock { $0 }
+        let rule = current.byCount
+        let answer = current.byBody?(messages)
         return state.withLock { state in
             var record = Recorded(request: request, messages: messages, body: body)
             let result: TransportResult

@@ -105,14 +105,14 @@ struct PipelineTests {
 
     @Test func tooLargeBatchIsSplitAndAnOversizedEventDropped() async throws {
         // The "collector" takes at most 2 events per batch, and never the event named "Huge".
-        harness.transport.rule.withLock { $0 = { count in count > 2 ? FakeTransport.status(413) : FakeTransport.ok } }
+        harness.transport.setRule { count in count > 2 ? FakeTransport.status(413) : FakeTransport.ok }
         let analytics = harness.make()
         for i in 0..<8 { analytics.track("E\(i)") }
         _ = await analytics.flushed()
         #expect(analytics.stats.sent == 8)
         let delivered = harness.transport.uploads.filter { $0.messages.count <= 2 }.flatMap(\.messages)
         #expect(delivered.compactMap { $0["event"]?.stringValue } == (0..<8).map { "E\($0)" })
-        harness.transport.rule.withLock { $0 = { _ in FakeTransport.status(413) } }
+        harness.transport.setRule { _ in FakeTransport.status(413) }
         analytics.track("Huge")
         _ = await analytics.flushed()
         #expect(analytics.stats.dropped(.tooLarge) == 1)
@@ -120,7 +120,7 @@ struct PipelineTests {
     }
 
     @Test func unauthorizedStopsSendingAndLogsOnce() async throws {
-        harness.transport.rule.withLock { $0 = { _ in FakeTransport.status(401) } }
+        harness.transport.setRule { _ in FakeTransport.status(401) }
         let analytics = harness.make()
         analytics.track("One")
         _ = await analytics.flushed()

@@ -28,11 +28,9 @@ struct UploadContractTests {
     /// A collector that refuses (400) any body holding an event named `Bad…`, as it refuses a
     /// body it cannot read.
     func refuseBadEvents() {
-        harness.transport.bodyRule.withLock {
-            $0 = { messages in
-                messages.contains { $0["event"]?.stringValue?.hasPrefix("Bad") == true }
-                    ? FakeTransport.status(400) : nil
-            }
+        harness.transport.setBodyRule { messages in
+            messages.contains { $0["event"]?.stringValue?.hasPrefix("Bad") == true }
+                ? FakeTransport.status(400) : nil
         }
     }
 
@@ -54,7 +52,7 @@ struct UploadContractTests {
     }
 
     @Test func partialAcceptanceDeletesTheBatchAndCountsTheRejected() async throws {
-        harness.transport.bodyRule.withLock { $0 = { messages in Self.accepted(rejecting: [1, 3], of: messages) } }
+        harness.transport.setBodyRule { messages in Self.accepted(rejecting: [1, 3], of: messages) }
         let analytics = harness.make()
         for i in 0..<5 { analytics.track("E\(i)") }
         let result = await analytics.flushed()
