@@ -38,7 +38,7 @@ extension MessengerServer {
     func createAccount(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
         try Self.limit(registrationLimiter, request.remoteAddress)
         let device = try newDevice(RequestJSON(request))
-        let accountId = UUID().uuidString.lowercased()
+        let accountId = Identifier.uuid()
         try stored { () throws(MessengerStoreError) in try store.createAccount(accountId, device: device) }
         return .json(["accountId": .string(accountId), "deviceId": 1])
     }

@@ -15,10 +15,9 @@ extension MessengerServer {
     /// Answers: `{"type":"response","id":4,"status":200,"body":{…}}`. Requests run one at a time in
     /// the order they arrive, so a client's sends are stored in the order it sent them.
     func socketMessage(_ message: WebSocketMessage, session: DeliverySession) async {
-        guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
-            frame["type"]?.stringValue == "request"
-        else {
-            session.receive(message)
+        guard case .text(let text) = message, let frame = try? JSONParser.parse(text) else { return }
+        guard frame["type"]?.stringValue == "request" else {
+            session.receive(frame)
             return
         }
         guard let id = frame["id"]?.intValue else {

@@ -26,9 +26,9 @@ enum DeliveryFrame {
     }
 
     /// A device's response: its id and status, or `nil` for anything else.
-    static func response(_ text: String) -> (id: Int64, status: Int)? {
-        guard let value = try? JSONParser.parse(text), value["type"]?.stringValue == "response",
-            let id = value["id"]?.intValue, let status = value["status"]?.intValue
+    static func response(_ frame: JSONValue) -> (id: Int64, status: Int)? {
+        guard frame["type"]?.stringValue == "response", let id = frame["id"]?.intValue,
+            let status = frame["status"]?.intValue
         else { return nil }
         return (id, Int(status))
     }

@@ -18,6 +18,12 @@ final class DeliverySession: Sendable {
         var sentQueueEmpty = false
         var ended = false
         var watchdogArmed = false
+
+        /// The next request id on this socket.
+        mutating func claimRequestId() -> Int64 {
+            defer { nextRequestId += 1 }
+            return nextRequestId
+        }
     }
 
     /// What happens to envelopes a live device does not acknowledge in time: after `delay` on
@@ -86,16 +92,14 @@ final class DeliverySession: Sendable {
 
     /// Sends a control request (not an envelope) on the socket.
     func sendControl(_ frame: (Int64) -> String) {
-        let id = state.withLock { state in
-            defer { state.nextRequestId += 1 }
-            return state.nextRequestId
-        }
+        let id = state.withLock { $0.claimRequestId() }
         try? socket.outbound.sendNow(.text(frame(id)))
     }
 
     /// Handles one message from the device.
-    func receive(_ message: WebSocketMessage) {
-        guard case .text(let text) = message, let response = DeliveryFrame.response(text) else { return }
+    /// Handles one frame from the device, already parsed: a response acknowledges an envelope.
+    func receive(_ frame: JSONValue) {
+        guard let response = DeliveryFrame.response(frame) else { return }
         let (mailboxId, reopened) = state.withLock { state -> (Int64?, Bool) in
             let wasFull = state.inFlight.count >= window
             let mailboxId = state.inFlight.removeValue(forKey: response.id)
@@ -123,10 +127,10 @@ final class DeliverySession: Sendable {
             }
             for entry in entries {
                 let id = state.withLock { state -> Int64 in
-                    defer { state.nextRequestId += 1 }
-                    state.inFlight[state.nextRequestId] = entry.id
+                    let id = state.claimRequestId()
+                    state.inFlight[id] = entry.id
                     state.lastSentId = entry.id
-                    return state.nextRequestId
+                    return id
                 }
                 do {
                     try await socket.outbound.send(.text(DeliveryFrame.message(id: id, envelope: entry.envelope)))
@@ -140,8 +144,7 @@ final class DeliverySession: Sendable {
                 let first = state.withLock { state -> Int64? in
                     guard !state.sentQueueEmpty else { return nil }
                     state.sentQueueEmpty = true
-                    defer { state.nextRequestId += 1 }
-                    return state.nextRequestId
+                    return state.claimRequestId()
                 }
                 if let first { try? await socket.outbound.send(.text(DeliveryFrame.queueEmpty(id: first))) }
             }
