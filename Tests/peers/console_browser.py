@@ -149,7 +149,9 @@ def run(driver, wait):
     # Either the SDK fetched the settings first and honoured the kill switch itself (it drops the
     # events: "still queued 0"), or it sent the batch and the collector refused it.
     if "still queued 0" not in refused.stderr:
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rejection-counts li[data-code=project_disabled]"))
+        # The source page refreshes its panels every 10 s: wait past one refresh, not just 10 s.
+        WebDriverWait(driver, 25).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#rejection-counts li[data-code=project_disabled]"))
     history = driver.find_element(By.ID, "settings-history").text
     assert "enabled: true → false" in history, history
     assert not any("After Kill" in b.text for b in driver.find_elements(By.CSS_SELECTOR, "#event-list button"))
