@@ -35,10 +35,11 @@ enum ServerCommand {
     private static func serve(_ options: ServerOptions) throws {
         try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         let lock = try FileLock(path: options.dataDirectory + "/courier.lock")
-        let store = try SQLiteEventStore(path: options.dataDirectory + "/collector.sqlite")
         var configuration = CollectorConfiguration()
         configuration.adminToken = try options.resolvedAdminToken()
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
+        let store = try SQLiteEventStore(
+            path: options.dataDirectory + "/collector.sqlite", dedupeWindow: configuration.dedupeWindow)
         if options.adminToken != nil {
             FileHandle.standardError.write(
                 Data(

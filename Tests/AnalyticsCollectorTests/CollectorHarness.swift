@@ -9,16 +9,23 @@ enum StoreBackend: String, CaseIterable, Sendable {
     case memory
     case file
 
-    func makeStore(options: Database.Options = .init()) throws -> SQLiteEventStore {
+    func makeStore(options: Database.Options = .init(), dedupeWindow: Duration = .seconds(86_400)) throws
+        -> SQLiteEventStore
+    {
         switch self {
         case .memory:
-            return try SQLiteEventStore(path: ":memory:", options: options)
+            return try SQLiteEventStore(path: ":memory:", options: options, dedupeWindow: dedupeWindow)
         case .file:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "courier-collector-\(Identifier.uuid())")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            return try SQLiteEventStore(path: dir.appendingPathComponent("collector.sqlite").path, options: options)
+            return try SQLiteEventStore(path: Self.temporaryPath(), options: options, dedupeWindow: dedupeWindow)
         }
+    }
+
+    /// A database path in a new temporary folder.
+    static func temporaryPath() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-collector-\(Identifier.uuid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("collector.sqlite").path
     }
 }
 

@@ -31,12 +31,114 @@ struct EventStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func pruningForgetsOnlyOldIds(backend: StoreBackend) throws {
-        let store = try backend.makeStore()
-        _ = try store.commit([[message("old", at: 1_000), message("new", at: 9_000)]], dedupeCutoff: 0)
-        #expect(try store.pruneSeenMessages(before: 5_000) == 1)
-        let again = try store.commit([[message("old", at: 9_500), message("new", at: 9_500)]], dedupeCutoff: 0)
+    func pruningDropsWholePartitionsAndKeepsTheWindowExact(backend: StoreBackend) throws {
+        // A 80 s window: partitions of 10 s.
+        let store = try backend.makeStore(dedupeWindow: .seconds(80))
+        _ = try store.commit([[message("old", at: 1_000), message("new", at: 19_000)]], dedupeCutoff: 0)
+        // The partition [0, 10 s) ended before 15 s: dropped; [10 s, 20 s) is kept.
+        #expect(try store.pruneSeenMessages(before: 15_000) == 1)
+        let again = try store.commit([[message("old", at: 19_500), message("new", at: 19_500)]], dedupeCutoff: 15_000)
         #expect(again == [CommitOutcome(stored: 1, duplicates: 1, storedBytes: 19)])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func theWindowsEdgeIsExactToTheMillisecond(backend: StoreBackend) throws {
+        let store = try backend.makeStore(dedupeWindow: .seconds(80))
+        _ = try store.commit([[message("edge", at: 50_000)]], dedupeCutoff: 0)
+        // Still inside the window when the cutoff is the very millisecond it was received, even
+        // though nothing was pruned: the event row's own `receivedAt` decides.
+        #expect(
+            try store.commit([[message("edge", at: 130_000)]], dedupeCutoff: 50_000)
+                == [CommitOutcome(stored: 0, duplicates: 1, storedBytes: 0)])
+        // One millisecond later it is outside, and stored again; the new copy is remembered.
+        #expect(
+            try store.commit([[message("edge", at: 130_001)]], dedupeCutoff: 50_001)
+                == [CommitOutcome(stored: 1, duplicates: 0, storedBytes: 20)])
+        #expect(
+            try store.commit([[message("edge", at: 130_002)]], dedupeCutoff: 50_002)
+                == [CommitOutcome(stored: 0, duplicates: 1, storedBytes: 0)])
+    }
+
+    @Test func dedupeSurvivesARestartAndForgetsWhatTheWindowLeft() throws {
+        let path = try StoreBackend.temporaryPath()
+        do {
+            let store = try SQLiteEventStore(path: path, dedupeWindow: .seconds(80))
+            _ = try store.commit(
+                [[message("early", at: 1_000)], (0..<50).map { message("m\($0)", at: 60_000) }], dedupeCutoff: 0)
+        }
+        // A new store on the same file (a restarted collector) rebuilds its memory from the events.
+        let reopened = try SQLiteEventStore(path: path, dedupeWindow: .seconds(80))
+        let replay = try reopened.commit(
+            [
+                (0..<50).map { message("m\($0)", at: 70_000) } + [
+                    message("early", at: 70_000), message("fresh", at: 70_000),
+                ]
+            ],
+            dedupeCutoff: 5_000)
+        // The 50 are duplicates; "early" fell out of the window (received before the cutoff).
+        #expect(replay == [CommitOutcome(stored: 2, duplicates: 50, storedBytes: 42)])
+    }
+
+    @Test func aRolledBackCommitLeavesNothingInTheDedupeMemory() throws {
+        var options = Database.Options()
+        options.maximumPageCount = 40
+        let store = try StoreBackend.file.makeStore(options: options)
+        let big = Array(String(repeating: "x", count: 400).utf8)
+        var failed: [PreparedMessage] = []
+        for round in 0..<1000 {
+            let batch = (0..<20).map { i in
+                PreparedMessage(writeKey: "k", messageId: "r\(round)-\(i)", type: "track", receivedAt: 1, payload: big)
+            }
+            do {
+                _ = try store.commit([batch], dedupeCutoff: 0)
+            } catch {
+                failed = batch
+                break
+            }
+        }
+        let first = try #require(failed.first)
+        // The failed batch's ids were never stored, so they must not count as seen: a small one fits.
+        let small = PreparedMessage(
+            writeKey: "k", messageId: first.messageId, type: "track", receivedAt: 1, payload: [])
+        #expect(try store.commit([[small]], dedupeCutoff: 0) == [CommitOutcome(stored: 1, duplicates: 0)])
+    }
+
+    @Test func pruneUnderLoadLosesNoEventAndStoresNoneTwice() async throws {
+        let store = try StoreBackend.file.makeStore(dedupeWindow: .seconds(8))
+        // Writers commit batches received at rising times (each id twice) while a pruner keeps
+        // dropping partitions behind the window.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    var stored = 0
+                    for round in 0..<50 {
+                        let now = Int64(round * 1_000)
+                        let batch = (0..<20).map { message("w\(writer)-\(round)-\($0)", at: now) }
+                        for outcome in try store.commit([batch, batch], dedupeCutoff: now - 8_000) {
+                            stored += outcome.stored
+                        }
+                    }
+                    return stored
+                }
+            }
+            group.addTask {
+                for round in 0..<200 { _ = try store.pruneSeenMessages(before: Int64(round * 250) - 8_000) }
+                return 0
+            }
+            var total = 0
+            for try await stored in group { total += stored }
+            #expect(total == 4 * 50 * 20)
+        }
+        var ids: [String] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try store.events(writeKey: "k", after: cursor, limit: 1000)
+            ids += page.events.compactMap { $0.payload["messageId"]?.stringValue }
+            guard let next = page.nextCursor else { break }
+            cursor = next
+        }
+        #expect(ids.count == 4 * 50 * 20)
+        #expect(Set(ids).count == ids.count)
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -16,6 +16,9 @@ public struct AnalyticsConfiguration: Sendable {
     public var flushInterval: Duration = .seconds(30)
     /// Most events per upload; uploads also stay under `maximumBatchBytes`.
     public var maximumBatchCount = 100
+    /// Batches uploaded at once, each acknowledged and deleted on its own; a failure or a kill
+    /// sends at most this many batches again. 1 sends one batch at a time.
+    public var maximumUploadsInFlight = 4
     /// Largest upload body before gzip (the collector's limit is 500 KB).
     public var maximumBatchBytes = 475 * 1024
     /// An event larger than this, encoded, is dropped (the collector's limit is 32 KB).

@@ -2,90 +2,150 @@ import CourierCore
 import Foundation
 
 extension AnalyticsPipeline {
-    /// Starts the upload loop unless one is in flight, a retry is scheduled, or sending is stopped.
+    /// Sends queued batches, keeping up to `maximumUploadsInFlight` in flight, unless a retry is
+    /// scheduled, a batch must be sent again first, or sending is stopped.
+    ///
+    /// Batches are cut from the queue in `track` order and sent as they are cut; each is deleted
+    /// when its own answer says so. When an answer keeps its batch (retry, split), no further batch
+    /// is started; once the batches in flight have answered, the queue is read again from its
+    /// oldest event, so only batches that were not acknowledged are sent again (at most the ones
+    /// that were in flight).
     func startUpload() {
-        guard !stopped, !uploading, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted,
-            (queue?.count ?? 0) > 0
+        guard !stopped, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted, upload.resend == nil,
+            let queue
         else {
             if !uploading { resumeWaiters() }
             return
         }
-        uploading = true
-        Task { await self.uploadLoop() }
+        writeBuffer()
+        while upload.inFlight < max(1, configuration.maximumUploadsInFlight) {
+            guard
+                let batch = try? queue.peek(
+                    after: upload.sentThrough, maximumCount: sizer.limit, maximumBytes: configuration.maximumBatchBytes),
+                let last = batch.last
+            else { break }
+            upload.sentThrough = last.id
+            upload.inFlight += 1
+            Task { await self.send(batch) }
+        }
+        if !uploading { uploadsSettled() }
     }
 
-    /// Sends batches one at a time until the queue is empty or an answer says to stop.
-    private func uploadLoop() async {
-        defer {
-            uploading = false
-            if (queue?.count ?? 0) == 0 { perform(policy.queueEmptied()) }
-            updateQueueStats()
-            resumeWaiters()
-        }
-        while let queue, !stopped, remote.enabled, consent == .granted, !unauthorized {
-            writeBuffer()
-            guard let batch = try? queue.peek(maximumCount: sizer.limit, maximumBytes: configuration.maximumBatchBytes),
-                !batch.isEmpty
-            else { return }
-            let request: TransportRequest
-            do {
-                // Built off the actor: gzip is the costliest step, and events keep flowing meanwhile.
-                request = try await Self.makeRequest(
-                    batch, writeKey: configuration.writeKey, host: configuration.host,
-                    sentAt: clock.nowMilliseconds)
-            } catch {
-                log("a batch could not be compressed: \(error)", once: "gzip")
-                return
+    /// Whether any batch is in flight.
+    var uploading: Bool { upload.inFlight > 0 }
+
+    /// Uploads one batch and acts on its answer.
+    private func send(_ batch: [QueuedEvent]) async {
+        let outcome = await deliver(batch)
+        upload.inFlight -= 1
+        switch outcome {
+        case .next:
+            break
+        case .resend(let after):
+            // The earliest instruction wins: a split (now) is not delayed by a retry's backoff.
+            if let after, case .some(.some(let current)) = upload.resend {
+                upload.resend = .some(min(after, current))
+            } else if upload.resend == nil || after == nil {
+                upload.resend = .some(after)
             }
-            let result = await transport.send(request)
-            switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
-            case .delivered(let rejected):
-                // The collector stored the rest; the rejected ones can never be, so the whole
-                // batch leaves the queue either way.
-                try? queue.delete(batch)
-                stats.update { $0.sent += batch.count - rejected }
-                stats.drop(.rejected, count: rejected)
-                attempt = 0
-                lastAttemptFailed = false
-                sizer.resolved(batch.count)
-            case .poison(let status):
-                try? queue.delete(batch)
-                stats.drop(.poison, count: batch.count)
-                log(
-                    "the collector refused \(batch.count == 1 ? "an event" : "a batch") as invalid (\(status)); it was dropped"
-                )
-                lastAttemptFailed = false
-                sizer.resolved(batch.count)
-            case .split:
-                sizer.refused(batch.count)
-            case .dropOversized:
-                try? queue.delete(batch)
-                stats.drop(.tooLarge, count: batch.count)
-                sizer.resolved(batch.count)
-            case .unauthorized:
-                unauthorized = true
-                lastAttemptFailed = true
-                log(
-                    "the collector does not know this write key (401); sending stopped until the SDK is configured again",
-                    once: "401")
-                return
-            case .disabled:
-                var settings = remote
-                settings.enabled = false
-                apply(settings)
-                try? queue.setValue(JSONWriter.string(settings.json), for: "settings")
-                lastAttemptFailed = true
-                return
-            case .retry(let after):
-                lastAttemptFailed = true
-                stats.update { $0.retries += 1 }
-                let delay = after ?? configuration.backoff.delay(attempt: attempt)
-                attempt += 1
-                scheduleRetry(after: delay)
-                return
-            }
-            updateQueueStats()
+        case .stop:
+            upload.resend = nil
+            upload.stopped = true
         }
+        updateQueueStats()
+        if upload.inFlight == 0 {
+            let resend = upload.resend
+            let stoppedHere = upload.stopped
+            upload = UploadState()
+            if stoppedHere {
+                uploadsSettled()
+            } else if let resend {
+                if let after = resend { scheduleRetry(after: after) } else { startUpload() }
+            } else {
+                startUpload()
+            }
+        } else if upload.resend == nil && !upload.stopped {
+            startUpload()
+        }
+    }
+
+    /// What the upload loop does after one batch's answer.
+    private enum BatchOutcome {
+        /// The batch left the queue; go on.
+        case next
+        /// The batch stays queued; send it again after the others in flight answer (after the
+        /// delay, when there is one).
+        case resend(after: Duration?)
+        /// Sending stops (401, kill switch, unreadable batch).
+        case stop
+    }
+
+    /// Called when nothing is in flight: tells waiters and the flush policy.
+    private func uploadsSettled() {
+        if (queue?.count ?? 0) == 0 { perform(policy.queueEmptied()) }
+        updateQueueStats()
+        resumeWaiters()
+    }
+
+    private func deliver(_ batch: [QueuedEvent]) async -> BatchOutcome {
+        guard let queue else { return .stop }
+        let request: TransportRequest
+        do {
+            // Built off the actor: gzip is the costliest step, and events keep flowing meanwhile.
+            request = try await Self.makeRequest(
+                batch, writeKey: configuration.writeKey, host: configuration.host, sentAt: clock.nowMilliseconds)
+        } catch {
+            log("a batch could not be compressed: \(error)", once: "gzip")
+            return .stop
+        }
+        let result = await transport.send(request)
+        switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
+        case .delivered(let rejected):
+            // The collector stored the rest; the rejected ones can never be, so the whole
+            // batch leaves the queue either way.
+            try? queue.delete(batch)
+            stats.update { $0.sent += batch.count - rejected }
+            stats.drop(.rejected, count: rejected)
+            attempt = 0
+            lastAttemptFailed = false
+            sizer.resolved(batch.count)
+        case .poison(let status):
+            try? queue.delete(batch)
+            stats.drop(.poison, count: batch.count)
+            log(
+                "the collector refused \(batch.count == 1 ? "an event" : "a batch") as invalid (\(status)); it was dropped"
+            )
+            lastAttemptFailed = false
+            sizer.resolved(batch.count)
+        case .split:
+            sizer.refused(batch.count)
+            return .resend(after: nil)
+        case .dropOversized:
+            try? queue.delete(batch)
+            stats.drop(.tooLarge, count: batch.count)
+            sizer.resolved(batch.count)
+        case .unauthorized:
+            unauthorized = true
+            lastAttemptFailed = true
+            log(
+                "the collector does not know this write key (401); sending stopped until the SDK is configured again",
+                once: "401")
+            return .stop
+        case .disabled:
+            var settings = remote
+            settings.enabled = false
+            apply(settings)
+            try? queue.setValue(JSONWriter.string(settings.json), for: "settings")
+            lastAttemptFailed = true
+            return .stop
+        case .retry(let after):
+            lastAttemptFailed = true
+            stats.update { $0.retries += 1 }
+            let delay = after ?? configuration.backoff.delay(attempt: attempt)
+            attempt += 1
+            return .resend(after: delay)
+        }
+        return .next
     }
 
     private func scheduleRetry(after delay: Duration) {
@@ -123,4 +183,17 @@ extension AnalyticsPipeline {
             // Level 1: JSON still shrinks several-fold, at a fraction of level 6's CPU on a phone.
             body: try Gzip.compress(body, level: 1))
     }
+}
+
+/// The uploads of one round: from the first batch sent until none is in flight.
+struct UploadState {
+    /// Batches sent and not answered.
+    var inFlight = 0
+    /// The queue id of the newest event sent in this round: the next batch starts after it.
+    var sentThrough: Int64 = 0
+    /// Set when an answer kept its batch: `.some(nil)` to send it again at once, `.some(delay)`
+    /// after a backoff. No new batch starts meanwhile.
+    var resend: Duration??
+    /// Set when an answer stopped sending (401, kill switch).
+    var stopped = false
 }

@@ -20,7 +20,7 @@ actor AnalyticsPipeline {
     var bufferTimer: Task<Void, Never>?
     var flushTimer: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
-    var uploading = false
+    var upload = UploadState()
     var settingsFetchStarted = false
     var stopped = false
     var unauthorized = false

@@ -138,12 +138,15 @@ final class EventQueue {
         return removed
     }
 
-    /// The oldest events that fit in `maximumCount` and `maximumBytes` (at least one).
-    func peek(maximumCount: Int, maximumBytes: Int) throws -> [QueuedEvent] {
+    /// The oldest events after queue id `after` that fit in `maximumCount` and `maximumBytes`
+    /// (at least one).
+    func peek(after: Int64 = 0, maximumCount: Int, maximumBytes: Int) throws -> [QueuedEvent] {
         var batch: [QueuedEvent] = []
         var total = 0
-        let rows = try db.query("SELECT id, payload FROM events ORDER BY id LIMIT ?1", [.integer(Int64(maximumCount))])
-        {
+        let rows = try db.query(
+            "SELECT id, payload FROM events WHERE id > ?1 ORDER BY id LIMIT ?2",
+            [.integer(after), .integer(Int64(maximumCount))]
+        ) {
             QueuedEvent(id: $0.int(0), payload: $0.bytes(1))
         }
         for row in rows {

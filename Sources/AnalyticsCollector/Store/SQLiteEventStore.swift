@@ -1,8 +1,10 @@
 import CourierCore
+import Synchronization
 
 /// The embedded event store: one SQLite file (or an in-memory database) in WAL mode.
 public final class SQLiteEventStore: EventStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
+    private let seen: Mutex<SeenMessages>
 
     static let migrator = Migrator([
         .init(
@@ -36,12 +38,31 @@ public final class SQLiteEventStore: EventStore {
                 UPDATE projects SET stored_bytes = (
                     SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM events WHERE events.write_key = projects.write_key);
                 """),
+        .init(
+            "dedupe from the events table",
+            sql: """
+                DROP TABLE seen_messages;
+                CREATE TABLE dedupe_partitions(
+                    starts_at INTEGER PRIMARY KEY,
+                    first_event_id INTEGER NOT NULL
+                );
+                INSERT INTO dedupe_partitions(starts_at, first_event_id) VALUES (-9223372036854775808, 0);
+                """),
     ])
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - options: SQLite settings (the collector keeps `synchronous=FULL`).
     /// - Throws: `DatabaseError`.
-    public init(path: String, options: Database.Options = .init()) throws {
+    ///   - dedupeWindow: the collector's dedupe window; it sets the width of the in-memory index's
+    ///     partitions (an eighth of it), not which messages count as duplicates (each commit's
+    ///     cutoff does).
+    public init(path: String, options: Database.Options = .init(), dedupeWindow: Duration = .seconds(24 * 3600))
+        throws
+    {
         pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
+        seen = Mutex(SeenMessages(index: SeenMessageIndex(window: dedupeWindow.wholeMilliseconds)))
     }
 
     /// Creates the events table (and its index) exactly as the store does, in a bare database, so a
@@ -51,55 +72,22 @@ public final class SQLiteEventStore: EventStore {
         try migrator.migrate(db)
     }
 
-    /// Stores batches in one transaction; see `EventStore.commit`.
+    /// Stores batches in one transaction; see `EventStore.commit`. A `messageId` is looked up in
+    /// the in-memory index of the window's events (filled from the events table on the first
+    /// commit), so remembering it costs no write beyond the event row itself.
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         try storage {
-            try pool.transaction { db in
-                let remember = try db.cachedStatement(
-                    """
-                    INSERT INTO seen_messages(write_key, message_id, seen_at) VALUES (?1, ?2, ?3)
-                    ON CONFLICT(write_key, message_id) DO UPDATE SET seen_at = excluded.seen_at
-                    WHERE seen_messages.seen_at < ?4
-                    """)
-                let insert = try db.cachedStatement(
-                    "INSERT INTO events(write_key, message_id, type, received_at, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
-                let usage = try db.cachedStatement(
-                    "UPDATE projects SET stored_bytes = stored_bytes + ?2 WHERE write_key = ?1")
-                var outcomes: [CommitOutcome] = []
-                outcomes.reserveCapacity(batches.count)
-                for batch in batches {
-                    var outcome = CommitOutcome(stored: 0, duplicates: 0)
-                    var bytesByProject: [String: Int] = [:]
-                    for message in batch {
-                        remember.reset()
-                        try remember.bind(message.writeKey, at: 1)
-                        try remember.bind(message.messageId, at: 2)
-                        try remember.bind(message.receivedAt, at: 3)
-                        try remember.bind(dedupeCutoff, at: 4)
-                        try remember.step()
-                        guard db.changes == 1 else {
-                            outcome.duplicates += 1
-                            continue
-                        }
-                        insert.reset()
-                        try insert.bind(message.writeKey, at: 1)
-                        try insert.bind(message.messageId, at: 2)
-                        try insert.bind(message.type, at: 3)
-                        try insert.bind(message.receivedAt, at: 4)
-                        try insert.bind(utf8Text: message.payload, at: 5)
-                        try insert.step()
-                        outcome.stored += 1
-                        outcome.storedBytes += message.payload.count
-                        bytesByProject[message.writeKey, default: 0] += message.payload.count
-                    }
-                    for (writeKey, bytes) in bytesByProject {
-                        usage.reset()
-                        try usage.bind(writeKey, at: 1)
-                        try usage.bind(Int64(bytes), at: 2)
-                        try usage.step()
-                    }
-                    outcomes.append(outcome)
+            try seen.withLock { seen throws -> [CommitOutcome] in
+                if !seen.index.isLoaded { try load(&seen, cutoff: dedupeCutoff) }
+                var staged = StagedMessages()
+                let outcomes = try pool.transaction { db in
+                    try store(batches, in: db, seen: seen, staged: &staged, cutoff: dedupeCutoff)
                 }
+                // Only a committed transaction reaches the index; a rolled-back one leaves no trace.
+                for entry in staged.entries {
+                    seen.index.insert(key: entry.key, id: entry.id, receivedAt: entry.receivedAt)
+                }
+                seen.recordedPartitions.formUnion(staged.partitions)
                 return outcomes
             }
         }
@@ -132,21 +120,19 @@ public final class SQLiteEventStore: EventStore {
         return ids.first ?? 0
     }
 
-    /// Deletes dedupe entries older than `cutoff`, a few thousand per transaction, so commits of
-    /// incoming batches interleave with a large prune instead of waiting for all of it.
+    /// Forgets dedupe entries of partitions that ended before `cutoff`: whole dictionaries are
+    /// dropped, and the bookkeeping of where partitions start shrinks by a row or two.
     public func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {
         try storage {
-            var total = 0
-            while true {
-                let removed = try pool.write { db -> Int in
+            try seen.withLock { seen throws -> Int in
+                let forgotten = seen.index.forget(before: cutoff)
+                try pool.write { db in
                     try db.run(
-                        "DELETE FROM seen_messages WHERE (write_key, message_id) IN "
-                            + "(SELECT write_key, message_id FROM seen_messages WHERE seen_at < ?1 LIMIT 5000)",
+                        "DELETE FROM dedupe_partitions WHERE starts_at < "
+                            + "(SELECT max(starts_at) FROM dedupe_partitions WHERE starts_at <= ?1)",
                         [.integer(cutoff)])
-                    return db.changes
                 }
-                total += removed
-                if removed < 5000 { return total }
+                return forgotten
             }
         }
     }

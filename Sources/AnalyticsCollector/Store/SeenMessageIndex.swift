@@ -1,0 +1,83 @@
+/// The collector's dedupe memory: which `(writeKey, messageId)` pairs were stored recently, as a
+/// 64-bit hash mapped to the row id of the stored event.
+///
+/// The events table is the durable record (each row carries its write key, `messageId` and
+/// `receivedAt`), so remembering a message costs no write of its own: the index lives in memory,
+/// is rebuilt from the events of the last window at start, and a hash that matches is confirmed
+/// by reading that one row, so a hash collision never drops a real event. Entries sit in
+/// partitions by `receivedAt` (an eighth of the window wide); forgetting what is older than the
+/// window drops whole partitions, so no insert pays for pruning.
+///
+/// About 20–40 bytes of memory per event received within the window (a dictionary of two
+/// 64-bit words per entry, at a load factor between 1/2 and 3/4 before it grows), plus at most one partition's worth of events
+/// that are older than the window but not dropped yet.
+struct SeenMessageIndex {
+    /// One slice of the window: a key hash to a row id, and the rare further row ids of keys that
+    /// share a hash (or of a message stored again after its window ended).
+    struct Partition {
+        var rows: [UInt64: Int64] = [:]
+        var more: [UInt64: [Int64]] = [:]
+        var count: Int { rows.count + more.values.reduce(0) { $0 + $1.count } }
+    }
+
+    /// Milliseconds of `receivedAt` each partition covers.
+    let partitionWidth: Int64
+    /// Partitions by their first millisecond.
+    private(set) var partitions: [Int64: Partition] = [:]
+    /// Whether the index was filled from the events table since the store was opened.
+    var isLoaded = false
+
+    /// - Parameter window: the dedupe window in milliseconds; partitions are an eighth of it.
+    init(window: Int64) {
+        partitionWidth = max(1, window / 8)
+    }
+
+    /// Entries held, across partitions.
+    var count: Int { partitions.values.reduce(0) { $0 + $1.count } }
+
+    /// The hash a message is filed under.
+    static func key(writeKey: String, messageId: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(writeKey)
+        hasher.combine(messageId)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// The first millisecond of the partition holding `receivedAt`.
+    func partition(of receivedAt: Int64) -> Int64 {
+        let index = receivedAt >= 0 ? receivedAt / partitionWidth : (receivedAt - partitionWidth + 1) / partitionWidth
+        return index * partitionWidth
+    }
+
+    /// Calls `body` with each row id filed under `key`, in any partition, until it returns `true`.
+    /// Returns whether it did.
+    func contains(_ key: UInt64, where body: (Int64) throws -> Bool) rethrows -> Bool {
+        for partition in partitions.values {
+            if let id = partition.rows[key], try body(id) { return true }
+            for id in partition.more[key] ?? [] where try body(id) { return true }
+        }
+        return false
+    }
+
+    /// Files row `id` under `key` in the partition of `receivedAt`.
+    mutating func insert(key: UInt64, id: Int64, receivedAt: Int64) {
+        let start = partition(of: receivedAt)
+        if partitions[start]?.rows[key] == nil {
+            partitions[start, default: Partition()].rows[key] = id
+        } else {
+            partitions[start, default: Partition()].more[key, default: []].append(id)
+        }
+    }
+
+    /// Drops every partition whose events were all received before `cutoff`. Returns how many
+    /// entries were forgotten.
+    @discardableResult
+    mutating func forget(before cutoff: Int64) -> Int {
+        var forgotten = 0
+        for (start, partition) in partitions where start + partitionWidth <= cutoff {
+            forgotten += partition.count
+            partitions[start] = nil
+        }
+        return forgotten
+    }
+}
