@@ -8,7 +8,8 @@ enum BenchCommand {
         USAGE: courier-bench <benchmark> [options]
 
         BENCHMARKS:
-          collector   durable ingest through POST /v1/batch (wrk, 32 connections, 100-event batches)
+          collector   durable ingest through POST /v1/batch (wrk, 32 and 4 connections, 100-event batches)
+          dedupe      dedupe-memory candidates storing 60k rows in 100-row durable transactions
                       beside civetweb answering the same request and SQLite inserting the same rows
           console     durable ingest with one console live event stream open beside none, same
                       run (goal: less than 5 % slower)
@@ -100,6 +101,7 @@ enum BenchCommand {
         do {
             for name in names {
                 switch name {
+                case "dedupe": try DedupeBenchmark(runs: runs).run()
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()

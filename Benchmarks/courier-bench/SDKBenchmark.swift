@@ -213,6 +213,7 @@ struct SDKBenchmark {
             usleep(2000)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try checkStoredOnce(store, count: count)
         if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {
             print(
                 String(
@@ -220,6 +221,23 @@ struct SDKBenchmark {
                     timing.seconds))
         }
         return Double(count) / seconds
+    }
+
+    /// Every acknowledged event is in the collector's store exactly once.
+    private func checkStoredOnce(_ store: SQLiteEventStore, count: Int) throws {
+        var ids = Set<String>()
+        var rows = 0
+        var cursor: Int64 = 0
+        while true {
+            let page = try store.events(writeKey: "bench", after: cursor, limit: 5000)
+            rows += page.events.count
+            for event in page.events { ids.insert(event.payload["messageId"]?.stringValue ?? "") }
+            guard let next = page.nextCursor else { break }
+            cursor = next
+        }
+        guard rows == count, ids.count == count else {
+            throw BenchError("\(count) events acknowledged, \(rows) stored, \(ids.count) distinct")
+        }
     }
 
     /// Counts the time spent waiting for the collector.

@@ -207,7 +207,12 @@ struct PipelineTests {
     }
 
     @Test func thousandConcurrentTracksLoseNothing() async throws {
-        let analytics = harness.make { $0.flushAt = 100 }
+        // One upload at a time, so the order in which the fake collector receives batches is the
+        // queue's order (with several in flight, only `timestamp` orders events across batches).
+        let analytics = harness.make {
+            $0.flushAt = 100
+            $0.maximumUploadsInFlight = 1
+        }
         DispatchQueue.concurrentPerform(iterations: 10) { thread in
             for i in 0..<100 {
                 analytics.track("Concurrent", properties: ["thread": .int(Int64(thread)), "i": .int(Int64(i))])

@@ -85,7 +85,9 @@ struct RealCollectorTests {
         #expect(result.remaining == 0)
         let events = try await collector.events()
         let tracks = events.filter { $0["type"] == "track" }
-        #expect(tracks.compactMap { $0["properties"]?["seq"]?.intValue } == (0..<500).map(Int64.init))
+        // Several batches are in flight at once, so the collector may store them in either order
+        // (docs/analytics-sdk.md, "Order"): each event once, in order inside its batch.
+        #expect(tracks.compactMap { $0["properties"]?["seq"]?.intValue }.sorted() == (0..<500).map(Int64.init))
         #expect(tracks.allSatisfy { $0["userId"] == "e2e-user" && $0["properties"]?["price"] == 19.99 })
         #expect(tracks.allSatisfy { $0["context"]?["library"]?["name"] == "courier-analytics-swift" })
         #expect(events.first { $0["type"] == "identify" }?["traits"] == ["plan": "team"])
@@ -187,12 +189,13 @@ struct RealCollectorTests {
         let seqs = try await collector.events().compactMap { $0["properties"]?["seq"]?.intValue }
         // Everything the child had reported as stored survived the kill…
         #expect(seqs.count >= report.stored)
-        // …arrived once each, in order, with no hole: what was lost is only the unwritten tail
-        // (the write buffer and calls the pipeline had not reached).
-        #expect(seqs == (0..<Int64(seqs.count)).map { $0 })
+        // …arrived once each, with no hole: what was lost is only the unwritten tail (the write
+        // buffer and calls the pipeline had not reached). Batches in flight together may be stored
+        // in either order.
+        #expect(seqs.sorted() == (0..<Int64(seqs.count)).map { $0 })
         #expect(seqs.count <= report.tracked + 250)
-        // At most the batch that was in flight at the kill was sent again, and the collector's
-        // dedupe dropped it.
-        #expect(collector.duplicates <= 100)
+        // At most the batches that were in flight at the kill (4 of at most 100 events) were sent
+        // again, and the collector's dedupe dropped them.
+        #expect(collector.duplicates <= 4 * 100)
     }
 }

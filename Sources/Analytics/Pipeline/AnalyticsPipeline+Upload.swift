@@ -59,9 +59,12 @@ extension AnalyticsPipeline {
             upload = UploadState()
             if stoppedHere {
                 uploadsSettled()
-            } else if let resend {
-                if let after = resend { scheduleRetry(after: after) } else { startUpload() }
+            } else if let resend, let after = resend {
+                scheduleRetry(after: after)
+                uploadsSettled()
             } else {
+                // All answered (or a split asks for smaller batches now): read the queue again
+                // from its oldest event.
                 startUpload()
             }
         } else if upload.resend == nil && !upload.stopped {
