@@ -74,7 +74,7 @@ struct CollectorBenchmark {
                 (result.requests - result.errors + fewResult.requests - fewResult.errors) * BenchPayload.eventsPerBatch
             // Requests still in flight when wrk stops are committed but not counted by wrk.
             let extra = (stored.last ?? 0) - acknowledged
-            if extra < 0 || extra > connections * BenchPayload.eventsPerBatch {
+            if extra < 0 || extra > (connections + fewConnections) * BenchPayload.eventsPerBatch {
                 throw BenchError("acknowledged \(acknowledged) events but \(stored.last ?? 0) are stored")
             }
             sqlite.append(try sqliteCeiling(path: directory.appendingPathComponent("ceiling-\(run).sqlite").path))

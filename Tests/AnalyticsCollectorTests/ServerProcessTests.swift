@@ -39,13 +39,12 @@ struct ServerProcessTests {
         case noAnswer
     }
 
-    @Test func sigtermAnswersEveryRequestInFlightAndKeepsEveryAcknowledgedBatch() async throws {
-        let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
-        let data = try Self.dataDirectory()
+    /// Starts `courier-server` on an ephemeral port with rate limits off; returns it and its port.
+    static func start(_ server: String, data: URL, writeKey: String) async throws -> (ChildProcess, Int) {
         let process = try ChildProcess(
             server,
             [
-                "--port", "0", "--data-dir", data.path, "--write-key", "sigterm-key", "--quiet",
+                "--port", "0", "--data-dir", data.path, "--write-key", writeKey, "--quiet",
                 "--rate-limit-client", "0", "--rate-limit-key", "0",
             ], output: .pipe, errorOutput: .discard)
         let stdout = process.output!
@@ -60,6 +59,33 @@ struct ServerProcessTests {
             return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
         }
         try #require(port > 0)
+        return (process, port)
+    }
+
+    /// A batch of 20 track events whose `messageId`s start with `id`.
+    static func batch(id: String) -> String {
+        JSONWriter.string([
+            "batch": .array(
+                (0..<20).map { i in
+                    ["type": "track", "event": "Load", "userId": "u", "messageId": .string("\(id)-\(i)")]
+                })
+        ])
+    }
+
+    /// Posts `body` to `/v1/batch` on a fresh connection.
+    static func post(_ body: String, port: Int, auth: String) -> Outcome {
+        guard let socket = try? RawSocket(port: port, timeoutSeconds: 30) else { return .refused }
+        let request =
+            "POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: \(auth)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        guard (try? socket.send(request)) != nil, let response = socket.readResponse() else { return .noAnswer }
+        return .answered(response.status)
+    }
+
+    @Test func sigtermAnswersEveryRequestInFlightAndKeepsEveryAcknowledgedBatch() async throws {
+        let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
+        let data = try Self.dataDirectory()
+        let (process, port) = try await Self.start(server, data: data, writeKey: "sigterm-key")
         let record = OutcomeRecord()
         let auth = "Basic " + Base64.encode(Array("sigterm-key:".utf8))
         // Eight clients send batches on fresh connections until the server turns them away.
@@ -68,30 +94,9 @@ struct ServerProcessTests {
                 await runOffPool {
                     for round in 0..<400 {
                         let id = "c\(client)-r\(round)"
-                        let body = JSONWriter.string([
-                            "batch": .array(
-                                (0..<20).map { i in
-                                    [
-                                        "type": "track", "event": "Load", "userId": "u",
-                                        "messageId": .string("\(id)-\(i)"),
-                                    ]
-                                })
-                        ])
-                        let outcome: Outcome
                         // Sent before the stop began: such a request must be answered.
                         let inFlightAtStop = !record.stopping
-                        if let socket = try? RawSocket(port: port, timeoutSeconds: 30) {
-                            let request =
-                                "POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: \(auth)\r\n"
-                                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
-                            if (try? socket.send(request)) != nil, let response = socket.readResponse() {
-                                outcome = .answered(response.status)
-                            } else {
-                                outcome = .noAnswer
-                            }
-                        } else {
-                            outcome = .refused
-                        }
+                        let outcome = Self.post(Self.batch(id: id), port: port, auth: auth)
                         record.add(outcome, inFlightAtStop: inFlightAtStop)
                         if outcome != .answered(200) { return }
                     }
