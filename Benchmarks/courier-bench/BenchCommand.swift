@@ -10,6 +10,7 @@ enum BenchCommand {
         BENCHMARKS:
           collector   durable ingest through POST /v1/batch (wrk, 32 and 4 connections, 100-event batches)
           dedupe      dedupe-memory candidates storing 60k rows in 100-row durable transactions
+          ingest-profile  the collector's time per event, stage by stage, on SDK-shaped batches
                       beside civetweb answering the same request and SQLite inserting the same rows
           console     durable ingest with one console live event stream open beside none, same
                       run (goal: less than 5 % slower)
@@ -51,6 +52,7 @@ enum BenchCommand {
           --records N     records for sync (default 10000)
           --clients N     realtime connections for realtime (default 200)
           --cap S         realtime's jitter cap in seconds (default 5; the connection's default is 30)
+          --in-flight K   sdk end to end: uploads in flight at once (default 4, the SDK's default)
           --downtime S    how long realtime's restarted server stays down, in seconds (default 2)
         """
 
@@ -71,6 +73,7 @@ enum BenchCommand {
         var clients = 200
         var cap = 5
         var downtime = 2
+        var inFlight = 4
         var names: [String] = []
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -91,6 +94,7 @@ enum BenchCommand {
             case "--clients": clients = rest.popFirst().flatMap(Int.init) ?? clients
             case "--cap": cap = rest.popFirst().flatMap(Int.init) ?? cap
             case "--downtime": downtime = rest.popFirst().flatMap(Int.init) ?? downtime
+            case "--in-flight": inFlight = rest.popFirst().flatMap(Int.init) ?? inFlight
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -102,6 +106,7 @@ enum BenchCommand {
             for name in names {
                 switch name {
                 case "dedupe": try DedupeBenchmark(runs: runs).run()
+                case "ingest-profile": try IngestProfileBenchmark(runs: runs).run()
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
@@ -111,10 +116,10 @@ enum BenchCommand {
                 case "realtime":
                     try RealtimeBenchmark(runs: runs, clients: clients, cap: cap, downtime: downtime).run()
                 case "images": try ImageBenchmark(runs: runs).run()
-                case "sdk": try SDKBenchmark(runs: runs).run()
-                case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
-                case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
-                case "sdk-memory": try SDKBenchmark(runs: runs).memory(events: events)
+                case "sdk": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).run()
+                case "sdk-queue": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).queueOnly()
+                case "sdk-e2e": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).endToEndOnly()
+                case "sdk-memory": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).memory(events: events)
                 case "websocket":
                     try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
                         .run()

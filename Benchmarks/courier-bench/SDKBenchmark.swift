@@ -10,6 +10,7 @@ import Synchronization
 /// inserting the same rows, and memory with the network down.
 struct SDKBenchmark {
     let runs: Int
+    var uploadsInFlight = 4
 
     /// A transport that is always offline (the network is down).
     struct Offline: AnalyticsTransport {
@@ -203,12 +204,15 @@ struct SDKBenchmark {
         configuration.maximumQueueBytes = 1 << 30
         configuration.maximumPendingCalls = count
         configuration.maximumBatchCount = 500
+        configuration.maximumUploadsInFlight = uploadsInFlight
         let timing = TimedTransport(URLSessionTransport())
         configuration.transport = timing
         let analytics = Analytics(configuration: configuration)
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count { analytics.track("Order Completed", properties: Self.properties) }
+        var queuedAt: UInt64?
         while analytics.stats.sent < count {
+            if queuedAt == nil && analytics.stats.stored >= count { queuedAt = DispatchTime.now().uptimeNanoseconds }
             analytics.flush()
             usleep(2000)
         }
@@ -217,8 +221,8 @@ struct SDKBenchmark {
         if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {
             print(
                 String(
-                    format: "  %.2f s total, %d uploads, %.2f s waiting for answers", seconds, timing.calls,
-                    timing.seconds))
+                    format: "  %.2f s total, all queued after %.2f s, %d uploads, %.2f s waiting for answers", seconds,
+                    Double((queuedAt ?? start) - start) / 1e9, timing.calls, timing.seconds))
         }
         return Double(count) / seconds
     }

@@ -271,6 +271,7 @@ public struct IncomingBatch: Sendable {
         _ element: JSONValue, index: Int, shared: [String: JSONValue],
         singleType: MessageType?
     ) throws(CollectorError) -> ([String: JSONValue], Bool) {
+        if shared.isEmpty, case .object(let message) = element, isPlainValid(message) { return (message, false) }
         var changed = !shared.isEmpty
         func invalid(_ message: String) -> CollectorError {
             CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
@@ -343,5 +344,51 @@ public struct IncomingBatch: Sendable {
             message[key] = .object(merged)
         }
         return (message, changed)
+    }
+
+    /// Whether `message` passes every check of `validate` as it is, with nothing to normalize,
+    /// seen in one pass over its members (about ten) instead of some twenty dictionary lookups,
+    /// each hashing its key: the profile's largest cost in the handler. `false` sends the message
+    /// through `validate`'s full path, which names the first problem.
+    private static func isPlainValid(_ message: [String: JSONValue]) -> Bool {
+        var type: MessageType?
+        var hasUser = false, hasEvent = false, hasGroupId = false, hasPreviousId = false, hasUserId = false
+        for (key, value) in message {
+            switch key {
+            case "type":
+                guard let text = value.stringValue, let known = MessageType(rawValue: text) else { return false }
+                type = known
+            case "userId", "anonymousId", "previousId", "groupId":
+                guard case .string = value else { return false }
+                switch key {
+                case "userId":
+                    hasUser = true
+                    hasUserId = true
+                case "anonymousId": hasUser = true
+                case "previousId": hasPreviousId = true
+                default: hasGroupId = true
+                }
+            case "messageId":
+                guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256 else { return false }
+            case "event":
+                guard let text = value.stringValue, !text.isEmpty else { return false }
+                hasEvent = true
+            case "properties", "traits", "context", "integrations":
+                guard value.isNull || value.objectValue != nil else { return false }
+            case "timestamp", "originalTimestamp", "sentAt":
+                guard (try? timestamp(value, field: key)) != nil || value.isNull else { return false }
+            case "writeKey":
+                return false
+            default:
+                break
+            }
+        }
+        guard let type, hasUser else { return false }
+        switch type {
+        case .track: return hasEvent
+        case .group: return hasGroupId
+        case .alias: return hasPreviousId && hasUserId
+        case .identify, .screen, .page: return true
+        }
     }
 }
