@@ -228,6 +228,7 @@ struct IncomingBatchTests {
         #"{"batch":[{"type":"identify","anonymousId":"a","messageId":"m3","originalTimestamp":"2026-11-28T08:00:00Z","timestamp":null,"receivedAt":"forged","traits":{"é":"x"}}],"sentAt":"2026-11-29T08:00:00Z"}"#,
         #"{"batch":[{"type":"track","event":"C","userId":42,"messageId":"m4"},{"type":"page","anonymousId":"a","messageId":"m5","name":"Home"}]}"#,
         #"{"batch":[{"type":"track","event":"D","userId":"u","messageId":"m6"}],"context":{"ip":"1.2.3.4"}}"#,
+        #"{"batch":[{"type":"track","event":"E","userId":"u","messageId":"m7","context":{"app":"x"}},{"type":"track","event":"F","userId":"u","messageId":"m8","integrations":null},{"type":"track","event":"G","userId":"u","messageId":"m9"}],"context":{"ip":"1.2.3.4"},"integrations":{"All":false}}"#,
     ]
 
     @Test(arguments: spliceBodies)

@@ -12,6 +12,12 @@ public struct IncomingBatch: Sendable {
     /// when validation had to change the message (it is then written out again in full).
     private let body: [UInt8]
     private let spans: [[JSONMemberSpan]?]
+    /// The batch's `context` and `integrations`, and the same encoded as members (`"context":{…}`),
+    /// added as bytes to the copied messages that have no member of those names.
+    private let shared: [String: JSONValue]
+    private let sharedMembers: [UInt8]
+    /// For each message, whether `shared` is still to be added when it is stored.
+    private let addsShared: [Bool]
     /// The batch's `sentAt` (milliseconds) when present.
     let sentAt: Int64?
     /// Messages of a batch that failed validation: they are not stored, and the answer lists
@@ -86,9 +92,11 @@ public struct IncomingBatch: Sendable {
         }
         // The shared members are copied into every message: each merged message must still fit
         // the per-event limit, or a small batch could expand into gigabytes of stored rows.
-        let sharedBytes = shared.isEmpty ? 0 : JSONWriter.encode(.object(shared)).count
+        let sharedObject = shared.isEmpty ? [] : JSONWriter.encode(.object(shared))
+        let sharedBytes = sharedObject.count
         var messages: [[String: JSONValue]] = []
         var spans: [[JSONMemberSpan]?] = []
+        var addsShared: [Bool] = []
         messages.reserveCapacity(raw.count)
         spans.reserveCapacity(raw.count)
         let haveSpans = singleType == nil && memberSpans.count == raw.count
@@ -99,6 +107,7 @@ public struct IncomingBatch: Sendable {
                 let (message, _) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
                 messages.append(message)
                 spans.append(nil)
+                addsShared.append(false)
                 continue
             }
             let size = i < sizes.count ? sizes[i] : 0
@@ -115,8 +124,12 @@ public struct IncomingBatch: Sendable {
             }
             var message: [String: JSONValue]
             var changed: Bool
+            // The batch's members go in as bytes when the message has none of its own to merge
+            // with (the usual case), so the message need not be read and written out again.
+            let splicesShared = haveSpans && !shared.isEmpty && !shared.keys.contains { element[$0] != nil }
             do throws(CollectorError) {
-                (message, changed) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+                (message, changed) = try Self.validate(
+                    element, index: i, shared: splicesShared ? [:] : shared, singleType: singleType)
             } catch {
                 rejected.append(
                     RejectedMessage(
@@ -136,11 +149,16 @@ public struct IncomingBatch: Sendable {
             }
             messages.append(message)
             spans.append(haveSpans && !changed ? memberSpans[i] : nil)
+            addsShared.append(splicesShared && !changed)
         }
         self.rejected = rejected
         self.messages = messages
         self.body = body
         self.spans = spans
+        self.shared = shared
+        self.addsShared = addsShared
+        // `{"context":{…}}` without its braces.
+        sharedMembers = sharedObject.count > 2 ? Array(sharedObject[1..<(sharedObject.count - 1)]) : []
     }
 
     /// The messages to store, stamped with `receivedAt` and skew-corrected timestamps.
@@ -178,9 +196,12 @@ public struct IncomingBatch: Sendable {
                 batchSentText: batchSentText)
             let payload: [UInt8]
             if copyingMembers, let members = spans[i] {
-                payload = spliced(members, stamp)
+                payload = spliced(members, stamp, addingShared: addsShared[i])
             } else {
                 var full = message
+                if addsShared[i] {
+                    for (key, value) in shared { full[key] = value }
+                }
                 full.reserveCapacity(message.count + 5)
                 full["messageId"] = .string(stamp.messageId)
                 full["receivedAt"] = .string(stamp.receivedAt)
@@ -213,10 +234,15 @@ public struct IncomingBatch: Sendable {
     }
 
     /// The message as sent, minus the members the collector sets, plus the collector's own.
-    private func spliced(_ members: [JSONMemberSpan], _ stamp: Stamp) -> [UInt8] {
+    private func spliced(_ members: [JSONMemberSpan], _ stamp: Stamp, addingShared: Bool) -> [UInt8] {
         var writer = JSONWriter(
-            capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200)
+            capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200
+                + (addingShared ? sharedMembers.count : 0))
         writer.append(byte: UInt8(ascii: "{"))
+        if addingShared && !sharedMembers.isEmpty {
+            sharedMembers.withUnsafeBytes { writer.append(raw: $0) }
+            writer.append(byte: UInt8(ascii: ","))
+        }
         body.withUnsafeBytes { raw in
             for member in members where !Self.stampedMembers.contains(member.key) {
                 writer.append(raw: UnsafeRawBufferPointer(rebasing: raw[member.range]))
