@@ -11,6 +11,8 @@ enum BenchCommand {
           collector   durable ingest through POST /v1/batch (wrk, 32 and 4 connections, 100-event batches)
           dedupe      dedupe-memory candidates storing 60k rows in 100-row durable transactions
           ingest-profile  the collector's time per event, stage by stage, on SDK-shaped batches
+          sdk-e2e-kill    sdk end to end to a courier-server process killed (SIGKILL) mid-run and
+                      restarted; fails unless every event is stored exactly once
                       beside civetweb answering the same request and SQLite inserting the same rows
           console     durable ingest with one console live event stream open beside none, same
                       run (goal: less than 5 % slower)
@@ -107,6 +109,7 @@ enum BenchCommand {
                 switch name {
                 case "dedupe": try DedupeBenchmark(runs: runs).run()
                 case "ingest-profile": try IngestProfileBenchmark(runs: runs).run()
+                case "sdk-e2e-kill": try SDKKillBenchmark(uploadsInFlight: inFlight).run()
                 case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
