@@ -40,6 +40,7 @@ enum ServerCommand {
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
         let store = try SQLiteEventStore(
             path: options.dataDirectory + "/collector.sqlite", dedupeWindow: configuration.dedupeWindow)
+        try store.loadDedupeIndex(since: SystemClock().nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
         if options.adminToken != nil {
             FileHandle.standardError.write(
                 Data(

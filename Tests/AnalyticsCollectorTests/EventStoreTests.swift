@@ -59,7 +59,9 @@ struct EventStoreTests {
                 == [CommitOutcome(stored: 0, duplicates: 1, storedBytes: 0)])
     }
 
-    @Test func dedupeSurvivesARestartAndForgetsWhatTheWindowLeft() throws {
+    /// `eagerly`: the server fills the index before it listens; otherwise the first commit does.
+    @Test(arguments: [false, true])
+    func dedupeSurvivesARestartAndForgetsWhatTheWindowLeft(eagerly: Bool) throws {
         let path = try StoreBackend.temporaryPath()
         do {
             let store = try SQLiteEventStore(path: path, dedupeWindow: .seconds(80))
@@ -68,6 +70,7 @@ struct EventStoreTests {
         }
         // A new store on the same file (a restarted collector) rebuilds its memory from the events.
         let reopened = try SQLiteEventStore(path: path, dedupeWindow: .seconds(80))
+        if eagerly { try reopened.loadDedupeIndex(since: 5_000) }
         let replay = try reopened.commit(
             [
                 (0..<50).map { message("m\($0)", at: 70_000) } + [
