@@ -16,12 +16,12 @@ struct StagedMessages {
     }
 
     var entries: [Entry] = []
-    var byKey: [UInt64: [Int64]] = [:]
+    var byKey = SeenMessageIndex.Partition()
     var partitions: Set<Int64> = []
 
     mutating func add(_ entry: Entry) {
         entries.append(entry)
-        byKey[entry.key, default: []].append(entry.id)
+        byKey.insert(key: entry.key, id: entry.id)
     }
 }
 
@@ -68,7 +68,7 @@ extension SQLiteEventStore {
                     try Self.isStored(message, asRow: id, since: cutoff, in: db)
                 }
                 if try seen.index.contains(key, where: isSame)
-                    || (try staged.byKey[key]?.contains(where: isSame) ?? false)
+                    || (try staged.byKey.contains(key, where: isSame))
                 {
                     outcome.duplicates += 1
                     continue

@@ -18,6 +18,23 @@ struct SeenMessageIndex {
         var rows: [UInt64: Int64] = [:]
         var more: [UInt64: [Int64]] = [:]
         var count: Int { rows.count + more.values.reduce(0) { $0 + $1.count } }
+
+        /// Files row `id` under `key`.
+        mutating func insert(key: UInt64, id: Int64) {
+            if rows[key] == nil {
+                rows[key] = id
+            } else {
+                more[key, default: []].append(id)
+            }
+        }
+
+        /// Whether `body` returns `true` for a row id filed under `key`.
+        func contains(_ key: UInt64, where body: (Int64) throws -> Bool) rethrows -> Bool {
+            guard let id = rows[key] else { return false }
+            if try body(id) { return true }
+            for id in more[key] ?? [] where try body(id) { return true }
+            return false
+        }
     }
 
     /// Milliseconds of `receivedAt` each partition covers.
@@ -52,21 +69,13 @@ struct SeenMessageIndex {
     /// Calls `body` with each row id filed under `key`, in any partition, until it returns `true`.
     /// Returns whether it did.
     func contains(_ key: UInt64, where body: (Int64) throws -> Bool) rethrows -> Bool {
-        for partition in partitions.values {
-            if let id = partition.rows[key], try body(id) { return true }
-            for id in partition.more[key] ?? [] where try body(id) { return true }
-        }
+        for partition in partitions.values where try partition.contains(key, where: body) { return true }
         return false
     }
 
     /// Files row `id` under `key` in the partition of `receivedAt`.
     mutating func insert(key: UInt64, id: Int64, receivedAt: Int64) {
-        let start = partition(of: receivedAt)
-        if partitions[start]?.rows[key] == nil {
-            partitions[start, default: Partition()].rows[key] = id
-        } else {
-            partitions[start, default: Partition()].more[key, default: []].append(id)
-        }
+        partitions[partition(of: receivedAt), default: Partition()].insert(key: key, id: id)
     }
 
     /// Drops every partition whose events were all received before `cutoff`. Returns how many
