@@ -67,7 +67,9 @@ public protocol EventStore: Sendable {
     /// Events of a project after the cursor `after`, oldest first.
     /// - Throws: `EventStoreError`.
     func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage
-    /// Forgets `messageId`s seen before `cutoff`. Returns how many were forgotten.
+    /// Frees the dedupe memory of `messageId`s seen before `cutoff`. A store may keep some a
+    /// little longer (whole partitions are dropped); whether a message is a duplicate is decided
+    /// by `commit`'s cutoff either way. Returns how many were forgotten.
     /// - Throws: `EventStoreError`.
     func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int
     /// A project's settings, or `nil` if the write key is unknown.
