@@ -200,6 +200,12 @@ import Testing
         }
         #expect(try store.messages(conversationId: "c1").map(\.clientId) == ["m1"])
         #expect(try store.page(conversationId: "c1", .latest, limit: 10).edges.map(\.item.clientId) == ["m1"])
+        // The newest intact row stands for the conversation, and a page never consists of
+        // damaged rows only (a paginator would have no cursor to go on from).
+        #expect(try store.conversations().map(\.lastMessage.clientId) == ["m1"])
+        let newest = try store.page(conversationId: "c1", .latest, limit: 1)
+        #expect(newest.edges.map(\.item.clientId) == ["m1"])
+        #expect(!newest.hasMoreBefore && !newest.hasMoreAfter)
     }
 
     @Test func aFullDiskIsAClearErrorAndWritesNothingHalfway() throws {

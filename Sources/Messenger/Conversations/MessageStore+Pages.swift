@@ -56,7 +56,7 @@ extension MessageStore {
         let rows = try ConversationStoreError.translating("reading a page") {
             try db.query(
                 """
-                SELECT \(columns) FROM messenger_messages WHERE conversation_id = ?1 \(bound)
+                SELECT \(columns) FROM messenger_messages WHERE conversation_id = ?1 AND \(intact) \(bound)
                 ORDER BY \(order) LIMIT ?2
                 """, [.text(conversationId), .integer(Int64(limit))] + arguments(position)
             ) { (MessageStore.position(from: $0), message(from: $0)) }
@@ -70,7 +70,7 @@ extension MessageStore {
         try ConversationStoreError.translating("reading a page") {
             try db.query(
                 """
-                SELECT EXISTS(SELECT 1 FROM messenger_messages WHERE conversation_id = ?1
+                SELECT EXISTS(SELECT 1 FROM messenger_messages WHERE conversation_id = ?1 AND \(intact)
                     AND (pending, sort_seq, local_id) \(older ? "<" : ">") (?3, ?4, ?5))
                 """, [.text(conversationId), .null] + arguments(position)
             ) { $0.int(0) != 0 }.first ?? false

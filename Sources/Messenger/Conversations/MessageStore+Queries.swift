@@ -8,7 +8,7 @@ extension MessageStore {
         try ConversationStoreError.translating("reading a conversation") {
             try db.query(
                 """
-                SELECT \(columns) FROM messenger_messages WHERE conversation_id = ?1
+                SELECT \(columns) FROM messenger_messages WHERE conversation_id = ?1 AND \(intact)
                 ORDER BY pending, sort_seq, local_id
                 """, [.text(conversationId)], row: message(from:)
             ).compactMap { $0 }
@@ -61,7 +61,7 @@ extension MessageStore {
                     (SELECT count(*) FROM messenger_messages u
                      WHERE u.conversation_id = c.conversation_id AND u.outgoing = 0 AND u.state != 'read')
                 FROM messenger_conversations c JOIN messenger_messages m ON m.local_id = (
-                    SELECT local_id FROM messenger_messages WHERE conversation_id = c.conversation_id
+                    SELECT local_id FROM messenger_messages WHERE conversation_id = c.conversation_id AND \(intact)
                     ORDER BY pending DESC, sort_seq DESC, local_id DESC LIMIT 1)
                 ORDER BY m.local_id DESC
                 """

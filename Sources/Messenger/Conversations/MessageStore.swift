@@ -81,6 +81,11 @@ public enum MessageStore {
                 """)
     ]
 
+    /// The rows `message(from:)` can decode: damaged ones are left out in SQL, so a page or the
+    /// conversation list is never made of rows that decode to nothing.
+    static let intact =
+        "state IN (\(MessageState.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))) AND client_id != '' AND sender_account != '' AND (server_seq IS NULL OR server_seq > 0) AND body IS NOT NULL"
+
     /// The columns `message(from:)` reads, in order.
     static let columns =
         "client_id, conversation_id, sender_account, sender_device, server_seq, body, attachment, state, sent_at, received_at, local_id, pending, sort_seq"
