@@ -29,6 +29,10 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          messenger-store
+                      the messenger's conversation store: incoming messages stored (a transaction
+                      each) and history read by before: cursors, beside plain SQLite doing the same
+                      to the same rows (--records messages)
           sync        local writes with the oplog and an observer beside raw SQLite, push and pull
                       ops/s on loopback beside the sync store in process, time to converge
                       --records records across two clients
@@ -47,7 +51,7 @@ enum BenchCommand {
           --sockets N     idle sockets for websocket (default: the file limit less 500) and
                           messenger-server (default 10,000)
           --compression   websocket with permessage-deflate negotiated (default off)
-          --records N     records for sync (default 10000)
+          --records N     records for sync, messages for messenger-store (default 10000)
           --clients N     realtime connections for realtime (default 200)
           --cap S         realtime's jitter cap in seconds (default 5; the connection's default is 30)
           --downtime S    how long realtime's restarted server stays down, in seconds (default 2)
@@ -106,6 +110,7 @@ enum BenchCommand {
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sync": try SyncBenchmark(runs: runs, records: records).run()
+                case "messenger-store": try MessengerStoreBenchmark(runs: runs, records: records).run()
                 case "realtime":
                     try RealtimeBenchmark(runs: runs, clients: clients, cap: cap, downtime: downtime).run()
                 case "images": try ImageBenchmark(runs: runs).run()

@@ -17,31 +17,44 @@ extension MessageStore {
         let limit = min(max(limit, 1), 1_000)
         let epoch = try ConversationStoreError.translating("reading a page") { try Self.epoch(conversationId, in: db) }
         var rows: [(MessagePosition, Message?)]
+        var hasMoreBefore = false
+        var hasMoreAfter = false
         switch load {
         case .latest:
-            rows = try fetch(conversationId, from: nil, older: true, inclusive: false, limit: limit, db)
+            (rows, hasMoreBefore) = try oneSide(conversationId, from: nil, older: true, limit: limit, db)
         case .before(let cursor):
             let position = try MessageCursor.decode(cursor, epoch: epoch)
-            rows = try fetch(conversationId, from: position, older: true, inclusive: false, limit: limit, db)
+            (rows, hasMoreBefore) = try oneSide(conversationId, from: position, older: true, limit: limit, db)
+            hasMoreAfter = try exists(conversationId, beyond: rows.last?.0 ?? position, older: false, db)
         case .after(let cursor):
             let position = try MessageCursor.decode(cursor, epoch: epoch)
-            rows = try fetch(conversationId, from: position, older: false, inclusive: false, limit: limit, db)
+            (rows, hasMoreAfter) = try oneSide(conversationId, from: position, older: false, limit: limit, db)
+            hasMoreBefore = try exists(conversationId, beyond: rows.first?.0 ?? position, older: true, db)
         case .around(let id):
             let position = try position(of: id, conversationId: conversationId, db)
             rows = try fetch(conversationId, from: position, older: true, inclusive: true, limit: limit / 2 + 1, db)
             rows += try fetch(
                 conversationId, from: position, older: false, inclusive: false, limit: limit - rows.count, db)
-        }
-        var hasMoreBefore = false
-        var hasMoreAfter = false
-        if let first = rows.first?.0, let last = rows.last?.0 {
-            hasMoreBefore = try exists(conversationId, beyond: first, older: true, db)
-            hasMoreAfter = try exists(conversationId, beyond: last, older: false, db)
+            if let first = rows.first?.0, let last = rows.last?.0 {
+                hasMoreBefore = try exists(conversationId, beyond: first, older: true, db)
+                hasMoreAfter = try exists(conversationId, beyond: last, older: false, db)
+            }
         }
         let edges = rows.compactMap { position, message in
             message.map { PageEdge(cursor: MessageCursor.encode(position, epoch: epoch), item: $0) }
         }
         return Page(edges: edges, hasMoreBefore: hasMoreBefore, hasMoreAfter: hasMoreAfter)
+    }
+
+    /// Up to `limit` rows on one side of `position` in display order, and whether more lie
+    /// beyond them (one row more is read to tell, instead of a second query).
+    private static func oneSide(
+        _ conversationId: String, from position: MessagePosition?, older: Bool, limit: Int, _ db: Database
+    ) throws(ConversationStoreError) -> (rows: [(MessagePosition, Message?)], more: Bool) {
+        var rows = try fetch(conversationId, from: position, older: older, inclusive: false, limit: limit + 1, db)
+        guard rows.count > limit else { return (rows, false) }
+        if older { rows.removeFirst() } else { rows.removeLast() }
+        return (rows, true)
     }
 
     /// Rows on one side of `position` (all rows when `nil`), in display order.
