@@ -88,6 +88,20 @@ import Testing
         #expect(await paginator.hasMoreBefore)
     }
 
+    @Test func afterAJumpThePaginatorCatchesUpWhenARowNearTheBottomAppears() async throws {
+        let store = try Self.filled(count: 100)
+        let paginator = Paginator(
+            source: store.pageSource(conversationId: "c1"), id: \.id, pageSize: 20, prefetchDistance: 5)
+        try await paginator.jump(to: "bob/m30")
+        #expect(await paginator.items.map(\.serverSeq) == (20...39).map { Int64($0) })
+        try await paginator.rowAppeared(at: 10)
+        #expect(await paginator.loadCount == 1)
+        try await paginator.rowAppeared(at: 14)
+        #expect(await paginator.loadCount == 2)
+        #expect(await paginator.items.map(\.serverSeq) == (20...59).map { Int64($0) })
+        #expect(await paginator.hasMoreAfter)
+    }
+
     @Test func thePaginatorStartsFromTheTopWhenItsCursorExpires() async throws {
         let store = try Self.filled(count: 50)
         let paginator = Paginator(source: store.pageSource(conversationId: "c1"), id: \.id, pageSize: 10)

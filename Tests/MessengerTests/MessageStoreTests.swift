@@ -137,6 +137,17 @@ import Testing
         _ = try SQLiteSignalStore(path: path, keyProvider: keys, identity: identity, registrationId: 7)
     }
 
+    @Test func theAppAndTheExtensionShareOneFile() throws {
+        let path = F.temporaryPath()
+        let app = try ConversationStore(path: path)
+        let notificationExtension = try ConversationStore(path: path)
+        #expect(try notificationExtension.insertIncoming(F.incoming("m1", seq: 1)))
+        // The app fetched the same envelope too: one message.
+        #expect(try app.insertIncoming(F.incoming("m1", seq: 1)) == false)
+        #expect(try app.messages(conversationId: "c1").map(\.clientId) == ["m1"])
+        #expect(try app.conversations().map(\.unreadCount) == [1])
+    }
+
     @Test func aFileMigratedByANewerBuildIsRefused() throws {
         let path = F.temporaryPath()
         let store = try ConversationStore(path: path)
@@ -150,8 +161,11 @@ import Testing
     @Test func aRolledBackTransactionLeavesNothing() throws {
         struct DecryptFailed: Error {}
         let store = try F.store("file")
+        // The decrypt path's own table (session state) in the same file and transaction.
+        try store.database.write { db in try db.execute("CREATE TABLE sessions(name TEXT PRIMARY KEY, record BLOB)") }
         #expect(throws: ConversationStoreError.self) {
             try store.transaction { db in
+                try db.run("INSERT INTO sessions(name, record) VALUES('bob.2', x'01')")
                 try MessageStore.insertIncoming(F.incoming("m1", seq: 1), in: db)
                 try MessageStore.markRead(conversationId: "c1", upToSeq: 1, in: db)
                 throw DecryptFailed()
@@ -160,6 +174,7 @@ import Testing
         #expect(try store.messages(conversationId: "c1").isEmpty)
         #expect(try store.pendingReceipts(sendReadReceipts: true).isEmpty)
         #expect(try store.conversations().isEmpty)
+        #expect(try store.database.read { db in try db.query("SELECT count(*) FROM sessions") { $0.int(0) } } == [0])
         // The same message stores normally afterwards (it was not recorded as a duplicate).
         #expect(try store.insertIncoming(F.incoming("m1", seq: 1)))
     }
