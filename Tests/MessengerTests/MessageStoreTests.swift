@@ -131,6 +131,8 @@ import Testing
             try MessageStore.migrate(db)
             try MessageStore.migrate(db)
         }
+        // Also inside a transaction the caller opened (a savepoint, not a second BEGIN).
+        try store.transaction { db in try MessageStore.migrate(db) }
         let reopened = try ConversationStore(path: path)
         #expect(try reopened.messages(conversationId: "c1").map(\.clientId) == ["m1"])
         // Signal's migrator still opens the file that now has the messenger's tables.
