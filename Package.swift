@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "Pagination", targets: ["Pagination"]),
+        .library(name: "Messenger", targets: ["Messenger"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -85,6 +86,7 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
+        .target(name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTP"]),
         // Keyset cursors (signed by the server), page requests and the prefetching paginator.
         .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
         // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
@@ -125,6 +127,9 @@ let package = Package(
         .testTarget(
             name: "MessengerServerTests",
             dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "MessengerTests",
+            dependencies: ["Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
