@@ -49,20 +49,22 @@ public final class AttachmentDownloader: Sendable {
         }
     }
 
-    /// Checks length, then digest, then decrypts (which checks the MAC).
+    /// Checks the length, then the digest, then the MAC, and only then decrypts.
+    /// `AttachmentCipher.decrypt` checks the digest before its MAC and before any AES; the digest
+    /// is hashed again only to name a failure, so a good blob is hashed once.
     /// - Throws: `.sizeMismatch`, `.digestMismatch`, `.integrity`.
     static func open(_ blob: [UInt8], pointer: AttachmentPointer) throws(AttachmentError) -> [UInt8] {
         guard blob.count == pointer.encryptedLength else {
             throw AttachmentError(
                 .sizeMismatch, "the blob has \(blob.count) bytes, the pointer promises \(pointer.encryptedLength)")
         }
-        guard AttachmentCipher.digestMatches(blob, pointer.digest) else {
-            throw AttachmentError(.digestMismatch, "the blob does not match the pointer's digest")
-        }
         do {
             return try AttachmentCipher.decrypt(
                 blob, key: pointer.key, digest: pointer.digest, plaintextLength: pointer.size)
         } catch {
+            guard AttachmentCipher.digestMatches(blob, pointer.digest) else {
+                throw AttachmentError(.digestMismatch, "the blob does not match the pointer's digest")
+            }
             throw AttachmentError(.integrity, "the blob does not open with the pointer's key", underlying: error)
         }
     }
