@@ -250,6 +250,53 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         #expect(try await AttachmentDownloader(baseURL: server.baseURL).download(pointer) == plaintext)
     }
 
+    /// A piece that landed although its answer was lost (here: sent by someone else with the
+    /// same bytes) makes the server answer 409 with its own offset; the upload adopts it.
+    @Test func aWrongOffsetIsCorrectedFromThe409sRange() async throws {
+        let server = try AttachmentTestServer()
+        defer { server.stop() }
+        var configuration = try await server.register()
+        configuration.pieceBytes = 1_000
+        let blob = randomBytes(5_000, seed: 11)
+        let events = Mutex<[AttachmentUploadProgress]>([])
+        let authorization = configuration.authorization
+        let id = try await AttachmentUploader(configuration: configuration).uploadUnencrypted(blob) { progress in
+            let first = events.withLock {
+                $0.append(progress)
+                return $0.count == 1
+            }
+            guard first else { return }
+            _ = try? await server.client.send(
+                "PUT", server.baseURL + "/v1/attachments/\(progress.id)",
+                headers: ["Authorization": authorization, "Content-Range": "bytes 1000-1999/5000"],
+                body: Array(blob[1_000..<2_000]))
+        }
+        #expect(events.withLock { $0.map(\.confirmed) } == [1_000, 2_000, 3_000, 4_000, 5_000])
+        #expect(try await AttachmentDownloader(baseURL: server.baseURL).fetch(id: id) == blob)
+    }
+
+    @Test func cancellingDuringTheBackoffEndsTheUploadAsCancelled() async throws {
+        let server = try AttachmentTestServer()
+        defer { server.stop() }
+        let proxy = try FaultProxy(targetPort: server.server.port)
+        defer { proxy.stop() }
+        let clock = ManualClock()
+        var configuration = try await server.register(baseURL: "http://127.0.0.1:\(proxy.port)")
+        configuration.pieceBytes = 1_024
+        configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
+        let uploader = AttachmentUploader(configuration: configuration, clock: clock)
+        let upload = Task {
+            try await uploader.upload(randomBytes(10_000, seed: 12), contentType: "text/plain") { _ in
+                proxy.refuse()
+                proxy.cut()
+            }
+        }
+        try await clock.waitForSleepers(1)
+        upload.cancel()
+        let error = try await #require(throws: AttachmentError.self) { try await upload.value }
+        #expect(error.code == .cancelled)
+    }
+
     @Test func retriesAreBoundedWhenTheServerStaysAway() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }

@@ -64,9 +64,11 @@ public final class AttachmentUploader: Sendable {
     /// Uploads bytes as they are, with no encryption: the baseline the benchmark compares with.
     /// - Returns: the server's id.
     /// - Throws: as `upload`.
-    package func uploadUnencrypted(_ blob: [UInt8]) async throws(AttachmentError) -> String {
+    package func uploadUnencrypted(
+        _ blob: [UInt8], progress: @Sendable (AttachmentUploadProgress) async -> Void = { _ in }
+    ) async throws(AttachmentError) -> String {
         let id = try await create(length: blob.count)
-        try await send(blob, id: id, progress: { _ in })
+        try await send(blob, id: id, progress: progress)
         return id
     }
 
