@@ -59,6 +59,36 @@ final class AttachmentTestServer: Sendable {
     }
 
     func blobPath(_ id: String) -> String { directory + "/attachments/" + id }
+
+    /// A `FaultProxy` in front of the server and a device whose uploads go through it.
+    func registerBehindProxy(pieceBytes: Int) async throws -> (FaultProxy, AttachmentTransferConfiguration) {
+        let proxy = try FaultProxy(targetPort: server.port)
+        var configuration = try await register(baseURL: "http://127.0.0.1:\(proxy.port)")
+        configuration.pieceBytes = pieceBytes
+        return (proxy, configuration)
+    }
+
+    /// Registers a device and uploads `count` seeded bytes as text.
+    func uploadSample(_ count: Int = 5_000, seed: UInt64) async throws -> AttachmentPointer {
+        try await AttachmentUploader(configuration: try await register()).upload(
+            randomBytes(count, seed: seed), contentType: "text/plain")
+    }
+
+    /// The error a download of `pointer` ends with.
+    func downloadError(_ pointer: AttachmentPointer) async throws -> AttachmentError {
+        try await #require(throws: AttachmentError.self) {
+            try await AttachmentDownloader(baseURL: self.baseURL).download(pointer)
+        }
+    }
+}
+
+extension AttachmentPointer {
+    /// This pointer with another digest or size.
+    func altered(digest: [UInt8]? = nil, size: Int? = nil, id: String? = nil) throws -> AttachmentPointer {
+        try AttachmentPointer(
+            id: id ?? self.id, key: key, digest: digest ?? self.digest, size: size ?? self.size,
+            contentType: contentType)
+    }
 }
 
 private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -107,51 +137,32 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     @Test func aTamperedCiphertextByteIsRefusedBeforeDecrypting() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let pointer = try await AttachmentUploader(configuration: try await server.register()).upload(
-            randomBytes(5_000, seed: 3), contentType: "text/plain")
+        let pointer = try await server.uploadSample(seed: 3)
         var stored = try [UInt8](Data(contentsOf: URL(fileURLWithPath: server.blobPath(pointer.id))))
         stored[2_000] ^= 0x01
         try Data(stored).write(to: URL(fileURLWithPath: server.blobPath(pointer.id)))
-        let error = try await #require(throws: AttachmentError.self) {
-            try await AttachmentDownloader(baseURL: server.baseURL).download(pointer)
-        }
-        #expect(error.code == .digestMismatch)
+        #expect(try await server.downloadError(pointer).code == .digestMismatch)
     }
 
     @Test func aTamperedDigestInThePointerIsRefused() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let pointer = try await AttachmentUploader(configuration: try await server.register()).upload(
-            randomBytes(5_000, seed: 4), contentType: "text/plain")
+        let pointer = try await server.uploadSample(seed: 4)
         var digest = pointer.digest
         digest[0] ^= 0x80
-        let forged = try AttachmentPointer(
-            id: pointer.id, key: pointer.key, digest: digest, size: pointer.size, contentType: pointer.contentType)
-        let error = try await #require(throws: AttachmentError.self) {
-            try await AttachmentDownloader(baseURL: server.baseURL).download(forged)
-        }
-        #expect(error.code == .digestMismatch)
+        #expect(try await server.downloadError(pointer.altered(digest: digest)).code == .digestMismatch)
     }
 
     @Test func aWrongSizeIsRefusedBeforeHashing() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let pointer = try await AttachmentUploader(configuration: try await server.register()).upload(
-            randomBytes(5_000, seed: 5), contentType: "text/plain")
+        let pointer = try await server.uploadSample(seed: 5)
         // A size from another bucket promises another blob length.
-        let lying = try AttachmentPointer(
-            id: pointer.id, key: pointer.key, digest: pointer.digest, size: 50_000, contentType: pointer.contentType)
-        let error = try await #require(throws: AttachmentError.self) {
-            try await AttachmentDownloader(baseURL: server.baseURL).download(lying)
-        }
-        #expect(error.code == .sizeMismatch)
+        #expect(try await server.downloadError(pointer.altered(size: 50_000)).code == .sizeMismatch)
         // A server that truncates the file.
         let stored = try Data(contentsOf: URL(fileURLWithPath: server.blobPath(pointer.id)))
         try stored.prefix(stored.count - 16).write(to: URL(fileURLWithPath: server.blobPath(pointer.id)))
-        let truncated = try await #require(throws: AttachmentError.self) {
-            try await AttachmentDownloader(baseURL: server.baseURL).download(pointer)
-        }
-        #expect(truncated.code == .sizeMismatch)
+        #expect(try await server.downloadError(pointer).code == .sizeMismatch)
     }
 
     @Test func aBlobWhoseDigestWasForgedWithItFailsTheMAC() throws {
@@ -180,19 +191,13 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     @Test func unknownAndExpiredIdsAreNotFound() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let downloader = AttachmentDownloader(baseURL: server.baseURL)
-        let pointer = try await AttachmentUploader(configuration: try await server.register()).upload(
-            randomBytes(3_000, seed: 8), contentType: "text/plain")
-        let unknown = try AttachmentPointer(
-            id: String(repeating: "0", count: 64), key: pointer.key, digest: pointer.digest, size: pointer.size,
-            contentType: pointer.contentType)
-        let missing = try await #require(throws: AttachmentError.self) { try await downloader.download(unknown) }
-        #expect(missing.code == .notFound)
+        let pointer = try await server.uploadSample(3_000, seed: 8)
+        let unknown = try pointer.altered(id: String(repeating: "0", count: 64))
+        #expect(try await server.downloadError(unknown).code == .notFound)
 
         server.clock.advance(by: .seconds(31 * 86_400))
         #expect(try server.messenger.expire().attachments == 1)
-        let expired = try await #require(throws: AttachmentError.self) { try await downloader.download(pointer) }
-        #expect(expired.code == .notFound)
+        #expect(try await server.downloadError(pointer).code == .notFound)
     }
 
     @Test func wrongCredentialsAreUnauthorized() async throws {
@@ -211,11 +216,10 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     @Test func anUploadCutMidwayResumesFromTheServersOffset() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let proxy = try FaultProxy(targetPort: server.server.port)
+        let (proxy, base) = try await server.registerBehindProxy(pieceBytes: 32 * 1024)
         defer { proxy.stop() }
+        var configuration = base
         let clock = ManualClock()
-        var configuration = try await server.register(baseURL: "http://127.0.0.1:\(proxy.port)")
-        configuration.pieceBytes = 32 * 1024
         configuration.maximumRetries = 3
         configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let plaintext = randomBytes(200_000, seed: 9)
@@ -278,11 +282,10 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     @Test func cancellingDuringTheBackoffEndsTheUploadAsCancelled() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let proxy = try FaultProxy(targetPort: server.server.port)
+        let (proxy, base) = try await server.registerBehindProxy(pieceBytes: 1_024)
         defer { proxy.stop() }
+        var configuration = base
         let clock = ManualClock()
-        var configuration = try await server.register(baseURL: "http://127.0.0.1:\(proxy.port)")
-        configuration.pieceBytes = 1_024
         configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let uploader = AttachmentUploader(configuration: configuration, clock: clock)
         let upload = Task {
@@ -300,10 +303,9 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     @Test func retriesAreBoundedWhenTheServerStaysAway() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }
-        let proxy = try FaultProxy(targetPort: server.server.port)
+        let (proxy, base) = try await server.registerBehindProxy(pieceBytes: 1_024)
         defer { proxy.stop() }
-        var configuration = try await server.register(baseURL: "http://127.0.0.1:\(proxy.port)")
-        configuration.pieceBytes = 1_024
+        var configuration = base
         configuration.maximumRetries = 2
         configuration.backoff = Backoff(base: .zero, cap: .zero)
         let events = Mutex<[AttachmentUploadProgress]>([])
