@@ -109,8 +109,8 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "Messenger", "MessengerServer", "Realtime", "Sync",
-                "SyncServer",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "Messenger", "MessengerServer", "Realtime",
+                "Sync", "SyncServer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
@@ -129,7 +129,9 @@ let package = Package(
             dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
             name: "MessengerTests",
-            dependencies: ["Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: [
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting",
+            ]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
