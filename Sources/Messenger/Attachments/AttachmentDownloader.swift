@@ -17,8 +17,9 @@ public final class AttachmentDownloader: Sendable {
     /// Creates a downloader; downloads need no credentials (ids are unguessable).
     /// - Parameters:
     ///   - baseURL: the messenger server, no trailing slash.
-    ///   - client: the HTTP client.
-    public init(baseURL: String, client: HTTPClient = HTTPClient()) {
+    ///   - client: the HTTP client. A download is one request for the whole blob and the client's
+    ///     timeout bounds all of it, so the default allows 5 minutes (100 MiB at 2.8 Mbit/s).
+    public init(baseURL: String, client: HTTPClient = HTTPClient(timeout: .seconds(300))) {
         self.baseURL = baseURL
         self.client = client
     }
