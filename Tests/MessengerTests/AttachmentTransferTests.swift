@@ -254,6 +254,33 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         #expect(try await AttachmentDownloader(baseURL: server.baseURL).download(pointer) == plaintext)
     }
 
+    /// The server vanishes without a close (half-open TCP, as after a NAT timeout): the piece in
+    /// flight gets no answer, the client's timeout ends it, and the upload resumes from the
+    /// server's offset on a new connection.
+    @Test func aSilentlyDeadConnectionTimesOutAndResumes() async throws {
+        let server = try AttachmentTestServer()
+        defer { server.stop() }
+        let (proxy, base) = try await server.registerBehindProxy(pieceBytes: 16 * 1024)
+        defer { proxy.stop() }
+        var configuration = base
+        configuration.backoff = Backoff(base: .zero, cap: .zero)
+        let plaintext = randomBytes(100_000, seed: 13)
+        let events = Mutex<[AttachmentUploadProgress]>([])
+        let uploader = AttachmentUploader(
+            configuration: configuration, client: HTTPClient(timeout: .seconds(2)), clock: ManualClock())
+        let pointer = try await uploader.upload(plaintext, contentType: "text/plain") { progress in
+            let second = events.withLock {
+                $0.append(progress)
+                return $0.count == 2
+            }
+            if second { proxy.halfOpen() }
+        }
+        let recorded = events.withLock { $0 }
+        let resumed = try #require(recorded.first { $0.event == .resumed })
+        #expect(resumed.confirmed == 32 * 1024)
+        #expect(try await AttachmentDownloader(baseURL: server.baseURL).download(pointer) == plaintext)
+    }
+
     /// A piece that landed although its answer was lost (here: sent by someone else with the
     /// same bytes) makes the server answer 409 with its own offset; the upload adopts it.
     @Test func aWrongOffsetIsCorrectedFromThe409sRange() async throws {
