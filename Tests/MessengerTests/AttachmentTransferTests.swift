@@ -200,6 +200,25 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         #expect(try await server.downloadError(pointer).code == .notFound)
     }
 
+    /// The server expires an unfinished upload while the device is away; the next piece is
+    /// refused as `.notFound`, not retried forever.
+    @Test func anUploadThatExpiredMidwayIsNotFound() async throws {
+        let server = try AttachmentTestServer()
+        defer { server.stop() }
+        var configuration = try await server.register()
+        configuration.pieceBytes = 1_024
+        let error = try await #require(throws: AttachmentError.self) {
+            try await AttachmentUploader(configuration: configuration).upload(
+                randomBytes(10_000, seed: 14), contentType: "text/plain"
+            ) { _ in
+                server.clock.advance(by: .seconds(31 * 86_400))
+                _ = try? server.messenger.expire()
+            }
+        }
+        #expect(error.code == .notFound)
+        #expect(error.status == 404)
+    }
+
     @Test func wrongCredentialsAreUnauthorized() async throws {
         let server = try AttachmentTestServer()
         defer { server.stop() }

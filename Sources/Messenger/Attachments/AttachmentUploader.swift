@@ -40,7 +40,8 @@ public final class AttachmentUploader: Sendable {
     ///   - fileName: the name to show the recipient, if any.
     ///   - progress: called after each confirmed piece and each resume, before the next request.
     /// - Returns: the pointer to send inside the encrypted message.
-    /// - Throws: `AttachmentError`: `.tooLarge` (413), `.unauthorized`, `.transport` after
+    /// - Throws: `AttachmentError`: `.tooLarge` (413), `.unauthorized`, `.notFound` when the
+    ///   server dropped the unfinished upload, `.transport` after
     ///   `maximumRetries` failed connections, `.server` for anything else unexpected.
     public func upload(
         _ plaintext: [UInt8], contentType: String, fileName: String? = nil,
@@ -129,6 +130,8 @@ public final class AttachmentUploader: Sendable {
                 let event: AttachmentUploadProgress.Event = resuming ? .resumed : .confirmed
                 resuming = false
                 await progress(AttachmentUploadProgress(id: id, event: event, confirmed: offset, total: total))
+            case 404:
+                throw AttachmentError(.notFound, "the upload expired on the server; start a new one", status: 404)
             default:
                 throw Self.unexpected(response)
             }
