@@ -70,6 +70,8 @@ struct AttachmentBenchmark {
                 baseURL: baseURL, accountId: account, deviceId: 1, password: MessengerServerBenchmark.password)
             let uploader = AttachmentUploader(configuration: transfer, client: client)
             let downloader = AttachmentDownloader(baseURL: baseURL, client: client)
+            // One unmeasured round trip first: connections open, the server's pages and caches warm.
+            _ = try await downloader.fetch(id: try await uploader.uploadUnencrypted(sealed.blob))
             var start = DispatchTime.now().uptimeNanoseconds
             let id = try await uploader.uploadUnencrypted(sealed.blob)
             let plainUpload = seconds(since: start)
