@@ -128,6 +128,11 @@ let package = Package(
             name: "MessengerServerTests",
             dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
+            name: "MessengerTests",
+            dependencies: [
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting",
+            ]),
+        .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
@@ -141,11 +146,6 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: ["Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierTesting"]),
-        .testTarget(
-            name: "MessengerTests",
-            dependencies: [
-                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting",
-            ]),
         .testTarget(
             name: "PaginationTests",
             dependencies: ["Pagination", "SyncServer", "CourierHTTP", "CourierCore", "CourierTesting"]),

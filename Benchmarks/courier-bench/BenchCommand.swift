@@ -40,6 +40,9 @@ enum BenchCommand {
                       time until all are live and peak attempts/s (counted by a proxy in front of
                       the server) with full jitter beside a fixed 1 s delay, same run; outbox
                       messages acked/s through a live socket beside a bare socket (not in `all`)
+          attachments an encrypted attachment uploaded and downloaded through the messenger server
+                      (resumable pieces; size and digest checked before decrypting) beside the same
+                      bytes without encryption and beside AttachmentCipher alone (not in `all`)
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -114,6 +117,7 @@ enum BenchCommand {
                 case "realtime":
                     try RealtimeBenchmark(runs: runs, clients: clients, cap: cap, downtime: downtime).run()
                 case "images": try ImageBenchmark(runs: runs).run()
+                case "attachments": try AttachmentBenchmark(runs: runs, megabytes: 16).run()
                 case "sdk": try SDKBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs).endToEndOnly()
