@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Realtime", targets: ["Realtime"]),
+        .library(name: "Messenger", targets: ["Messenger"]),
         .library(name: "SyncWire", targets: ["SyncWire"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
@@ -85,6 +86,7 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
+        .target(name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTP"]),
         // Keyset cursors (signed by the server), page requests and the prefetching paginator.
         .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
         // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
@@ -116,6 +118,12 @@ let package = Package(
         .testTarget(
             name: "RealtimeTests",
             dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        .testTarget(
+            name: "MessengerTests",
+            dependencies: [
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore",
+                "CourierTesting",
+            ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
