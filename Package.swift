@@ -118,6 +118,10 @@ let package = Package(
         .testTarget(
             name: "RealtimeTests",
             dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        // Test only: a second process on a device's store (the notification extension's stand-in).
+        .executableTarget(
+            name: "messenger-peer", dependencies: ["Messenger", "SignalProtocol", "CourierHTTP", "CourierCore"],
+            path: "Tests/MessengerPeer"),
         .testTarget(
             name: "MessengerTests",
             dependencies: [

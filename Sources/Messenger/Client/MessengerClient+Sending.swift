@@ -23,6 +23,7 @@ extension MessengerClient {
         _ content: MessageContent, text: String, attachment: [UInt8]?, conversation: String,
         accounts: () throws -> [String]
     ) async throws -> StoredMessage {
+        try await learnOwnDevicesIfNone()
         let clientId = Identifier.uuid()
         let now = clock.nowMilliseconds
         var message = StoredMessage(
@@ -68,6 +69,7 @@ extension MessengerClient {
 
     /// A control message to one account (and this account's other devices), not stored locally.
     func sendControl(_ content: MessageContent, to account: String, includeOwnDevices: Bool = true) async throws {
+        try await learnOwnDevicesIfNone()
         let clientId = Identifier.uuid()
         let conversation = Self.conversationId(credentials.accountId, account)
         try await sesame.send(

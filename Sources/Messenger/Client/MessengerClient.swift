@@ -10,7 +10,7 @@ import SignalProtocol
 /// envelope is acknowledged only after that commit.
 ///
 /// ```swift
-/// let alice = try await MessengerClient.register(MessengerConfiguration(
+/// let alice = try await MessengerClient.register(MessengerClientConfiguration(
 ///     serverURL: "https://chat.example", directory: dir, keyProvider: FileKeyProvider(path: keyFile)))
 /// try await alice.send(text: "hi", to: bobAccountId)
 /// for event in try await alice.sync() { … }      // catch-up over HTTP
@@ -18,15 +18,17 @@ import SignalProtocol
 public actor MessengerClient {
     /// The device's account, device number and password.
     public nonisolated let credentials: DeviceCredentials
-    let configuration: MessengerConfiguration
-    let storage: MessengerStorage
-    let api: MessengerAPI
-    let processor: EnvelopeProcessor
+    nonisolated let configuration: MessengerClientConfiguration
+    nonisolated let storage: MessengerStorage
+    nonisolated let api: MessengerAPI
+    nonisolated let processor: EnvelopeProcessor
     var sesame: SesameSender { SesameSender(storage: storage, api: api, credentials: credentials, clock: clock) }
     nonisolated var clock: any Clock { configuration.clock }
+    /// When the own device list was last asked for because no other own device was known.
+    var ownDevicesAskedAt: Int64?
 
     init(
-        configuration: MessengerConfiguration, storage: MessengerStorage, credentials: DeviceCredentials,
+        configuration: MessengerClientConfiguration, storage: MessengerStorage, credentials: DeviceCredentials,
         api: MessengerAPI
     ) {
         self.configuration = configuration
@@ -41,7 +43,7 @@ public actor MessengerClient {
     /// Creates an account and its first device: a new identity key, signed prekey and 100
     /// one-time prekeys, uploaded.
     /// - Throws: `MessengerClientError` (`.server`, `.transport`, `.storage`).
-    public static func register(_ configuration: MessengerConfiguration, http: HTTPClient = HTTPClient())
+    public static func register(_ configuration: MessengerClientConfiguration, http: HTTPClient = HTTPClient())
         async throws -> MessengerClient
     {
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
@@ -59,7 +61,7 @@ public actor MessengerClient {
     ///   carry it.
     /// - Throws: `MessengerClientError`.
     public static func link(
-        _ configuration: MessengerConfiguration, token: String, identity: IdentityKeyPair,
+        _ configuration: MessengerClientConfiguration, token: String, identity: IdentityKeyPair,
         http: HTTPClient = HTTPClient()
     ) async throws -> MessengerClient {
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
@@ -74,7 +76,7 @@ public actor MessengerClient {
 
     /// Reopens a registered device (after a restart, or in a notification extension).
     /// - Throws: `.notRegistered`; the store's errors.
-    public static func open(_ configuration: MessengerConfiguration, http: HTTPClient = HTTPClient()) throws
+    public static func open(_ configuration: MessengerClientConfiguration, http: HTTPClient = HTTPClient()) throws
         -> MessengerClient
     {
         let storage = try MessengerStorage(
@@ -131,6 +133,17 @@ public actor MessengerClient {
             }
             try IdentityChanges.clear(account: account, db: db)
         }
+    }
+
+    /// Asks for this account's devices when no other one is known (at most once a minute), so a
+    /// second device gets its copies from the first message on.
+    func learnOwnDevicesIfNone() async throws {
+        let known = try storage.read { try DeviceRoster.active(account: credentials.accountId, db: $0) }
+        guard known.allSatisfy({ $0 == credentials.deviceId }) else { return }
+        let now = clock.nowMilliseconds
+        if let asked = ownDevicesAskedAt, now - asked < 60_000 { return }
+        ownDevicesAskedAt = now
+        try await refreshOwnDevices()
     }
 
     /// Asks the server for this account's devices and adds new ones to the roster, so that the

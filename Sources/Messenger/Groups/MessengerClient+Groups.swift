@@ -63,6 +63,7 @@ extension MessengerClient {
     private func sendBySenderKey(_ content: MessageContent, text: String, group: String, accounts: [String])
         async throws -> StoredMessage
     {
+        try await learnOwnDevicesIfNone()
         let clientId = Identifier.uuid()
         let now = clock.nowMilliseconds
         let conversation = Self.groupConversationId(group)

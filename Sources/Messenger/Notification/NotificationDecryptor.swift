@@ -38,14 +38,14 @@ public struct NotificationAlert: Sendable, Hashable {
 /// ```
 public struct NotificationDecryptor: Sendable {
     /// The shared configuration (same directory and key provider as the app).
-    public let configuration: MessengerConfiguration
+    public let configuration: MessengerClientConfiguration
     /// Shown when nothing could be decrypted in time.
     public var genericAlert = NotificationAlert(
         title: "New message", body: "You have a new message", isGeneric: true, messageCount: 0)
     private let http: HTTPClient
 
     /// Creates a decryptor.
-    public init(configuration: MessengerConfiguration, http: HTTPClient = HTTPClient(timeout: .seconds(20))) {
+    public init(configuration: MessengerClientConfiguration, http: HTTPClient = HTTPClient(timeout: .seconds(20))) {
         self.configuration = configuration
         self.http = http
     }

@@ -2,7 +2,7 @@ import CourierCore
 import SignalProtocol
 
 /// Where a device keeps its state, which server it talks to, and its timings.
-public struct MessengerConfiguration: Sendable {
+public struct MessengerClientConfiguration: Sendable {
     /// The server, e.g. `https://chat.example` (no trailing slash).
     public var serverURL: String
     /// The device's directory: `messenger.sqlite` and `ratchet.lock`. App and notification
