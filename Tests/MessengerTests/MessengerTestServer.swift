@@ -23,6 +23,9 @@ final class MessengerTestServer: Sendable {
         var configuration = MessengerConfiguration()
         configuration.passwordHashing = .minimal
         configuration.attachmentDirectory = root + "/server/attachments"
+        // The manual server clock never refills a budget: the limits are the server suite's subject.
+        configuration.sendRate = nil
+        configuration.preKeyFetchRate = nil
         configure(&configuration)
         let messenger = MessengerServer(configuration: configuration, store: store, clock: serverClock)
         var router = Router()
