@@ -57,28 +57,55 @@ public struct NotificationDecryptor: Sendable {
     public func decrypt(deadline: Duration) async -> NotificationAlert {
         let generic = genericAlert
         let collected = Collected()
-        let work = Task { [configuration, http] in
-            let client = try MessengerClient.open(configuration, http: http)
-            _ = try await MessengerClient.catchUp(
-                api: client.api, credentials: client.credentials, processor: client.processor, limit: 500
-            ) { event in
-                if case .message(let message) = event { collected.add(message) }
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let race = FirstOutcome(continuation)
+            let work = Task { [configuration, http] in
+                defer { race.resolve(true) }
+                let client = try MessengerClient.open(configuration, http: http)
+                _ = try await MessengerClient.catchUp(
+                    api: client.api, credentials: client.credentials, processor: client.processor, limit: 500
+                ) { event in
+                    if case .message(let message) = event { collected.add(message) }
+                }
             }
-        }
-        let outcome = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await work.value) != nil }
-            group.addTask {
-                try? await configuration.clock.sleep(for: deadline)
-                return false
+            let timer = Task { [clock = configuration.clock] in
+                try? await clock.sleep(for: deadline)
+                guard !Task.isCancelled else { return }
+                work.cancel()
+                race.resolve(false)
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+            race.onResolve { timer.cancel() }
         }
-        if !outcome { work.cancel() }
+        _ = finished
         guard let last = collected.last else { return generic }
         return NotificationAlert(
             title: last.senderAccount, body: last.body, isGeneric: false, messageCount: collected.count)
+    }
+}
+
+/// Resumes a continuation once, with whichever of the work and the deadline comes first.
+private final class FirstOutcome: Sendable {
+    private let state: Mutex<(continuation: CheckedContinuation<Bool, Never>?, cleanups: [@Sendable () -> Void])>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { state = Mutex((continuation, [])) }
+
+    func resolve(_ value: Bool) {
+        let (continuation, cleanups) = state.withLock { state in
+            defer { state = (nil, []) }
+            return (state.continuation, state.continuation == nil ? [] : state.cleanups)
+        }
+        continuation?.resume(returning: value)
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// Runs `cleanup` once the outcome is known (at once when it already is).
+    func onResolve(_ cleanup: @escaping @Sendable () -> Void) {
+        let resolved = state.withLock { state in
+            if state.continuation == nil { return true }
+            state.cleanups.append(cleanup)
+            return false
+        }
+        if resolved { cleanup() }
     }
 }
 
