@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Realtime", targets: ["Realtime"]),
+        .library(name: "Messenger", targets: ["Messenger"]),
         .library(name: "SyncWire", targets: ["SyncWire"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
@@ -118,6 +119,16 @@ let package = Package(
         .testTarget(
             name: "RealtimeTests",
             dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        // Test only: a second process on a device's store (the notification extension's stand-in).
+        .executableTarget(
+            name: "messenger-peer", dependencies: ["Messenger", "SignalProtocol", "CourierHTTP", "CourierCore"],
+            path: "Tests/MessengerPeer"),
+        .testTarget(
+            name: "MessengerTests",
+            dependencies: [
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore",
+                "CourierTesting",
+            ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(

@@ -1,0 +1,32 @@
+import CourierCore
+
+extension MessengerClient {
+    /// Keeps the published keys fresh: rotates the signed prekey when it is older than the
+    /// configured lifetime (the previous one stays for sessions being opened against it) and
+    /// uploads new one-time prekeys when the server holds fewer than the threshold.
+    /// - Returns: how many one-time prekeys were uploaded.
+    /// - Throws: `MessengerClientError`.
+    @discardableResult
+    public func maintainKeys() async throws -> Int {
+        let now = clock.nowMilliseconds
+        let rotation = try storage.transaction { stores, _, db in
+            try DeviceKeys.rotateIfDue(
+                lifetime: configuration.signedPreKeyLifetime, stores: stores, db: db, nowMilliseconds: now)
+        }
+        if let rotation { try await api.uploadKeys(rotation, as: credentials) }
+        let count = try await api.preKeyCount(as: credentials)
+        guard count < configuration.preKeyRefillThreshold else { return 0 }
+        return try await refillPreKeys(serverCount: count)
+    }
+
+    /// Uploads one-time prekeys up to a full batch (the socket's `keys/low` and `maintainKeys`).
+    func refillPreKeys(serverCount: Int) async throws -> Int {
+        let count = DeviceKeys.batchSize - serverCount
+        guard count > 0 else { return 0 }
+        let upload = try storage.transaction { stores, _, db in
+            try DeviceKeys.refill(count: count, stores: stores, db: db)
+        }
+        try await api.uploadKeys(upload, as: credentials)
+        return count
+    }
+}

@@ -1,0 +1,135 @@
+import CourierCore
+import SignalProtocol
+
+extension MessengerClient {
+    /// The conversation id of a group.
+    public static func groupConversationId(_ group: String) -> String { GroupTable.conversationPrefix + group }
+
+    /// Creates (or updates) a group and tells every member: membership changes are messages too.
+    /// - Parameters:
+    ///   - members: member accounts, this one included or not.
+    ///   - mode: `.pairwise` for small groups, `.senderKeys` for large ones.
+    /// - Throws: `MessengerClientError`.
+    public func createGroup(_ group: String, members: [String], mode: GroupMode) async throws {
+        let all = Array(Set(members + [credentials.accountId])).sorted()
+        try storage.transaction { _, _, db in try GroupTable.save(group: group, mode: mode, members: all, db: db) }
+        try await announce(group: group, mode: mode, members: all, to: all)
+    }
+
+    /// Removes `account` from a group, tells the remaining members and the removed one, and, for
+    /// sender keys, starts a new generation of this device's key so that the removed member cannot
+    /// read what follows (the others rotate theirs when the update reaches them).
+    /// - Throws: `.invalidArgument` for an unknown group; `MessengerClientError`.
+    public func removeMember(_ account: String, from group: String) async throws {
+        guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
+            throw MessengerClientError(.invalidArgument, "unknown group \(group)")
+        }
+        let remaining = members.filter { $0 != account }
+        try storage.transaction { _, senderKeys, db in
+            try GroupTable.save(group: group, mode: mode, members: remaining, db: db)
+            if mode == .senderKeys {
+                _ = try GroupCipher(store: senderKeys).rotate(for: ownSenderKeyName(group))
+                try GroupTable.clearShares(group: group, db: db)
+            }
+        }
+        try await announce(group: group, mode: mode, members: remaining, to: members)
+    }
+
+    /// The members of a group as this device knows them.
+    public func groupMembers(_ group: String) throws -> [String] {
+        try storage.read { try GroupTable.load(group: group, db: $0)?.members } ?? []
+    }
+
+    /// Sends a text to a group: pairwise, one envelope per member device; or with sender keys,
+    /// encrypted once and the same ciphertext to every member device, the key distributed first
+    /// over the pairwise sessions to devices that lack it.
+    /// - Throws: `.invalidArgument` for an unknown group; `MessengerClientError`.
+    @discardableResult
+    public func send(text: String, toGroup group: String) async throws -> StoredMessage {
+        guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
+            throw MessengerClientError(.invalidArgument, "unknown group \(group)")
+        }
+        let conversation = Self.groupConversationId(group)
+        let others = members.filter { $0 != credentials.accountId }
+        let content = MessageContent.text(body: text, attachment: nil, sentAt: clock.nowMilliseconds, group: group)
+        switch mode {
+        case .pairwise:
+            return try await sendMessage(content, text: text, attachment: nil, conversation: conversation) { others }
+        case .senderKeys:
+            return try await sendBySenderKey(content, text: text, group: group, accounts: others)
+        }
+    }
+
+    private func sendBySenderKey(_ content: MessageContent, text: String, group: String, accounts: [String])
+        async throws -> StoredMessage
+    {
+        try await learnOwnDevicesIfNone()
+        let clientId = Identifier.uuid()
+        let now = clock.nowMilliseconds
+        let conversation = Self.groupConversationId(group)
+        var message = StoredMessage(
+            clientId: clientId, conversationId: conversation, senderAccount: credentials.accountId,
+            senderDevice: credentials.deviceId, serverSeq: nil, body: text, attachment: nil, state: "sending",
+            sentAt: now, receivedAt: now)
+        let name = ownSenderKeyName(group)
+        // The distribution is taken before the encryption, so it opens this message too for a
+        // device that the server reveals only during the send (a 409).
+        let (distribution, ciphertext) = try storage.transaction { _, senderKeys, db in
+            _ = try storage.sink.store(message, in: db)
+            let cipher = GroupCipher(store: senderKeys)
+            return (try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
+        }
+        let bytes = ciphertext.serialized
+        let distribute: SesameSender.Preparer = { [self] account, devices in
+            try await self.distribute(distribution, group: group, to: account, devices: devices)
+        }
+        var serverSeq: Int64?
+        for account in accounts + [credentials.accountId] {
+            let seq = try await sesame.send(
+                to: account, conversation: conversation, clientMessageId: clientId, timestamp: now,
+                seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
+            serverSeq = serverSeq ?? seq
+        }
+        if let serverSeq {
+            try storage.transaction { _, _, db in
+                try storage.sink.markSent(clientId: clientId, serverSeq: serverSeq, in: db)
+            }
+            message.serverSeq = serverSeq
+            message.state = "sent"
+        }
+        return message
+    }
+
+    /// Sends this device's sender key to the devices of `account` that do not hold it yet.
+    func distribute(_ distribution: SenderKeyDistributionMessage, group: String, to account: String, devices: [UInt32])
+        async throws
+    {
+        let shared = try storage.read { try GroupTable.shares(group: group, db: $0) }
+        guard devices.contains(where: { !shared.contains("\(account).\($0)") }) else { return }
+        let content = MessageContent.senderKey(group: group, distribution: distribution.serialized)
+        try await sesame.send(
+            to: account, conversation: Self.conversationId(credentials.accountId, account),
+            clientMessageId: Identifier.uuid(), timestamp: clock.nowMilliseconds,
+            seal: SesameSender.pairwise(content.encoded))
+        let reached = try storage.read { try DeviceRoster.active(account: account, db: $0) }
+        try storage.transaction { _, _, db in
+            for device in reached { try GroupTable.addShare(group: group, account: account, device: device, db: db) }
+        }
+    }
+
+    private func announce(group: String, mode: GroupMode, members: [String], to recipients: [String]) async throws {
+        let content = MessageContent.groupUpdate(group: group, mode: mode, members: members)
+        for account in recipients where account != credentials.accountId {
+            try await sendControl(content, to: account, includeOwnDevices: false)
+        }
+        try await sesame.send(
+            to: credentials.accountId, conversation: Self.groupConversationId(group),
+            clientMessageId: Identifier.uuid(),
+            timestamp: clock.nowMilliseconds, seal: SesameSender.pairwise(content.encoded))
+    }
+
+    nonisolated func ownSenderKeyName(_ group: String) -> SenderKeyName {
+        SenderKeyName(
+            groupId: group, sender: ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId))
+    }
+}

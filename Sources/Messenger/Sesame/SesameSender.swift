@@ -1,0 +1,138 @@
+import CourierCore
+import CourierHTTP
+import SignalProtocol
+
+/// Sesame's send: one envelope per device of an account, each sealed in that device's session.
+///
+/// The device list is the roster; the server corrects it. A 409 names missing devices (their
+/// bundles are fetched and sessions started) and extra ones (marked removed, their sessions kept
+/// for late messages); a 410 names devices whose registration changed (a fresh session from a
+/// new bundle replaces the stale one). Every retry carries the same client message id, so the
+/// server stores the message once. A contact whose identity key changed is not sent to until the
+/// app accepts the key.
+struct SesameSender: Sendable {
+    let storage: MessengerStorage
+    let api: MessengerAPI
+    let credentials: DeviceCredentials
+    let clock: any Clock
+    /// Rounds of 409/410 corrections before giving up.
+    var maximumAttempts = 4
+
+    /// How one device's envelope is made: its type and bytes, inside the ratchet transaction.
+    typealias Sealer = @Sendable (SignalStores, ProtocolAddress) throws -> (type: Int, bytes: [UInt8])
+    /// Runs before each attempt with the devices about to be sent to (sender keys distribute here).
+    typealias Preparer = @Sendable (_ account: String, _ devices: [UInt32]) async throws -> Void
+
+    /// Pairwise: `plaintext` encrypted in each device's session.
+    static func pairwise(_ plaintext: [UInt8]) -> Sealer {
+        { stores, address in
+            let message = try SessionCipher(stores: stores, remoteAddress: address).encrypt(plaintext)
+            return (Int(message.type), message.serialized)
+        }
+    }
+
+    /// Sends to every device of `account` but this one.
+    /// - Returns: the server's `serverSeq`, or nil when `account` is this device's own and it has
+    ///   no other device.
+    /// - Throws: `.identityChanged` when the contact's key changed and was not accepted yet;
+    ///   `.server` when the device list does not settle after `maximumAttempts` rounds.
+    @discardableResult
+    func send(
+        to account: String, conversation: String, clientMessageId: String, timestamp: Int64, seal: Sealer,
+        prepare: Preparer? = nil
+    ) async throws -> Int64? {
+        let own = account == credentials.accountId
+        try refuseChangedIdentity(account)
+        var devices = try active(account)
+        if devices.isEmpty && !own {
+            try await startSessions(account, device: nil)
+            devices = try active(account)
+        }
+        for _ in 0..<maximumAttempts {
+            if devices.isEmpty {
+                if own { return nil }
+                throw MessengerClientError(.server, "\(account) has no device with keys")
+            }
+            if let prepare { try await prepare(account, devices) }
+            let messages = try await sealAll(devices: devices, of: account, with: seal)
+            let body: JSONValue = [
+                "messages": .array(messages), "conversationId": .string(conversation),
+                "clientMessageId": .string(clientMessageId), "timestamp": .int(timestamp),
+            ]
+            switch try await api.send(to: account, body: body, as: credentials) {
+            case .accepted(let serverSeq):
+                return serverSeq
+            case .mismatched(let missing, let extra):
+                try storage.transaction { _, _, db in
+                    for device in extra {
+                        try DeviceRoster.remove(account: account, device: device, now: clock.nowMilliseconds, db: db)
+                    }
+                }
+                for device in missing { try await startSessions(account, device: device) }
+            case .stale(let stale):
+                for device in stale { try await startSessions(account, device: device) }
+            }
+            devices = try active(account)
+        }
+        throw MessengerClientError(.server, "the device list of \(account) did not settle")
+    }
+
+    /// Seals one envelope per device, starting a session first for a device that has none.
+    private func sealAll(devices: [UInt32], of account: String, with seal: Sealer) async throws -> [JSONValue] {
+        var messages: [JSONValue] = []
+        for device in devices {
+            let address = ProtocolAddress(name: account, deviceId: device)
+            if try !hasSession(address) { try await startSessions(account, device: device) }
+            let envelope = try storage.transaction { stores, _, _ -> JSONValue in
+                let registrationId = try SessionCipher(stores: stores, remoteAddress: address).remoteRegistrationId()
+                let (type, bytes) = try seal(stores, address)
+                return [
+                    "destinationDeviceId": .int(Int64(device)),
+                    "destinationRegistrationId": .int(Int64(registrationId)), "type": .int(Int64(type)),
+                    "content": .string(Base64.encode(bytes)),
+                ]
+            }
+            messages.append(envelope)
+        }
+        return messages
+    }
+
+    /// Fetches bundles (one device, or all) and starts a session with each; adds them to the roster.
+    /// - Throws: `.identityChanged` when a bundle carries an identity key other than the stored one
+    ///   (the key is recorded for the app to show and accept).
+    func startSessions(_ account: String, device: UInt32?) async throws {
+        let bundles = try await api.bundles(of: account, device: device, as: credentials)
+        let changed = try storage.transaction { stores, _, db -> Bool in
+            for bundle in bundles where !(account == credentials.accountId && bundle.deviceId == credentials.deviceId) {
+                let address = ProtocolAddress(name: account, deviceId: bundle.deviceId)
+                do {
+                    try SessionBuilder(stores: stores, remoteAddress: address).process(bundle: bundle)
+                } catch let error as SignalProtocolError where error.code == .untrustedIdentity {
+                    try IdentityChanges.record(
+                        account: account, key: bundle.identityKey, now: clock.nowMilliseconds, db: db)
+                    return true
+                }
+                try DeviceRoster.add(account: account, device: bundle.deviceId, db: db)
+            }
+            return false
+        }
+        if changed { throw MessengerClientError(.identityChanged, "the identity key of \(account) changed") }
+    }
+
+    private func active(_ account: String) throws -> [UInt32] {
+        try storage.read { db in try DeviceRoster.active(account: account, db: db) }.filter {
+            !(account == credentials.accountId && $0 == credentials.deviceId)
+        }
+    }
+
+    private func hasSession(_ address: ProtocolAddress) throws -> Bool {
+        try SessionCipher(stores: storage.signal.stores, remoteAddress: address).hasSession()
+    }
+
+    private func refuseChangedIdentity(_ account: String) throws {
+        if try storage.read({ try IdentityChanges.pending(account: account, db: $0) }) != nil {
+            throw MessengerClientError(
+                .identityChanged, "the identity key of \(account) changed; accept it before sending")
+        }
+    }
+}

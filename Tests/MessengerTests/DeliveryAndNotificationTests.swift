@@ -1,0 +1,176 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Realtime
+import Testing
+
+@testable import Messenger
+
+@Suite(.timeLimit(.minutes(3)))
+struct DeliveryAndNotificationTests {
+    @Test func theSocketDeliversDecryptsAndAcknowledgesAfterTheCommit() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let transport = WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+            [bob.authorizationHeader]
+        }
+        let listener = try await bob.listen(transport: transport)
+        try await alice.send(text: "over the socket 1", to: bob.credentials.accountId)
+        try await alice.sendTyping(started: true, to: bob.credentials.accountId)
+        try await alice.send(text: "over the socket 2", to: bob.credentials.accountId)
+
+        var received: [IncomingEvent] = []
+        for await event in listener.events {
+            received.append(event)
+            if received.count == 3 { break }
+        }
+        listener.stop()
+        #expect(received.map(\.summary) == ["message over the socket 1", "typing true", "message over the socket 2"])
+        let stored = try await bob.messages(
+            in: MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId))
+        #expect(stored.map(\.body) == ["over the socket 1", "over the socket 2"], "typing is never stored")
+        await listener.finished()
+        #expect(try await bob.api.pending(after: 0, limit: 10, as: bob.credentials).envelopes.isEmpty)
+    }
+
+    @Test func receiptsMoveTheSendersMessagesForwardAndReadReceiptsFollowTheSetting() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        var quiet = server.configuration("bob")
+        quiet.sendsReadReceipts = false
+        let bobLoud = try await server.register("bob")
+        let bobQuiet = try MessengerClient.open(quiet, http: server.http)
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bobLoud.credentials.accountId)
+        try await alice.send(text: "r1", to: bobLoud.credentials.accountId)
+        try await alice.send(text: "r2", to: bobLoud.credentials.accountId)
+        _ = try await bobLoud.sync()
+
+        try await bobLoud.sendReceipt(
+            .delivered, conversation: conversation, upToSeq: 2, to: alice.credentials.accountId)
+        try await bobQuiet.sendReceipt(.read, conversation: conversation, upToSeq: 2, to: alice.credentials.accountId)
+        let events = try await alice.sync()
+        #expect(
+            events == [
+                .receipt(.delivered, conversation: conversation, upToSeq: 2, reader: bobLoud.credentials.accountId)
+            ])
+        #expect(try await alice.messages(in: conversation).map(\.state) == ["delivered", "delivered"])
+
+        try await bobLoud.sendReceipt(.read, conversation: conversation, upToSeq: 1, to: alice.credentials.accountId)
+        _ = try await alice.sync()
+        #expect(try await alice.messages(in: conversation).map(\.state) == ["read", "delivered"])
+    }
+
+    @Test func theNotificationDecryptorStoresAcknowledgesAndShowsTheText() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "secret lunch plans", to: bob.credentials.accountId)
+        try await alice.send(text: "at noon", to: bob.credentials.accountId)
+
+        let alert = await NotificationDecryptor(configuration: server.configuration("bob"), http: server.http)
+            .decrypt(deadline: .seconds(20))
+        #expect(
+            alert
+                == NotificationAlert(
+                    title: alice.credentials.accountId, body: "at noon", isGeneric: false, messageCount: 2))
+        // The app, on the same store, finds them stored and nothing left on the server.
+        #expect(try await bob.sync().isEmpty)
+        #expect(
+            try await bob.messages(
+                in: MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+            ).map(\.body) == ["secret lunch plans", "at noon"])
+        try server.expectNoPlaintext(["secret lunch plans", "at noon"])
+    }
+
+    @Test func theNotificationDecryptorFallsBackToTheGenericText() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        _ = try await server.register("bob")
+        // Nothing pending.
+        let decryptor = NotificationDecryptor(configuration: server.configuration("bob"), http: server.http)
+        #expect(await decryptor.decrypt(deadline: .seconds(20)).isGeneric)
+        // A server that does not answer: the deadline (on the injected clock) gives the generic text.
+        let silent = try RawListener()
+        var unreachable = server.configuration("bob")
+        unreachable.serverURL = "http://127.0.0.1:\(silent.port)"
+        let stalled = NotificationDecryptor(configuration: unreachable, http: HTTPClient(timeout: .seconds(60)))
+        async let alert = stalled.decrypt(deadline: .seconds(5))
+        try await server.clientClock.waitForSleepers(1)
+        server.clientClock.advance(by: .seconds(5))
+        #expect(await alert.isGeneric)
+        // No device at all: generic as well.
+        var missing = server.configuration("nobody")
+        missing.directory = server.root + "/missing"
+        #expect(await NotificationDecryptor(configuration: missing).decrypt(deadline: .seconds(5)).isGeneric)
+    }
+
+    @Test func keysAreRefilledWhenLowAndTheSignedPreKeyRotatesOnSchedule() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let bob = try await server.register("bob")
+        #expect(try await bob.api.preKeyCount(as: bob.credentials) == 100)
+        #expect(try await bob.maintainKeys() == 0)
+        for index in 0..<95 {
+            let alice = try await server.register("alice-\(index)")
+            try await alice.send(text: "hi \(index)", to: bob.credentials.accountId)
+        }
+        #expect(try await bob.api.preKeyCount(as: bob.credentials) == 5)
+        #expect(try await bob.maintainKeys() == 95)
+        #expect(try await bob.api.preKeyCount(as: bob.credentials) == 100)
+        #expect(try await bob.sync().bodies.count == 95)
+
+        let first = try bob.storage.read { try DeviceKeys.currentSignedPreKeyId(db: $0) }
+        server.clientClock.advance(by: .seconds(8 * 24 * 3600))
+        _ = try await bob.maintainKeys()
+        let second = try bob.storage.read { try DeviceKeys.currentSignedPreKeyId(db: $0) }
+        #expect(first == 1 && second == 2)
+        #expect(try bob.storage.signal.loadSignedPreKey(id: 1) != nil, "the previous signed prekey is kept")
+        // A session opened against the new signed prekey works.
+        let carol = try await server.register("carol")
+        try await carol.send(text: "after rotation", to: bob.credentials.accountId)
+        #expect(try await bob.sync().bodies == ["after rotation"])
+    }
+}
+
+/// A TCP listener that accepts and never answers.
+final class RawListener: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        listen(descriptor, 16)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+}
+
+extension IncomingEvent {
+    var summary: String {
+        switch self {
+        case .message(let message): "message \(message.body)"
+        case .typing(_, _, let started): "typing \(started)"
+        default: "\(self)"
+        }
+    }
+}
