@@ -22,7 +22,6 @@ let package = Package(
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "Pagination", targets: ["Pagination"]),
-        .library(name: "Messenger", targets: ["Messenger"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -126,8 +125,8 @@ let package = Package(
         .testTarget(
             name: "MessengerTests",
             dependencies: [
-                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore",
-                "CourierTesting",
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "Pagination", "CourierHTTP",
+                "CourierCore", "CourierTesting",
             ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
@@ -138,11 +137,6 @@ let package = Package(
         .testTarget(
             name: "MessengerServerTests",
             dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
-        .testTarget(
-            name: "MessengerTests",
-            dependencies: [
-                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting",
-            ]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
