@@ -13,24 +13,28 @@ extension MessengerClient {
         try await send(text: text, attachment: nil, to: account)
     }
 
-    /// Sends a text, and an encoded attachment pointer when there is one, to `account`.
-    func send(text: String, attachment: [UInt8]?, to account: String) async throws -> Message {
+    /// Sends a text, and an attachment's pointer when there is one, to `account`.
+    func send(text: String, attachment: AttachmentPointer?, to account: String) async throws -> Message {
         let conversation = Self.conversationId(credentials.accountId, account)
         let now = clock.nowMilliseconds
-        let content = MessageContent.text(body: text, attachment: attachment, sentAt: now, group: nil)
+        let content = MessageContent.text(
+            body: text, attachment: try attachment.map { pointer throws(AttachmentError) in try pointer.encoded() },
+            sentAt: now, group: nil)
         return try await sendMessage(content, text: text, attachment: attachment, conversation: conversation) {
             [account]
         }
     }
 
     /// This device's new outgoing message, `sending`, stored in `db` (the caller's transaction).
-    func storeOutgoing(text: String, attachment: [UInt8]?, conversation: String, sentAt: Int64, in db: Database)
+    func storeOutgoing(
+        text: String, attachment: AttachmentPointer?, conversation: String, sentAt: Int64, in db: Database
+    )
         throws -> Message
     {
         let message = Message(
             clientId: Identifier.uuid(), conversationId: conversation,
             sender: MessageSender(account: credentials.accountId, device: Int(credentials.deviceId)), body: text,
-            attachment: attachment.map { Data($0) }, state: .sending, sentAt: sentAt)
+            attachment: attachment, state: .sending, sentAt: sentAt)
         try MessageStore.insertOutgoing(message, in: db)
         return message
     }
@@ -49,7 +53,7 @@ extension MessengerClient {
     /// Stores the outgoing message as `sending`, fans it out to `accounts` and this account's
     /// other devices, and marks it `sent` with the server's sequence number.
     func sendMessage(
-        _ content: MessageContent, text: String, attachment: [UInt8]?, conversation: String,
+        _ content: MessageContent, text: String, attachment: AttachmentPointer?, conversation: String,
         accounts: () throws -> [String]
     ) async throws -> Message {
         try await learnOwnDevicesIfNone()
