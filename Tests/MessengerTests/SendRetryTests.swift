@@ -1,4 +1,5 @@
 import CourierCore
+import CourierHTTP
 import CourierTesting
 import Foundation
 import Testing
@@ -92,5 +93,36 @@ struct SendRetryTests {
         #expect(retried.state == .sent && retried.clientId == failed.clientId)
         await #expect(throws: MessengerClientError.self) { try await alice.retry(clientId: failed.clientId) }
         #expect(try await bob.sync().bodies == ["warm up", "gives up"])
+    }
+
+    @Test func a429IsRetriedNoSoonerThanItsRetryAfter() async throws {
+        // One send in a burst of two, then a token every 100 s of the server's clock.
+        let server = try MessengerTestServer { $0.sendRate = RateLimit(perSecond: 0.01, burst: 2) }
+        defer { server.finish() }
+        var configuration = server.configuration("alice")
+        configuration.sendBackoff = Backoff(base: .seconds(10), cap: .seconds(10))
+        let alice = try await MessengerClient.register(configuration, http: server.http)
+        let bob = try await server.register("bob")
+        try await alice.send(text: "one", to: bob.credentials.accountId)
+        try await alice.send(text: "two", to: bob.credentials.accountId)
+        await #expect {
+            try await alice.send(text: "three", to: bob.credentials.accountId)
+        } throws: { error in
+            let failure = error as? MessengerClientError
+            return failure?.status == 429 && (failure?.retryAfter ?? .zero) >= .seconds(90)
+        }
+
+        server.clientClock.advance(by: .seconds(10))
+        #expect(try await alice.retryPendingSends().isEmpty, "the backoff passed, the Retry-After did not")
+        let three = try #require(
+            try await alice.messages(
+                in: MessengerClient.conversationId(
+                    alice.credentials.accountId, bob.credentials.accountId)
+            ).last)
+        #expect(try alice.storage.read { try SendQueue.attempts(clientId: three.clientId, db: $0) } == 1, "not tried")
+        server.serverClock.advance(by: .seconds(100))
+        server.clientClock.advance(by: .seconds(100))
+        #expect(try await alice.retryPendingSends().map(\.body) == ["three"])
+        #expect(try await bob.sync().bodies == ["one", "two", "three"])
     }
 }
