@@ -4,9 +4,9 @@ import Realtime
 /// The delivery socket kept open: Realtime's `ConnectionStateMachine` decides when to open,
 /// how long to wait after a failure or a drop (full jitter, growing to the policy's cap, back to
 /// the base once a connection was stable) and what to do once live: catch up over HTTP
-/// (`sync()`, the machine's `resume`) and send the queued messages that are due
-/// (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a `DeliveryListener`, so
-/// an envelope is acknowledged only after its commit.
+/// (`sync()`, the machine's `resume`, then the queued receipts) and send the queued messages
+/// that are due (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a
+/// `DeliveryListener`, so an envelope is acknowledged only after its commit.
 ///
 /// The messenger server has no keepalive route, so the machine's pings count as answered while
 /// the socket is open; a socket that breaks ends its listener, which the machine sees as a drop.
@@ -80,6 +80,7 @@ public actor DeliveryConnection {
                     for event in (try? await client.sync()) ?? [] where event != .duplicate {
                         continuation.yield(event)
                     }
+                    _ = try? await client.sendPendingReceipts()
                 }
             case .flushOutbox:
                 Task { [client] in _ = try? await client.retryPendingSends() }
