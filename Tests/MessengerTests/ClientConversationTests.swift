@@ -62,5 +62,18 @@ struct ClientConversationTests {
         #expect(try await bob.gaps(in: conversation).isEmpty)
         #expect(try await bob.messages(in: conversation).map(\.body) == ["first", "second", "third"])
         #expect(try await bob.catchUpIfGaps(in: conversation).isEmpty, "no gap, no fetch")
+
+        // A seq this device never gets: a control message sent only to Alice's other device.
+        _ = try await server.link("alice-tablet", to: alice)
+        try await alice.refreshOwnDevices()
+        try await alice.sendControl(
+            .typing(started: true, conversation: conversation), to: alice.credentials.accountId,
+            conversation: conversation)
+        try await alice.send(text: "fourth", to: bob.credentials.accountId)
+        let fourth = try #require(try await bob.api.pending(after: 0, limit: 10, as: bob.credentials).envelopes.first)
+        _ = try bob.processor.process(IncomingEnvelope(json: fourth.envelope))
+        #expect(try await bob.gaps(in: conversation) == [4...4])
+        #expect(try await bob.catchUpIfGaps(in: conversation).map(\.summary) == ["duplicate"], "one look")
+        #expect(try await bob.catchUpIfGaps(in: conversation).isEmpty, "the same hole is not fetched again")
     }
 }
