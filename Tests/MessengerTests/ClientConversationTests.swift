@@ -76,4 +76,27 @@ struct ClientConversationTests {
         #expect(try await bob.catchUpIfGaps(in: conversation).map(\.summary) == ["duplicate"], "one look")
         #expect(try await bob.catchUpIfGaps(in: conversation).isEmpty, "the same hole is not fetched again")
     }
+
+    @Test func readingOnOneDeviceMarksTheOtherDevicesCopyReadWithoutAReceiptOfItsOwn() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bobPhone = try await server.register("bob")
+        let bobLaptop = try await server.link("bob-laptop", to: bobPhone)
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bobPhone.credentials.accountId)
+        try await alice.send(text: "one", to: bobPhone.credentials.accountId)
+        try await alice.send(text: "two", to: bobPhone.credentials.accountId)
+        _ = try await bobPhone.sync()
+        _ = try await bobLaptop.sync()
+        _ = try await bobLaptop.sendPendingReceipts()
+        try await bobPhone.refreshOwnDevices()
+
+        #expect(try await bobPhone.markRead(conversation, upToSeq: 2) == 2)
+        _ = try await bobLaptop.sync()
+        #expect(try await bobLaptop.messages(in: conversation).map(\.state) == [.read, .read])
+        #expect(try await bobLaptop.conversations().map(\.unreadCount) == [0])
+        #expect(try await bobLaptop.sendPendingReceipts().isEmpty, "the phone already told Alice")
+        _ = try await alice.sync()
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.read, .read])
+    }
 }
