@@ -109,7 +109,7 @@ let package = Package(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
-                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
+                "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "Messenger", "MessengerServer", "Realtime", "Sync",
                 "SyncServer",
             ],
             path: "Benchmarks/courier-bench"),

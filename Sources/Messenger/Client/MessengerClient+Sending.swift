@@ -31,13 +31,9 @@ extension MessengerClient {
             senderDevice: credentials.deviceId, serverSeq: nil, body: text, attachment: attachment, state: "sending",
             sentAt: now, receivedAt: now)
         try storage.transaction { _, _, db in _ = try storage.sink.store(message, in: db) }
-        var serverSeq: Int64?
-        for account in try accounts() {
-            let seq = try await sesame.send(
-                to: account, conversation: conversation, clientMessageId: clientId, timestamp: now,
-                seal: SesameSender.pairwise(content.encoded))
-            serverSeq = serverSeq ?? seq
-        }
+        let serverSeq = try await sesame.send(
+            toAll: try accounts(), conversation: conversation, clientMessageId: clientId, timestamp: now,
+            seal: SesameSender.pairwise(content.encoded))
         let ownSeq = try await sesame.send(
             to: credentials.accountId, conversation: conversation, clientMessageId: clientId, timestamp: now,
             seal: SesameSender.pairwise(content.encoded))

@@ -83,13 +83,9 @@ extension MessengerClient {
         let distribute: SesameSender.Preparer = { [self] account, devices in
             try await self.distribute(distribution, group: group, to: account, devices: devices)
         }
-        var serverSeq: Int64?
-        for account in accounts + [credentials.accountId] {
-            let seq = try await sesame.send(
-                to: account, conversation: conversation, clientMessageId: clientId, timestamp: now,
-                seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
-            serverSeq = serverSeq ?? seq
-        }
+        let serverSeq = try await sesame.send(
+            toAll: accounts + [credentials.accountId], conversation: conversation, clientMessageId: clientId,
+            timestamp: now, seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
         if let serverSeq {
             try storage.transaction { _, _, db in
                 try storage.sink.markSent(clientId: clientId, serverSeq: serverSeq, in: db)
