@@ -174,3 +174,51 @@ extension IncomingEvent {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(3)))
+struct KeyMaintenanceTests {
+    @Test func keysLowOnTheSocketUploadsNewOneTimePreKeys() async throws {
+        // Every fetch leaves the device "low" (fewer than 100), so the first session started with
+        // Bob makes the server say keys/low on his socket.
+        let server = try MessengerTestServer { $0.preKeyRefillThreshold = 100 }
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let listener = try await bob.listen(
+            transport: WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+                [bob.authorizationHeader]
+            })
+        try await alice.send(text: "use a prekey", to: bob.credentials.accountId)
+        var iterator = listener.events.makeAsyncIterator()
+        #expect(await iterator.next()?.isMessage("use a prekey") == true)
+        let deadline = Date().addingTimeInterval(20)
+        var count = try await bob.api.preKeyCount(as: bob.credentials)
+        while count < 100 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            count = try await bob.api.preKeyCount(as: bob.credentials)
+        }
+        #expect(count == 100, "the listener uploaded the one key that was handed out")
+        listener.stop()
+    }
+
+    @Test func processedEnvelopeIdsAreForgottenAfterTheServersLifetime() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "remembered", to: bob.credentials.accountId)
+        _ = try await bob.sync()
+        let remembered = {
+            try bob.storage.read { try $0.query("SELECT COUNT(*) FROM messenger_processed_envelopes") { $0.int(0) } }
+        }
+        #expect(try remembered() == [1])
+        server.clientClock.advance(by: .seconds(30 * 24 * 3600))
+        _ = try await bob.maintainKeys()
+        #expect(try remembered() == [1], "still inside the server's envelope lifetime")
+        server.clientClock.advance(by: .seconds(2 * 24 * 3600))
+        _ = try await bob.maintainKeys()
+        #expect(try remembered() == [0])
+    }
+}
