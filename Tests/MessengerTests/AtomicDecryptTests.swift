@@ -139,6 +139,7 @@ struct FailingSink: IncomingMessageSink {
     func markSent(clientId: String, serverSeq: Int64, in db: Database) throws { throw Failure() }
     func applyReceipt(state: String, conversation: String, upToSeq: Int64, in db: Database) throws { throw Failure() }
     func messages(in conversation: String, db: Database) throws -> [StoredMessage] { [] }
+    func pendingOutgoing(from account: String, device: UInt32, db: Database) throws -> [StoredMessage] { [] }
 }
 
 extension IncomingEvent {

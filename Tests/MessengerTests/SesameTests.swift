@@ -92,3 +92,32 @@ struct SesameTests {
         #expect(try await bobPhone.sync().bodies == ["to both", "to the new laptop", "phone only"])
     }
 }
+
+@Suite(.timeLimit(.minutes(3)))
+struct ResendTests {
+    @Test func aSendThatFailedStaysSendingAndIsSentOnceLater() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "first", to: bob.credentials.accountId)
+        try await alice.createGroup("g", members: [bob.credentials.accountId], mode: .senderKeys)
+
+        // The same device with a server address that refuses connections.
+        var offline = server.configuration("alice")
+        offline.serverURL = "http://127.0.0.1:1"
+        let cut = try MessengerClient.open(offline, http: HTTPClient(timeout: .seconds(5)))
+        await #expect(throws: MessengerClientError.self) {
+            try await cut.send(text: "while offline", to: bob.credentials.accountId)
+        }
+        await #expect(throws: MessengerClientError.self) { try await cut.send(text: "group offline", toGroup: "g") }
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        #expect(try await alice.messages(in: conversation).map(\.state) == ["sent", "sending"])
+
+        #expect(try await alice.resendPending() == 2)
+        #expect(try await alice.resendPending() == 0)
+        #expect(try await alice.messages(in: conversation).map(\.state) == ["sent", "sent"])
+        let bodies = try await bob.sync().bodies
+        #expect(bodies == ["first", "while offline", "group offline"])
+    }
+}

@@ -46,36 +46,38 @@ extension MessengerClient {
     /// - Throws: `.invalidArgument` for an unknown group; `MessengerClientError`.
     @discardableResult
     public func send(text: String, toGroup group: String) async throws -> StoredMessage {
+        try await send(text: text, toGroup: group, existing: nil)
+    }
+
+    func send(text: String, toGroup group: String, existing: StoredMessage?) async throws -> StoredMessage {
         guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
             throw MessengerClientError(.invalidArgument, "unknown group \(group)")
         }
         let conversation = Self.groupConversationId(group)
         let others = members.filter { $0 != credentials.accountId }
-        let content = MessageContent.text(body: text, attachment: nil, sentAt: clock.nowMilliseconds, group: group)
+        try? await learnOwnDevicesIfNone()
+        let message = try existing ?? storeOutgoing(text: text, attachment: nil, conversation: conversation)
+        let content = MessageContent.text(body: text, attachment: nil, sentAt: message.sentAt, group: group)
         switch mode {
         case .pairwise:
-            return try await sendMessage(content, text: text, attachment: nil, conversation: conversation) { others }
+            return try await sendMessage(
+                content, text: text, attachment: nil, conversation: conversation, existing: message
+            ) { others }
         case .senderKeys:
-            return try await sendBySenderKey(content, text: text, group: group, accounts: others)
+            return try await sendBySenderKey(content, message: message, group: group, accounts: others)
         }
     }
 
-    private func sendBySenderKey(_ content: MessageContent, text: String, group: String, accounts: [String])
-        async throws -> StoredMessage
-    {
-        try await learnOwnDevicesIfNone()
-        let clientId = Identifier.uuid()
-        let now = clock.nowMilliseconds
+    private func sendBySenderKey(
+        _ content: MessageContent, message: StoredMessage, group: String, accounts: [String]
+    ) async throws -> StoredMessage {
+        var message = message
+        let (clientId, now) = (message.clientId, message.sentAt)
         let conversation = Self.groupConversationId(group)
-        var message = StoredMessage(
-            clientId: clientId, conversationId: conversation, senderAccount: credentials.accountId,
-            senderDevice: credentials.deviceId, serverSeq: nil, body: text, attachment: nil, state: "sending",
-            sentAt: now, receivedAt: now)
         let name = ownSenderKeyName(group)
         // The distribution is taken before the encryption, so it opens this message too for a
         // device that the server reveals only during the send (a 409).
-        let (distribution, ciphertext) = try storage.transaction { _, senderKeys, db in
-            _ = try storage.sink.store(message, in: db)
+        let (distribution, ciphertext) = try storage.transaction { _, senderKeys, _ in
             let cipher = GroupCipher(store: senderKeys)
             return (try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
         }

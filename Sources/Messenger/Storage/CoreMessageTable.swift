@@ -51,13 +51,24 @@ struct CoreMessageTable: IncomingMessageSink {
             [.text(state), .text(conversation), .integer(upToSeq)])
     }
 
+    func pendingOutgoing(from account: String, device: UInt32, db: Database) throws -> [StoredMessage] {
+        try select(
+            "WHERE sender_account = ? AND sender_device = ? AND state = 'sending' ORDER BY sent_at, rowid",
+            [.text(account), .integer(Int64(device))], db: db)
+    }
+
     func messages(in conversation: String, db: Database) throws -> [StoredMessage] {
+        try select(
+            "WHERE conversation_id = ? ORDER BY server_seq IS NULL, server_seq, received_at", [.text(conversation)],
+            db: db)
+    }
+
+    private func select(_ clause: String, _ arguments: [SQLValue], db: Database) throws -> [StoredMessage] {
         try db.query(
             """
             SELECT client_id, conversation_id, sender_account, sender_device, server_seq, body, attachment, state,
-                sent_at, received_at FROM messenger_core_messages WHERE conversation_id = ?
-            ORDER BY server_seq IS NULL, server_seq, received_at
-            """, [.text(conversation)]
+                sent_at, received_at FROM messenger_core_messages
+            """ + " " + clause, arguments
         ) { row in
             StoredMessage(
                 clientId: row.text(0) ?? "", conversationId: row.text(1) ?? "", senderAccount: row.text(2) ?? "",

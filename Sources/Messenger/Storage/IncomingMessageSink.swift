@@ -12,6 +12,8 @@ protocol IncomingMessageSink: Sendable {
     func markSent(clientId: String, serverSeq: Int64, in db: Database) throws
     /// Moves this account's messages in `conversation` up to `upToSeq` to `state` (only forward).
     func applyReceipt(state: String, conversation: String, upToSeq: Int64, in db: Database) throws
+    /// This device's messages still `sending` (a send that failed or was cut off), oldest first.
+    func pendingOutgoing(from account: String, device: UInt32, db: Database) throws -> [StoredMessage]
     /// The messages of a conversation: by `serverSeq`, pending ones last.
     func messages(in conversation: String, db: Database) throws -> [StoredMessage]
 }
