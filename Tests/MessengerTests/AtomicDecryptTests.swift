@@ -118,6 +118,22 @@ struct AtomicDecryptTests {
         try server.expectNoPlaintext(["hello old bob", "new phone, who dis", "welcome back"])
     }
 
+    @Test func anAppThatAcceptsChangesKeepsSendingAfterAKeyChange() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        var lenient = server.configuration("alice")
+        lenient.identityTrustPolicy = .acceptChanges
+        let alice = try await MessengerClient.register(lenient, http: server.http)
+        let bob = try await server.register("bob")
+        try await alice.send(text: "hello", to: bob.credentials.accountId)
+        _ = try await bob.sync()
+        let reinstalled = try await Self.reinstall(bob, server: server)
+        try await reinstalled.send(text: "new key", to: alice.credentials.accountId)
+        #expect(try await alice.sync().bodies == ["new key"])
+        try await alice.send(text: "still sending", to: bob.credentials.accountId)
+        #expect(try await reinstalled.sync().bodies == ["still sending"])
+    }
+
     /// A new install of `device`'s account: a fresh directory and identity, the old credentials.
     static func reinstall(_ device: MessengerClient, server: MessengerTestServer) async throws -> MessengerClient {
         var configuration = server.configuration("reinstalled-" + device.credentials.accountId)

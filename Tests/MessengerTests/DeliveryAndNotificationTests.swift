@@ -21,7 +21,10 @@ struct DeliveryAndNotificationTests {
         }
         let listener = try await bob.listen(transport: transport)
         try await alice.send(text: "over the socket 1", to: bob.credentials.accountId)
-        try await alice.sendTyping(started: true, to: bob.credentials.accountId)
+        var debouncer = TypingDebouncer()
+        if let signal = debouncer.keystroke(at: server.clientClock.uptimeNanoseconds) {
+            try await alice.send(signal, to: bob.credentials.accountId)
+        }
         try await alice.send(text: "over the socket 2", to: bob.credentials.accountId)
 
         var received: [IncomingEvent] = []

@@ -1,4 +1,5 @@
 import CourierCore
+import Realtime
 import SignalProtocol
 
 extension MessengerClient {
@@ -96,6 +97,12 @@ extension MessengerClient {
     public func sendTyping(started: Bool, to account: String) async throws {
         let conversation = Self.conversationId(credentials.accountId, account)
         try await sendControl(.typing(started: started, conversation: conversation), to: account)
+    }
+
+    /// Sends what Realtime's `TypingDebouncer` decided (one `started`, refreshed, then `stopped`).
+    /// - Throws: `MessengerClientError`.
+    public func send(_ signal: TypingSignal, to account: String) async throws {
+        try await sendTyping(started: signal == .started, to: account)
     }
 
     /// A control message to one account (and this account's other devices), not stored locally.

@@ -80,7 +80,8 @@ public actor MessengerClient {
         -> MessengerClient
     {
         let storage = try MessengerStorage(
-            directory: configuration.directory, keyProvider: configuration.keyProvider, sink: CoreMessageTable())
+            directory: configuration.directory, keyProvider: configuration.keyProvider,
+            policy: configuration.identityTrustPolicy, sink: CoreMessageTable())
         let credentials = try DeviceRegistration.credentials(in: storage)
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
         return MessengerClient(configuration: configuration, storage: storage, credentials: credentials, api: api)

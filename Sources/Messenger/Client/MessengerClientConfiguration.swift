@@ -19,6 +19,9 @@ public struct MessengerClientConfiguration: Sendable {
     public var signedPreKeyLifetime: Duration = .seconds(7 * 24 * 3600)
     /// Refill one-time prekeys when fewer than this many are left on the server.
     public var preKeyRefillThreshold = 10
+    /// What a contact's changed identity key does: `.trustOnFirstUse` (the default) refuses it,
+    /// blocking sends to that contact until `acceptIdentityChange(of:)`; `.acceptChanges` goes on.
+    public var identityTrustPolicy: IdentityTrustPolicy = .trustOnFirstUse
     /// Whether read receipts are sent (a user setting); delivery receipts always are.
     public var sendsReadReceipts = true
 

@@ -19,7 +19,7 @@ enum DeviceRegistration {
         let registrationId = try KeyHelper.generateRegistrationId()
         let storage = try MessengerStorage(
             directory: configuration.directory, keyProvider: configuration.keyProvider, identity: identity,
-            registrationId: registrationId, sink: sink)
+            registrationId: registrationId, policy: configuration.identityTrustPolicy, sink: sink)
         let (accountId, deviceId) = try await account(password, registrationId)
         let credentials = DeviceCredentials(accountId: accountId, deviceId: deviceId, password: password)
         let upload = try storage.transaction { stores, _, db in

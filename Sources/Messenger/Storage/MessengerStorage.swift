@@ -19,18 +19,22 @@ final class MessengerStorage: Sendable {
     /// Creates the file for a new device identity.
     convenience init(
         directory: String, keyProvider: any KeyProvider, identity: IdentityKeyPair, registrationId: UInt32,
-        sink: any IncomingMessageSink
+        policy: IdentityTrustPolicy = .trustOnFirstUse, sink: any IncomingMessageSink
     ) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let store = try SQLiteSignalStore(
             path: Self.databasePath(in: directory), keyProvider: keyProvider, identity: identity,
-            registrationId: registrationId)
+            registrationId: registrationId, policy: policy)
         try self.init(directory: directory, signal: store, sink: sink)
     }
 
     /// Reopens an existing device's file.
-    convenience init(directory: String, keyProvider: any KeyProvider, sink: any IncomingMessageSink) throws {
-        let store = try SQLiteSignalStore(path: Self.databasePath(in: directory), keyProvider: keyProvider)
+    convenience init(
+        directory: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy = .trustOnFirstUse,
+        sink: any IncomingMessageSink
+    ) throws {
+        let store = try SQLiteSignalStore(
+            path: Self.databasePath(in: directory), keyProvider: keyProvider, policy: policy)
         try self.init(directory: directory, signal: store, sink: sink)
     }
 
