@@ -225,3 +225,52 @@ struct KeyMaintenanceTests {
         #expect(try remembered() == [0])
     }
 }
+
+@Suite(.timeLimit(.minutes(3)))
+struct DeliveryLoopTests {
+    /// The next stored message's body; a redelivered envelope whose ack the cut lost is a duplicate.
+    static func nextMessage(_ events: inout AsyncStream<IncomingEvent>.AsyncIterator) async -> String? {
+        while let event = await events.next() {
+            if case .message(let message) = event { return message.body }
+            if event != .duplicate { return "\(event)" }
+        }
+        return nil
+    }
+
+    @Test func theLoopReconnectsAfterACutAndMissesNothing() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let proxy = try FaultProxy(targetPort: server.server.port)
+        defer { proxy.stop() }
+        let alice = try await server.register("alice")
+        let bobDirect = try await server.register("bob")
+        var throughProxy = server.configuration("bob")
+        throughProxy.serverURL = "http://127.0.0.1:\(proxy.port)"
+        let bob = try MessengerClient.open(throughProxy, http: HTTPClient(timeout: .seconds(10)))
+        _ = bobDirect
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let loop = DeliveryLoop(
+            client: bob,
+            transport: WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+                [bob.authorizationHeader]
+            }, backoff: Backoff(base: .seconds(1), cap: .seconds(1)))
+        var events = loop.events.makeAsyncIterator()
+
+        try await alice.send(text: "before the cut", to: bob.credentials.accountId)
+        #expect(await Self.nextMessage(&events) == "before the cut")
+        proxy.cut()
+        try await server.clientClock.waitForSleepers(1)
+        try await alice.send(text: "during the cut", to: bob.credentials.accountId)
+        server.clientClock.advance(by: .seconds(1))
+        #expect(await Self.nextMessage(&events) == "during the cut")
+        try await alice.send(text: "after the cut", to: bob.credentials.accountId)
+        #expect(await Self.nextMessage(&events) == "after the cut")
+        loop.stop()
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        #expect(
+            try await bob.messages(in: conversation).map(\.body) == [
+                "before the cut", "during the cut", "after the cut",
+            ])
+    }
+}
