@@ -3,6 +3,7 @@ import CourierHTTP
 import CourierTesting
 import Foundation
 import Realtime
+import SignalProtocol
 import Testing
 
 @testable import Messenger
@@ -272,5 +273,30 @@ struct DeliveryLoopTests {
             try await bob.messages(in: conversation).map(\.body) == [
                 "before the cut", "during the cut", "after the cut",
             ])
+    }
+}
+
+@Suite(.timeLimit(.minutes(3)))
+struct DeviceStorageTests {
+    @Test func thePasswordIsSealedAndTheDeviceReopens() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let bob = try await server.register("bob")
+        let directory = server.configuration("bob").directory
+        var bytes = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+        where name.hasPrefix("messenger.sqlite") {
+            bytes.append(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+        }
+        #expect(!bytes.isEmpty)
+        #expect(bytes.range(of: Data(bob.credentials.password.utf8)) == nil, "the password is not in clear")
+        #expect(bytes.range(of: Data(bob.credentials.accountId.utf8)) != nil, "the scan does see clear text")
+        let reopened = try MessengerClient.open(server.configuration("bob"), http: server.http)
+        #expect(reopened.credentials == bob.credentials)
+        // Another key does not open the store at all.
+        var wrongKey = server.configuration("bob")
+        wrongKey.keyProvider = try InMemoryKeyProvider()
+        #expect(throws: (any Error).self) { try MessengerClient.open(wrongKey) }
+        #expect(try await reopened.maintainKeys() == 0, "the reopened device signs in")
     }
 }
