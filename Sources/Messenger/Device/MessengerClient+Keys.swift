@@ -1,11 +1,13 @@
 import CourierCore
+import SignalProtocol
 
 extension MessengerClient {
     /// Keeps the published keys fresh: rotates the signed prekey when it is older than the
     /// configured lifetime (the previous one stays for sessions being opened against it) and
     /// uploads new one-time prekeys when the server holds fewer than the threshold. Also forgets
     /// the ids of envelopes processed longer ago than the server keeps envelopes (31 days), which
-    /// can no longer be delivered again.
+    /// can no longer be delivered again, and the sessions of devices removed more than 7 days ago
+    /// (kept until then for the messages they sent just before).
     /// - Returns: how many one-time prekeys were uploaded.
     /// - Throws: `MessengerClientError`.
     @discardableResult
@@ -15,6 +17,12 @@ extension MessengerClient {
             try db.run(
                 "DELETE FROM messenger_processed_envelopes WHERE processed_at < ?",
                 [.integer(now - Self.processedMemoryMilliseconds)])
+            for (account, device) in try DeviceRoster.forgetRemoved(
+                before: now - DeviceRoster.removedDeviceGrace, db: db)
+            {
+                // An empty record: the removed device's session states are gone.
+                try stores.sessions.storeSession(SessionRecord(), for: ProtocolAddress(name: account, deviceId: device))
+            }
             return try DeviceKeys.rotateIfDue(
                 lifetime: configuration.signedPreKeyLifetime, stores: stores, db: db, nowMilliseconds: now)
         }
