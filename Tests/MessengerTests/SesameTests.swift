@@ -131,3 +131,21 @@ struct ResendTests {
         #expect(bodies == ["first", "while offline", "group offline"])
     }
 }
+
+@Suite(.timeLimit(.minutes(3)))
+struct RateLimitTests {
+    @Test func aRateLimitedSendWaitsRetryAfterAndGoesThroughOnce() async throws {
+        let server = try MessengerTestServer { $0.sendRate = RateLimit(perSecond: 1, burst: 2) }
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "one", to: bob.credentials.accountId)
+        try await alice.send(text: "two", to: bob.credentials.accountId)
+        async let third = alice.send(text: "three", to: bob.credentials.accountId)
+        try await server.clientClock.waitForSleepers(1)
+        server.serverClock.advance(by: .seconds(2))
+        server.clientClock.advance(by: .seconds(2))
+        #expect(try await third.serverSeq == 3)
+        #expect(try await bob.sync().bodies == ["one", "two", "three"])
+    }
+}

@@ -13,6 +13,8 @@ struct MessengerAPI: Sendable {
         case accepted(serverSeq: Int64)
         case mismatched(missing: [UInt32], extra: [UInt32])
         case stale([UInt32])
+        /// 429: the account's send budget is spent; try again after this long.
+        case rateLimited(retryAfter: Duration)
     }
 
     /// One page of `GET /v1/messages`.
@@ -76,9 +78,12 @@ struct MessengerAPI: Sendable {
 
     func send(to account: String, body: JSONValue, as credentials: DeviceCredentials) async throws -> SendOutcome {
         let response = try await call(
-            "PUT", "/v1/messages/\(account)", json: body, as: credentials, expect: [200, 409, 410])
+            "PUT", "/v1/messages/\(account)", json: body, as: credentials, expect: [200, 409, 410, 429])
         let json = response.json
         switch response.status {
+        case 429:
+            let seconds = response.header("Retry-After").flatMap(Int64.init) ?? 1
+            return .rateLimited(retryAfter: .seconds(min(max(seconds, 1), 3600)))
         case 200:
             guard let seq = json?["serverSeq"]?.intValue else { throw malformed("send answer") }
             return .accepted(serverSeq: seq)

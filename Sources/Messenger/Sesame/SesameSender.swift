@@ -9,7 +9,7 @@ import SignalProtocol
 /// for late messages); a 410 names devices whose registration changed (a fresh session from a
 /// new bundle replaces the stale one). Every retry carries the same client message id, so the
 /// server stores the message once. A contact whose identity key changed is not sent to until the
-/// app accepts the key.
+/// app accepts the key. A 429 waits the server's `Retry-After` on the injected clock and retries.
 struct SesameSender: Sendable {
     let storage: MessengerStorage
     let api: MessengerAPI
@@ -17,6 +17,8 @@ struct SesameSender: Sendable {
     let clock: any Clock
     /// Rounds of 409/410 corrections before giving up.
     var maximumAttempts = 4
+    /// Waits for a 429's `Retry-After` before giving up.
+    var maximumRateLimitWaits = 3
 
     /// How one device's envelope is made: its type and bytes, inside the ratchet transaction.
     typealias Sealer = @Sendable (SignalStores, ProtocolAddress) throws -> (type: Int, bytes: [UInt8])
@@ -48,7 +50,10 @@ struct SesameSender: Sendable {
             try await startSessions(account, device: nil)
             devices = try active(account)
         }
-        for _ in 0..<maximumAttempts {
+        var rateLimitWaits = 0
+        var attempts = 0
+        while attempts < maximumAttempts {
+            attempts += 1
             if devices.isEmpty {
                 if own { return nil }
                 throw MessengerClientError(.server, "\(account) has no device with keys")
@@ -71,6 +76,14 @@ struct SesameSender: Sendable {
                 for device in missing { try await startSessions(account, device: device) }
             case .stale(let stale):
                 for device in stale { try await startSessions(account, device: device) }
+            case .rateLimited(let retryAfter):
+                guard rateLimitWaits < maximumRateLimitWaits else {
+                    throw MessengerClientError(.server, "the server keeps limiting sends", status: 429)
+                }
+                // Waiting is not a correction of the device list: it does not use up an attempt.
+                rateLimitWaits += 1
+                attempts -= 1
+                try await clock.sleep(for: retryAfter)
             }
             devices = try active(account)
         }
