@@ -157,6 +157,9 @@ struct SesameSender: Sendable {
                     try IdentityChanges.record(
                         account: account, key: bundle.identityKey, now: clock.nowMilliseconds, db: db)
                     return true
+                } catch let error as SignalProtocolError {
+                    throw MessengerClientError(
+                        .protocolFailure, "the bundle of \(address) was refused: \(error.code)", underlying: error)
                 }
                 try DeviceRoster.add(account: account, device: bundle.deviceId, db: db)
             }
