@@ -29,6 +29,10 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          messenger   end-to-end messages/s and send → stored p50/p99 for 1:1 with two devices each
+                      and a group of 50 pairwise and by sender keys, beside the SignalProtocol-only
+                      cost of the same encryptions in the same run (--messages for 1:1, default 200;
+                      not in `all`)
           messenger-store
                       the messenger's conversation store: incoming messages stored (a transaction
                       each) and history read by before: cursors, beside plain SQLite doing the same
@@ -125,6 +129,7 @@ enum BenchCommand {
                 case "websocket":
                     try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
                         .run()
+                case "messenger": try MessengerBenchmark(runs: runs, messages: messages == 4000 ? 200 : messages).run()
                 case "messenger-server":
                     try MessengerServerBenchmark(runs: runs, seconds: seconds, sockets: sockets ?? 10_000).run()
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)

@@ -96,6 +96,22 @@ struct AtomicDecryptTests {
         #expect(try bob.processor.process(envelope) == .duplicate)
     }
 
+    @Test func aCorruptSessionRecordIsAStorageFailureAndTheEnvelopeStaysOnTheServer() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "one", to: bob.credentials.accountId)
+        #expect(try await bob.sync().bodies == ["one"])
+        try await alice.send(text: "two", to: bob.credentials.accountId)
+        // Flip a byte of Bob's sealed session with Alice, as a disk fault would.
+        let raw = try Database(path: server.configuration("bob").directory + "/messenger.sqlite")
+        try raw.execute("UPDATE signal_sessions SET record = CAST(zeroblob(length(record)) AS BLOB)")
+        await #expect(throws: MessengerClientError.self) { try await bob.sync() }
+        let pending = try await bob.api.pending(after: 0, limit: 10, as: bob.credentials).envelopes
+        #expect(pending.count == 1, "not acknowledged as undecryptable")
+    }
+
     @Test func aChangedIdentityKeyBlocksSendingUntilAccepted() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

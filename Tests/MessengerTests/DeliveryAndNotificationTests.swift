@@ -3,6 +3,7 @@ import CourierHTTP
 import CourierTesting
 import Foundation
 import Realtime
+import SignalProtocol
 import Testing
 
 @testable import Messenger
@@ -21,7 +22,10 @@ struct DeliveryAndNotificationTests {
         }
         let listener = try await bob.listen(transport: transport)
         try await alice.send(text: "over the socket 1", to: bob.credentials.accountId)
-        try await alice.sendTyping(started: true, to: bob.credentials.accountId)
+        var debouncer = TypingDebouncer()
+        if let signal = debouncer.keystroke(at: server.clientClock.uptimeNanoseconds) {
+            try await alice.send(signal, to: bob.credentials.accountId)
+        }
         try await alice.send(text: "over the socket 2", to: bob.credentials.accountId)
 
         var received: [IncomingEvent] = []
@@ -182,5 +186,78 @@ extension IncomingEvent {
         case .typing(_, _, let started): "typing \(started)"
         default: "\(self)"
         }
+    }
+}
+
+@Suite(.timeLimit(.minutes(3)))
+struct KeyMaintenanceTests {
+    @Test func keysLowOnTheSocketUploadsNewOneTimePreKeys() async throws {
+        // Every fetch leaves the device "low" (fewer than 100), so the first session started with
+        // Bob makes the server say keys/low on his socket.
+        let server = try MessengerTestServer { $0.preKeyRefillThreshold = 100 }
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let listener = try await bob.listen(
+            transport: WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+                [bob.authorizationHeader]
+            })
+        try await alice.send(text: "use a prekey", to: bob.credentials.accountId)
+        var iterator = listener.events.makeAsyncIterator()
+        #expect(await iterator.next()?.isMessage("use a prekey") == true)
+        let deadline = Date().addingTimeInterval(20)
+        var count = try await bob.api.preKeyCount(as: bob.credentials)
+        while count < 100 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            count = try await bob.api.preKeyCount(as: bob.credentials)
+        }
+        #expect(count == 100, "the listener uploaded the one key that was handed out")
+        listener.stop()
+    }
+
+    @Test func processedEnvelopeIdsAreForgottenAfterTheServersLifetime() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "remembered", to: bob.credentials.accountId)
+        _ = try await bob.sync()
+        let remembered = {
+            try bob.storage.read { try $0.query("SELECT COUNT(*) FROM messenger_processed_envelopes") { $0.int(0) } }
+        }
+        #expect(try remembered() == [1])
+        server.clientClock.advance(by: .seconds(30 * 24 * 3600))
+        _ = try await bob.maintainKeys()
+        #expect(try remembered() == [1], "still inside the server's envelope lifetime")
+        server.clientClock.advance(by: .seconds(2 * 24 * 3600))
+        _ = try await bob.maintainKeys()
+        #expect(try remembered() == [0])
+    }
+}
+
+@Suite(.timeLimit(.minutes(3)))
+struct DeviceStorageTests {
+    @Test func thePasswordIsSealedAndTheDeviceReopens() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let bob = try await server.register("bob")
+        let directory = server.configuration("bob").directory
+        var bytes = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+        where name.hasPrefix("messenger.sqlite") {
+            bytes.append(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+        }
+        #expect(!bytes.isEmpty)
+        #expect(bytes.range(of: Data(bob.credentials.password.utf8)) == nil, "the password is not in clear")
+        #expect(bytes.range(of: Data(bob.credentials.accountId.utf8)) != nil, "the scan does see clear text")
+        let reopened = try MessengerClient.open(server.configuration("bob"), http: server.http)
+        #expect(reopened.credentials == bob.credentials)
+        // Another key does not open the store at all.
+        var wrongKey = server.configuration("bob")
+        wrongKey.keyProvider = try InMemoryKeyProvider()
+        #expect(throws: (any Error).self) { try MessengerClient.open(wrongKey) }
+        #expect(try await reopened.maintainKeys() == 0, "the reopened device signs in")
     }
 }

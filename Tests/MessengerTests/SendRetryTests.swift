@@ -49,6 +49,32 @@ struct SendRetryTests {
         #expect(try await bob.sync().isEmpty)
     }
 
+    @Test func sendsFromAnotherProcessThatFoundNoServerAreSentOnceByThisOne() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "first", to: bob.credentials.accountId)
+        try await alice.createGroup("g", members: [bob.credentials.accountId], mode: .senderKeys)
+
+        // The same device opened by a process whose server address refuses connections.
+        var offline = server.configuration("alice")
+        offline.serverURL = "http://127.0.0.1:1"
+        let cut = try MessengerClient.open(offline, http: HTTPClient(timeout: .seconds(5)))
+        await #expect(throws: MessengerClientError.self) {
+            try await cut.send(text: "while offline", to: bob.credentials.accountId)
+        }
+        await #expect(throws: MessengerClientError.self) { try await cut.send(text: "group offline", toGroup: "g") }
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.sent, .sending])
+
+        server.clientClock.advance(by: .seconds(600))
+        #expect(try await alice.retryPendingSends().map(\.body) == ["while offline", "group offline"])
+        #expect(try await alice.retryPendingSends().isEmpty)
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.sent, .sent])
+        #expect(try await bob.sync().bodies == ["first", "while offline", "group offline"])
+    }
+
     @Test func aSendWhoseAnswerWasLostIsStoredOnceByTheServer() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

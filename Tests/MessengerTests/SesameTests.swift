@@ -2,8 +2,10 @@ import CourierCore
 import CourierHTTP
 import CourierTesting
 import Foundation
-import Messenger
+import SignalProtocol
 import Testing
+
+@testable import Messenger
 
 @Suite(.timeLimit(.minutes(3)))
 struct SesameTests {
@@ -90,5 +92,13 @@ struct SesameTests {
         try await bobPhone.removeDevice(2)
         try await alice.send(text: "phone only", to: bob)
         #expect(try await bobPhone.sync().bodies == ["to both", "to the new laptop", "phone only"])
+        // Its session stays a week for late messages, then goes.
+        let laptop = ProtocolAddress(name: bob, deviceId: 2)
+        server.clientClock.advance(by: .seconds(6 * 24 * 3600))
+        _ = try await alice.maintainKeys()
+        #expect(try SessionCipher(stores: alice.storage.signal.stores, remoteAddress: laptop).hasSession())
+        server.clientClock.advance(by: .seconds(2 * 24 * 3600))
+        _ = try await alice.maintainKeys()
+        #expect(try !SessionCipher(stores: alice.storage.signal.stores, remoteAddress: laptop).hasSession())
     }
 }

@@ -1,5 +1,6 @@
 import CourierCore
 import Foundation
+import Realtime
 import SignalProtocol
 
 extension MessengerClient {
@@ -60,7 +61,7 @@ extension MessengerClient {
         _ content: MessageContent, text: String, attachment: AttachmentPointer?, conversation: String,
         accounts: () throws -> [String]
     ) async throws -> Message {
-        try await learnOwnDevicesIfNone()
+        try? await learnOwnDevicesIfNone()
         let now = clock.nowMilliseconds
         let message = try storage.transaction { _, _, db in
             try storeOutgoing(text: text, attachment: attachment, conversation: conversation, sentAt: now, in: db)
@@ -74,14 +75,14 @@ extension MessengerClient {
     /// Seals `content` for every device of `accounts` and this account's other devices, all
     /// with the message's client id; returns the server's sequence number.
     func fanOut(_ content: MessageContent, of message: Message, to accounts: [String]) async throws -> Int64? {
-        var serverSeq: Int64?
-        for account in accounts + [credentials.accountId] {
-            let seq = try await sesame.send(
-                to: account, conversation: message.conversationId, clientMessageId: message.clientId,
-                timestamp: message.sentAt, seal: SesameSender.pairwise(content.encoded))
-            serverSeq = serverSeq ?? seq
-        }
-        return serverSeq
+        let seal = SesameSender.pairwise(content.encoded)
+        let serverSeq = try await sesame.send(
+            toAll: accounts, conversation: message.conversationId, clientMessageId: message.clientId,
+            timestamp: message.sentAt, seal: seal)
+        let ownSeq = try await sesame.send(
+            to: credentials.accountId, conversation: message.conversationId, clientMessageId: message.clientId,
+            timestamp: message.sentAt, seal: seal)
+        return serverSeq ?? ownSeq
     }
 
     /// Tells `account` that the user started or stopped typing (ephemeral: not stored anywhere).
@@ -91,12 +92,18 @@ extension MessengerClient {
         try await sendControl(.typing(started: started, conversation: conversation), to: account)
     }
 
+    /// Sends what Realtime's `TypingDebouncer` decided (one `started`, refreshed, then `stopped`).
+    /// - Throws: `MessengerClientError`.
+    public func send(_ signal: TypingSignal, to account: String) async throws {
+        try await sendTyping(started: signal == .started, to: account)
+    }
+
     /// A control message to one account (and this account's other devices), not stored locally;
     /// the `serverSeq` it used is noted so the conversation shows no gap there.
     func sendControl(
         _ content: MessageContent, to account: String, conversation: String? = nil, includeOwnDevices: Bool = true
     ) async throws {
-        try await learnOwnDevicesIfNone()
+        try? await learnOwnDevicesIfNone()
         let clientId = Identifier.uuid()
         let conversation = conversation ?? Self.conversationId(credentials.accountId, account)
         var seq = try await sesame.send(

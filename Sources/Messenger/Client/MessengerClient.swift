@@ -119,7 +119,8 @@ public actor MessengerClient {
     }
 
     /// Asks for this account's devices when no other one is known (at most once a minute), so a
-    /// second device gets its copies from the first message on.
+    /// second device gets its copies from the first message on. Best effort for senders: a failure
+    /// leaves the roster as it was, and a send a minute later asks again.
     func learnOwnDevicesIfNone() async throws {
         let known = try storage.read { try DeviceRoster.active(account: credentials.accountId, db: $0) }
         guard known.allSatisfy({ $0 == credentials.deviceId }) else { return }

@@ -22,13 +22,15 @@ enum DeviceRegistration {
             registrationId: registrationId)
         let (accountId, deviceId) = try await account(password, registrationId)
         let credentials = DeviceCredentials(accountId: accountId, deviceId: deviceId, password: password)
+        let sealed = try storage.signal.sealSecret(
+            SecretBytes(Array(password.utf8)), table: "messenger_account", key: [accountId, String(deviceId)])
         let upload = try storage.transaction { stores, _, db in
             try db.run(
                 """
-                INSERT OR REPLACE INTO messenger_account (singleton, account_id, device_id, password, server_url)
+                INSERT OR REPLACE INTO messenger_account (singleton, account_id, device_id, sealed_password, server_url)
                 VALUES (1, ?, ?, ?, ?)
                 """,
-                [.text(accountId), .integer(Int64(deviceId)), .text(password), .text(configuration.serverURL)])
+                [.text(accountId), .integer(Int64(deviceId)), .blob(sealed), .text(configuration.serverURL)])
             try DeviceRoster.add(account: accountId, device: deviceId, db: db)
             return try DeviceKeys.initial(stores: stores, db: db, nowMilliseconds: configuration.clock.nowMilliseconds)
         }
@@ -36,19 +38,27 @@ enum DeviceRegistration {
         return (storage, credentials)
     }
 
-    /// The stored credentials.
-    /// - Throws: `.notRegistered` when the device never finished registering.
+    /// The stored credentials (the password opened with the store's key).
+    /// - Throws: `.notRegistered` when the device never finished registering; `.storage` when
+    ///   the sealed password does not open.
     static func credentials(in storage: MessengerStorage) throws -> DeviceCredentials {
         let rows = try storage.read { db in
-            try db.query("SELECT account_id, device_id, password FROM messenger_account WHERE singleton = 1") {
-                DeviceCredentials(
-                    accountId: $0.text(0) ?? "", deviceId: UInt32(truncatingIfNeeded: $0.int(1)),
-                    password: $0.text(2) ?? "")
+            try db.query("SELECT account_id, device_id, sealed_password FROM messenger_account WHERE singleton = 1") {
+                ($0.text(0) ?? "", UInt32(truncatingIfNeeded: $0.int(1)), $0.bytes(2))
             }
         }
-        guard let credentials = rows.first else {
+        guard let (accountId, deviceId, sealed) = rows.first else {
             throw MessengerClientError(.notRegistered, "this device has not finished registering")
         }
-        return credentials
+        let password: SecretBytes
+        do {
+            password = try storage.signal.openSecret(
+                sealed, table: "messenger_account", key: [accountId, String(deviceId)])
+        } catch {
+            throw MessengerClientError(.storage, "the device password does not open", underlying: error)
+        }
+        return DeviceCredentials(
+            accountId: accountId, deviceId: deviceId,
+            password: String(decoding: password.unsafeCopiedBytes, as: UTF8.self))
     }
 }

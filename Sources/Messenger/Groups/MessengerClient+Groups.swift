@@ -52,7 +52,7 @@ extension MessengerClient {
         let conversation = Self.groupConversationId(group)
         let now = clock.nowMilliseconds
         let content = MessageContent.text(body: text, attachment: nil, sentAt: now, group: group)
-        try await learnOwnDevicesIfNone()
+        try? await learnOwnDevicesIfNone()
         let message = try storage.transaction { _, _, db in
             try storeOutgoing(text: text, attachment: nil, conversation: conversation, sentAt: now, in: db)
         }
@@ -88,15 +88,10 @@ extension MessengerClient {
         let distribute: SesameSender.Preparer = { [self] account, devices in
             try await self.distribute(distribution, group: group, to: account, devices: devices)
         }
-        var serverSeq: Int64?
-        for account in accounts + [credentials.accountId] {
-            let seq = try await sesame.send(
-                to: account, conversation: message.conversationId, clientMessageId: message.clientId,
-                timestamp: message.sentAt, seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) },
-                prepare: distribute)
-            serverSeq = serverSeq ?? seq
-        }
-        return serverSeq
+        return try await sesame.send(
+            toAll: accounts + [credentials.accountId], conversation: message.conversationId,
+            clientMessageId: message.clientId, timestamp: message.sentAt,
+            seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
     }
 
     /// Sends this device's sender key to the devices of `account` that do not hold it yet.

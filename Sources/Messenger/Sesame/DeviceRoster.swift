@@ -4,6 +4,21 @@ import CourierCore
 /// extra is marked removed, not forgotten: its session stays, so messages it sent just before
 /// it went still decrypt; it is no longer sent to.
 enum DeviceRoster {
+    /// How long a removed device's session is kept for its late messages.
+    static let removedDeviceGrace: Int64 = 7 * 24 * 3600 * 1000
+
+    /// Devices removed before `cutoff`, forgotten from the roster; returns them so their sessions
+    /// can be cleared.
+    static func forgetRemoved(before cutoff: Int64, db: Database) throws -> [(account: String, device: UInt32)] {
+        let gone = try db.query(
+            "SELECT account, device FROM messenger_roster WHERE removed_at IS NOT NULL AND removed_at < ?",
+            [.integer(cutoff)]
+        ) { ($0.text(0) ?? "", UInt32(truncatingIfNeeded: $0.int(1))) }
+        try db.run(
+            "DELETE FROM messenger_roster WHERE removed_at IS NOT NULL AND removed_at < ?", [.integer(cutoff)])
+        return gone
+    }
+
     static func active(account: String, db: Database) throws -> [UInt32] {
         try db.query(
             "SELECT device FROM messenger_roster WHERE account = ? AND removed_at IS NULL ORDER BY device",

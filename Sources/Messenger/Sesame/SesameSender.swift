@@ -10,6 +10,7 @@ import SignalProtocol
 /// new bundle replaces the stale one). Every retry carries the same client message id, so the
 /// server stores the message once. A contact whose identity key changed is not sent to while
 /// `ContactVerification.maySend(to:)` says no (until the app accepts the key, per the policy).
+/// A 429 is thrown (`MessengerClientError.retryAfter`); the send queue waits it out.
 struct SesameSender: Sendable {
     let storage: MessengerStorage
     let api: MessengerAPI
@@ -80,13 +81,47 @@ struct SesameSender: Sendable {
         throw MessengerClientError(.server, "the device list of \(account) did not settle")
     }
 
-    /// Seals one envelope per device, starting a session first for a device that has none.
+    /// Sends one message to several accounts, up to `parallelism` at once (the server gives every
+    /// copy of one client message id the same `serverSeq`).
+    /// - Returns: the `serverSeq`, or nil when no account had a device to send to.
+    func send(
+        toAll accounts: [String], conversation: String, clientMessageId: String, timestamp: Int64,
+        seal: @escaping Sealer, prepare: Preparer? = nil, parallelism: Int = 8
+    ) async throws -> Int64? {
+        try await withThrowingTaskGroup(of: Int64?.self) { group in
+            var pending = accounts[...]
+            var serverSeq: Int64?
+            for _ in 0..<min(parallelism, pending.count) {
+                let account = pending.removeFirst()
+                group.addTask {
+                    try await send(
+                        to: account, conversation: conversation, clientMessageId: clientMessageId,
+                        timestamp: timestamp, seal: seal, prepare: prepare)
+                }
+            }
+            while let seq = try await group.next() {
+                serverSeq = serverSeq ?? seq
+                if let account = pending.popFirst() {
+                    group.addTask {
+                        try await send(
+                            to: account, conversation: conversation, clientMessageId: clientMessageId,
+                            timestamp: timestamp, seal: seal, prepare: prepare)
+                    }
+                }
+            }
+            return serverSeq
+        }
+    }
+
+    /// Seals one envelope per device, in one transaction, after starting a session with each
+    /// device that has none.
     private func sealAll(devices: [UInt32], of account: String, with seal: Sealer) async throws -> [JSONValue] {
-        var messages: [JSONValue] = []
-        for device in devices {
-            let address = ProtocolAddress(name: account, deviceId: device)
-            if try !hasSession(address) { try await startSessions(account, device: device) }
-            let envelope = try storage.transaction { stores, _, _ -> JSONValue in
+        for device in devices where try !hasSession(ProtocolAddress(name: account, deviceId: device)) {
+            try await startSessions(account, device: device)
+        }
+        return try storage.transaction { stores, _, _ -> [JSONValue] in
+            try devices.map { device in
+                let address = ProtocolAddress(name: account, deviceId: device)
                 let registrationId = try SessionCipher(stores: stores, remoteAddress: address).remoteRegistrationId()
                 let (type, bytes) = try seal(stores, address)
                 return [
@@ -95,9 +130,7 @@ struct SesameSender: Sendable {
                     "content": .string(Base64.encode(bytes)),
                 ]
             }
-            messages.append(envelope)
         }
-        return messages
     }
 
     /// Fetches bundles (one device, or all) and starts a session with each; adds them to the roster.
@@ -124,7 +157,12 @@ struct SesameSender: Sendable {
             for bundle in bundles {
                 let address = ProtocolAddress(name: account, deviceId: bundle.deviceId)
                 if !own { _ = try stores.identities.saveIdentity(bundle.identityKey, for: address) }
-                try SessionBuilder(stores: stores, remoteAddress: address).process(bundle: bundle)
+                do {
+                    try SessionBuilder(stores: stores, remoteAddress: address).process(bundle: bundle)
+                } catch let error as SignalProtocolError {
+                    throw MessengerClientError(
+                        .protocolFailure, "the bundle of \(address) was refused: \(error.code)", underlying: error)
+                }
                 try DeviceRoster.add(account: account, device: bundle.deviceId, db: db)
             }
         }

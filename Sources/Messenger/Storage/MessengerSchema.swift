@@ -7,7 +7,7 @@ enum MessengerSchema {
         """
         CREATE TABLE IF NOT EXISTS messenger_account (
             singleton INTEGER PRIMARY KEY CHECK (singleton = 1), account_id TEXT NOT NULL,
-            device_id INTEGER NOT NULL, password TEXT NOT NULL, server_url TEXT NOT NULL)
+            device_id INTEGER NOT NULL, sealed_password BLOB NOT NULL, server_url TEXT NOT NULL)
         """,
         """
         CREATE TABLE IF NOT EXISTS messenger_key_state (

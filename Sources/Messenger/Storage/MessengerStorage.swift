@@ -48,13 +48,34 @@ final class MessengerStorage: Sendable {
 
     /// Runs `body` holding the cross-process ratchet lock, in one transaction over the Signal
     /// stores and the messenger's tables.
+    /// - Throws: what `body` throws; `.storage` when the lock, the database or a sealed record fails.
     func transaction<R>(_ body: (SignalStores, any SenderKeyStore, Database) throws -> R) throws -> R {
-        let lock = try FileLock(waitingFor: lockPath)
-        return try withExtendedLifetime(lock) { try signal.sharedTransaction(body) }
+        try Self.translatingStorageErrors {
+            let lock: FileLock
+            do {
+                lock = try FileLock(waitingFor: lockPath)
+            } catch {
+                throw MessengerClientError(.storage, "cannot take the ratchet lock", underlying: error)
+            }
+            return try withExtendedLifetime(lock) { try signal.sharedTransaction(body) }
+        }
     }
 
     /// Reads the messenger's tables (one snapshot; no lock).
+    /// - Throws: what `body` throws; `.storage` when the database fails.
     func read<R>(_ body: (Database) throws -> R) throws -> R {
-        try signal.sharedRead(body)
+        try Self.translatingStorageErrors { try signal.sharedRead(body) }
+    }
+
+    /// The Signal store's storage failures (database, corrupt record) as this module's `.storage`;
+    /// everything else unchanged.
+    private static func translatingStorageErrors<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as SignalProtocolError where error.code == .storageFailure || error.code == .corruptRecord {
+            throw MessengerClientError(.storage, "the device's store failed", underlying: error)
+        } catch let error as DatabaseError {
+            throw MessengerClientError(.storage, "the device's store failed", underlying: error)
+        }
     }
 }

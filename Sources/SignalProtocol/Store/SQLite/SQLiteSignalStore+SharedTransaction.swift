@@ -22,3 +22,18 @@ extension SQLiteSignalStore {
         try read("read shared tables") { try body($0.database) }
     }
 }
+
+extension SQLiteSignalStore {
+    /// Seals a sibling module's secret (a device password) with this store's key, bound to
+    /// `table` and `key` as the records are, so it opens only from the same place.
+    /// - Throws: `.cryptoFailure` when randomness or the cipher fails.
+    package func sealSecret(_ secret: SecretBytes, table: String, key: [String]) throws -> [UInt8] {
+        try sealer.seal(secret, at: RecordSealer.Location(table: table, key: key))
+    }
+
+    /// Opens what `sealSecret` sealed at the same `table` and `key`.
+    /// - Throws: `.invalidMAC` when the blob was changed, moved or sealed under another key.
+    package func openSecret(_ blob: [UInt8], table: String, key: [String]) throws -> SecretBytes {
+        try sealer.open(blob, at: RecordSealer.Location(table: table, key: key))
+    }
+}
