@@ -51,6 +51,15 @@ public actor DeliveryConnection {
     /// The network path came up or went away (from the app's path monitor).
     public func networkChanged(available: Bool) { perform(machine.handle(.pathChanged(available: available))) }
 
+    /// The app went to the background: the socket closes (a push wakes it, see `pushArrived()`).
+    public func enteredBackground() { perform(machine.handle(.background)) }
+
+    /// The app came to the foreground: the socket opens again after the current wait.
+    public func enteredForeground() { perform(machine.handle(.foreground)) }
+
+    /// A content-free push arrived while in the background: connect and catch up.
+    public func pushArrived() { perform(machine.handle(.push)) }
+
     func start() { perform(machine.handle(.start)) }
 
     private func handle(_ event: ConnectionEvent) { perform(machine.handle(event)) }
