@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SignalProtocol", targets: ["SignalProtocol"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Realtime", targets: ["Realtime"]),
+        .library(name: "Messenger", targets: ["Messenger"]),
         .library(name: "SyncWire", targets: ["SyncWire"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
@@ -85,6 +86,7 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
         .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
+        .target(name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTP", "Pagination"]),
         // Keyset cursors (signed by the server), page requests and the prefetching paginator.
         .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
         // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
@@ -108,7 +110,7 @@ let package = Package(
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer",
+                "SyncServer", "Messenger",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
@@ -116,6 +118,16 @@ let package = Package(
         .testTarget(
             name: "RealtimeTests",
             dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+        // Test only: a second process on a device's store (the notification extension's stand-in).
+        .executableTarget(
+            name: "messenger-peer", dependencies: ["Messenger", "SignalProtocol", "CourierHTTP", "CourierCore"],
+            path: "Tests/MessengerPeer"),
+        .testTarget(
+            name: "MessengerTests",
+            dependencies: [
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "Pagination", "CourierHTTP",
+                "CourierCore", "CourierTesting",
+            ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(

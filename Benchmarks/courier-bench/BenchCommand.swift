@@ -33,6 +33,14 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          messenger   end-to-end messages/s and send → stored p50/p99 for 1:1 with two devices each
+                      and a group of 50 pairwise and by sender keys, beside the SignalProtocol-only
+                      cost of the same encryptions in the same run (--messages for 1:1, default 200;
+                      not in `all`)
+          messenger-store
+                      the messenger's conversation store: incoming messages stored (a transaction
+                      each) and history read by before: cursors, beside plain SQLite doing the same
+                      to the same rows (--records messages)
           sync        local writes with the oplog and an observer beside raw SQLite, push and pull
                       ops/s on loopback beside the sync store in process, time to converge
                       --records records across two clients
@@ -40,6 +48,9 @@ enum BenchCommand {
                       time until all are live and peak attempts/s (counted by a proxy in front of
                       the server) with full jitter beside a fixed 1 s delay, same run; outbox
                       messages acked/s through a live socket beside a bare socket (not in `all`)
+          attachments an encrypted attachment uploaded and downloaded through the messenger server
+                      (resumable pieces; size and digest checked before decrypting) beside the same
+                      bytes without encryption and beside AttachmentCipher alone (not in `all`)
           all         every benchmark above except websocket
 
         OPTIONS:
@@ -51,7 +62,7 @@ enum BenchCommand {
           --sockets N     idle sockets for websocket (default: the file limit less 500) and
                           messenger-server (default 10,000)
           --compression   websocket with permessage-deflate negotiated (default off)
-          --records N     records for sync (default 10000)
+          --records N     records for sync, messages for messenger-store (default 10000)
           --clients N     realtime connections for realtime (default 200)
           --cap S         realtime's jitter cap in seconds (default 5; the connection's default is 30)
           --in-flight K   sdk end to end: uploads in flight at once (default 4, the SDK's default)
@@ -116,9 +127,11 @@ enum BenchCommand {
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sync": try SyncBenchmark(runs: runs, records: records).run()
+                case "messenger-store": try MessengerStoreBenchmark(runs: runs, records: records).run()
                 case "realtime":
                     try RealtimeBenchmark(runs: runs, clients: clients, cap: cap, downtime: downtime).run()
                 case "images": try ImageBenchmark(runs: runs).run()
+                case "attachments": try AttachmentBenchmark(runs: runs, megabytes: 16).run()
                 case "sdk": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).endToEndOnly()
@@ -126,6 +139,7 @@ enum BenchCommand {
                 case "websocket":
                     try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
                         .run()
+                case "messenger": try MessengerBenchmark(runs: runs, messages: messages == 4000 ? 200 : messages).run()
                 case "messenger-server":
                     try MessengerServerBenchmark(runs: runs, seconds: seconds, sockets: sockets ?? 10_000).run()
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)

@@ -363,6 +363,38 @@ int signal_peer_fingerprint(signal_peer *peer, int iterations, const char *local
     return result < 0 ? result : 0;
 }
 
+int signal_peer_scannable_fingerprint(signal_peer *peer, int iterations, int version, const char *local_id,
+                                      const uint8_t local_key[33], const char *remote_id,
+                                      const uint8_t remote_key[33], uint8_t *out, size_t out_capacity) {
+    ec_public_key *local = NULL, *remote = NULL;
+    fingerprint_generator *generator = NULL;
+    fingerprint *value = NULL;
+    signal_buffer *serialized = NULL;
+    int result = curve_decode_point(&local, local_key, 33, peer->context);
+    if (result >= 0) result = curve_decode_point(&remote, remote_key, 33, peer->context);
+    if (result >= 0) result = fingerprint_generator_create(&generator, iterations, version, peer->context);
+    if (result >= 0) result = fingerprint_generator_create_for(generator, local_id, local, remote_id, remote, &value);
+    if (result >= 0) result = scannable_fingerprint_serialize(&serialized, fingerprint_get_scannable(value));
+    if (result >= 0) result = copy_out(serialized, out, out_capacity);
+    if (serialized) signal_buffer_free(serialized);
+    if (value) SIGNAL_UNREF(value);
+    if (generator) fingerprint_generator_free(generator);
+    if (local) SIGNAL_UNREF(local);
+    if (remote) SIGNAL_UNREF(remote);
+    return result;
+}
+
+int signal_peer_scannable_compare(signal_peer *peer, const uint8_t *ours, size_t ours_len, const uint8_t *scanned,
+                                  size_t scanned_len) {
+    scannable_fingerprint *mine = NULL, *theirs = NULL;
+    int result = scannable_fingerprint_deserialize(&mine, ours, ours_len, peer->context);
+    if (result >= 0) result = scannable_fingerprint_deserialize(&theirs, scanned, scanned_len, peer->context);
+    if (result >= 0) result = scannable_fingerprint_compare(mine, theirs);
+    if (mine) SIGNAL_UNREF(mine);
+    if (theirs) SIGNAL_UNREF(theirs);
+    return result;
+}
+
 static signal_protocol_sender_key_name sender_key_name(const char *group_id, const char *name, int32_t device) {
     signal_protocol_sender_key_name key = {group_id, strlen(group_id), {name, strlen(name), device}};
     return key;

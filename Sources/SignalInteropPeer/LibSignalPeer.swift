@@ -107,6 +107,24 @@ package final class LibSignalPeer {
         return String(decoding: out.prefix(60).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// libsignal-protocol-c's serialized scannable fingerprint (`CombinedFingerprints`).
+    package func scannableFingerprint(
+        local: String, localKey: IdentityKey, remote: String, remoteKey: IdentityKey, iterations: Int, version: Int
+    ) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 256)
+        let length = try check(
+            signal_peer_scannable_fingerprint(
+                pointer, Int32(iterations), Int32(version), local, localKey.serialized, remote, remoteKey.serialized,
+                &out, out.count), "scannable fingerprint")
+        return Array(out.prefix(length))
+    }
+
+    /// libsignal-protocol-c's `scannable_fingerprint_compare` of two serialized fingerprints:
+    /// true or false, or `PeerError` (code -1200 for a version mismatch).
+    package func compareScannable(ours: [UInt8], scanned: [UInt8]) throws -> Bool {
+        try check(signal_peer_scannable_compare(pointer, ours, ours.count, scanned, scanned.count), "compare") == 1
+    }
+
     /// Creates our sender key for `group`; returns the distribution message.
     package func groupCreate(group: String) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 1024)

@@ -10,6 +10,7 @@ public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
             case invalidMAC, unknownVersion, legacyVersion, duplicateMessage, counterTooFarAhead
             case noSession, untrustedIdentity, missingPreKey, missingSignedPreKey, noSenderKeyState
             case invalidArgument, storageFailure, corruptRecord
+            case fingerprintVersionMismatch, fingerprintParsing
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -51,6 +52,12 @@ public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
         public static let storageFailure = Code(.storageFailure)
         /// A stored record could not be decoded; `underlying` holds the decoding error.
         public static let corruptRecord = Code(.corruptRecord)
+
+        /// A scanned fingerprint carries another fingerprint version than ours (libsignal's
+        /// `FingerprintVersionMismatch`): one side must update, the keys were not compared.
+        public static let fingerprintVersionMismatch = Code(.fingerprintVersionMismatch)
+        /// Scanned bytes are not a combined fingerprint (libsignal's `FingerprintParsingError`).
+        public static let fingerprintParsing = Code(.fingerprintParsing)
 
         /// The code's stable name.
         public var description: String { value.rawValue }

@@ -39,6 +39,15 @@ int signal_peer_decrypt(signal_peer *peer, const char *name, int32_t device_id, 
 int signal_peer_fingerprint(signal_peer *peer, int iterations, const char *local_id, const uint8_t local_key[33],
                             const char *remote_id, const uint8_t remote_key[33], char out[61]);
 
+/* Writes libsignal-protocol-c's serialized scannable fingerprint (CombinedFingerprints); returns its length. */
+int signal_peer_scannable_fingerprint(signal_peer *peer, int iterations, int version, const char *local_id,
+                                      const uint8_t local_key[33], const char *remote_id,
+                                      const uint8_t remote_key[33], uint8_t *out, size_t out_capacity);
+
+/* Compares two serialized scannable fingerprints: 1 match, 0 mismatch, SG_ERR_FP_VERSION_MISMATCH, or an error. */
+int signal_peer_scannable_compare(signal_peer *peer, const uint8_t *ours, size_t ours_len, const uint8_t *scanned,
+                                  size_t scanned_len);
+
 /* Sender keys: creates our sender key for group_id and returns the distribution message length. */
 int signal_peer_group_create(signal_peer *peer, const char *group_id, const char *self_name, int32_t self_device,
                              uint8_t *out, size_t out_capacity);

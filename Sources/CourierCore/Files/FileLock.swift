@@ -43,6 +43,27 @@ public final class FileLock: Sendable {
         self.path = path
     }
 
+    /// Creates `path` if needed and waits until its lock is free, then takes it: a lock that
+    /// guards one step (a ratchet advance) shared by processes, rather than a whole directory.
+    /// The lock belongs to this object's descriptor, so two objects in one process exclude each
+    /// other as two processes do.
+    /// - Throws: `FileLock.Failure` when the file cannot be opened or locked.
+    public init(waitingFor path: String) throws(Failure) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Failure(path: path, heldByAnotherProcess: false, message: String(cString: strerror(errno)))
+        }
+        var result = flock(fd, LOCK_EX)
+        while result != 0 && errno == EINTR { result = flock(fd, LOCK_EX) }
+        guard result == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw Failure(path: path, heldByAnotherProcess: false, message: message)
+        }
+        descriptor = fd
+        self.path = path
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

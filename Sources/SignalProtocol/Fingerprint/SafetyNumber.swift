@@ -3,7 +3,6 @@
 public struct SafetyNumber: Sendable, Equatable, CustomStringConvertible {
     /// libsignal's default iteration count.
     public static let defaultIterations = 5200
-    private static let fingerprintVersion: [UInt8] = [0x00, 0x00]
 
     /// Our 30 digits.
     public let localDigits: String
@@ -22,11 +21,16 @@ public struct SafetyNumber: Sendable, Equatable, CustomStringConvertible {
         localIdentifier: String, localKey: IdentityKey, remoteIdentifier: String, remoteKey: IdentityKey,
         iterations: Int = SafetyNumber.defaultIterations
     ) throws {
-        guard iterations > 0, iterations <= 1_000_000 else {
-            throw SignalProtocolError(.invalidArgument, "fingerprint iterations out of range")
-        }
-        localDigits = Self.digits(identifier: localIdentifier, key: localKey, iterations: iterations)
-        remoteDigits = Self.digits(identifier: remoteIdentifier, key: remoteKey, iterations: iterations)
+        try FingerprintHash.validate(iterations: iterations)
+        self.init(
+            localHash: FingerprintHash.hash(identifier: localIdentifier, key: localKey, iterations: iterations),
+            remoteHash: FingerprintHash.hash(identifier: remoteIdentifier, key: remoteKey, iterations: iterations))
+    }
+
+    /// The digits of two `FingerprintHash` values (each at least 30 bytes).
+    init(localHash: [UInt8], remoteHash: [UInt8]) {
+        localDigits = Self.digits(localHash)
+        remoteDigits = Self.digits(remoteHash)
     }
 
     /// The 60 digits both sides display identically: the smaller half first.
@@ -37,12 +41,8 @@ public struct SafetyNumber: Sendable, Equatable, CustomStringConvertible {
     /// `displayText`; the digits are meant to be shown.
     public var description: String { displayText }
 
-    /// hash = version || key || identifier, then `iterations` times hash = SHA-512(hash || key);
-    /// the first 30 bytes become six 5-digit groups (40-bit big-endian chunk mod 100000).
-    private static func digits(identifier: String, key: IdentityKey, iterations: Int) -> String {
-        let keyBytes = key.serialized
-        var hash = fingerprintVersion + keyBytes + Array(identifier.utf8)
-        for _ in 0..<iterations { hash = Sodium.sha512(hash, keyBytes) }
+    /// The first 30 bytes of the hash become six 5-digit groups (40-bit big-endian chunk mod 100000).
+    private static func digits(_ hash: [UInt8]) -> String {
         var text = ""
         for chunk in 0..<6 {
             var value: UInt64 = 0

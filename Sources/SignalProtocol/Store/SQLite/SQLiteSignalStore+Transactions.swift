@@ -6,17 +6,17 @@ extension SQLiteSignalStore: SignalStoreTransactions {
     /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
     ///   or commit (then nothing was committed).
     public func transaction<R>(_ body: (SignalStores) throws -> R) throws -> R {
-        try withTransaction { try body($0.stores) }
+        try withTransaction { scope, _ in try body(scope.stores) }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` with a sender key store bound to it.
     /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
     ///   or commit.
     public func senderKeyTransaction<R>(_ body: (any SenderKeyStore) throws -> R) throws -> R {
-        try withTransaction { try body($0) }
+        try withTransaction { scope, _ in try body(scope) }
     }
 
-    private func withTransaction<R>(_ body: (SQLiteSignalTransaction) throws -> R) throws -> R {
+    func withTransaction<R>(_ body: (SQLiteSignalTransaction, Database) throws -> R) throws -> R {
         if SQLiteSignalTransaction.activeStore == ObjectIdentifier(self) {
             throw SignalProtocolError(
                 .storageFailure, "signal store transaction started inside its own transaction; use its stores")
@@ -28,7 +28,7 @@ extension SQLiteSignalStore: SignalStoreTransactions {
                     let scope = SQLiteSignalTransaction(database: database, store: self)
                     defer { scope.close() }
                     do {
-                        return try body(scope)
+                        return try body(scope, database)
                     } catch {
                         throw BodyFailure(error: error)
                     }

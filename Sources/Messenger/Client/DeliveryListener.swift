@@ -1,0 +1,88 @@
+import CourierCore
+import CourierHTTP
+import Realtime
+
+/// Reads the delivery socket (`GET /v1/websocket`, Signal's request/response framing): each
+/// envelope is decrypted and stored in one transaction and only then answered with the 200 that
+/// acknowledges it; `keys/low` uploads new one-time prekeys.
+///
+/// Realtime's `RealtimeConnection` is not used for this: its inbox stores an item and
+/// acknowledges it before the app sees it, and an envelope must be acknowledged only after its
+/// plaintext and ratchet state commit. The socket comes from a Realtime transport
+/// (`WebSocketTransport` over CourierHTTP's `WebSocketClient`). A message that leaves a hole in
+/// its conversation's `serverSeq`s starts a catch-up over HTTP. One listener serves one socket;
+/// reconnecting (and catching up with `sync()` first) is the caller's.
+public final class DeliveryListener: Sendable {
+    /// What the envelopes produced, in delivery order; finishes when the socket closes.
+    public let events: AsyncStream<IncomingEvent>
+    private let socket: any RealtimeSocket
+    private let reader: Task<Void, Never>
+
+    init(socket: any RealtimeSocket, client: MessengerClient) {
+        let (events, sink) = AsyncStream.makeStream(of: IncomingEvent.self, bufferingPolicy: .unbounded)
+        self.events = events
+        self.socket = socket
+        reader = Task {
+            while let message = await socket.receive() {
+                guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
+                    frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
+                else { continue }
+                var acknowledge = true
+                switch frame["path"]?.stringValue {
+                case "/api/v1/message":
+                    let (event, ack) = await client.receive(socketEnvelope: frame["body"] ?? .null)
+                    if let event { sink.yield(event) }
+                    acknowledge = ack
+                    // A hole before this message: what the socket skipped is fetched over HTTP.
+                    if case .message(let message) = event,
+                        let caught = try? await client.catchUpIfGaps(in: message.conversationId)
+                    {
+                        for event in caught where event != .duplicate { sink.yield(event) }
+                    }
+                case "/api/v1/keys/low":
+                    let count = Int(frame["body"]?["count"]?.intValue ?? 0)
+                    _ = try? await client.refillPreKeys(serverCount: count)
+                default:
+                    break
+                }
+                guard acknowledge else { continue }
+                try? await socket.send(.text(#"{"type":"response","id":\#(id),"status":200}"#))
+            }
+            sink.finish()
+        }
+    }
+
+    /// Closes the socket; `events` finishes.
+    public func stop() {
+        socket.close()
+    }
+
+    /// Waits until the socket has closed and every event was yielded.
+    public func finished() async { await reader.value }
+}
+
+extension MessengerClient {
+    /// Opens the delivery socket through `transport`, starts processing what it delivers, and
+    /// sends the queued messages whose retry is due.
+    /// - Throws: the transport's error when the socket cannot be opened.
+    public func listen(transport: any RealtimeTransport) async throws -> DeliveryListener {
+        let listener = DeliveryListener(socket: try await transport.connect(), client: self)
+        // Connected again: the sends whose retry is due go now.
+        _ = try? await retryPendingSends()
+        return listener
+    }
+
+    /// The delivery socket's URL for this server (`ws`/`wss` from `http`/`https`).
+    public nonisolated var deliverySocketURL: String {
+        var url = configuration.serverURL
+        if url.hasPrefix("https://") {
+            url = "wss://" + url.dropFirst("https://".count)
+        } else if url.hasPrefix("http://") {
+            url = "ws://" + url.dropFirst("http://".count)
+        }
+        return url + "/v1/websocket"
+    }
+
+    /// The `Authorization` header for the delivery socket.
+    public nonisolated var authorizationHeader: (String, String) { ("Authorization", credentials.authorization) }
+}
