@@ -22,7 +22,6 @@ let package = Package(
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "Pagination", targets: ["Pagination"]),
-        .library(name: "Messenger", targets: ["Messenger"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -100,7 +99,11 @@ let package = Package(
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
                 "CourierCore",
             ]),
-        .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
+        .executableTarget(
+            name: "courier",
+            dependencies: [
+                "CourierCore", "CourierHTTP", "Analytics", "Messenger", "MessengerServer", "Realtime", "SignalProtocol",
+            ]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
         .target(
@@ -126,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "MessengerTests",
             dependencies: [
-                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore",
-                "CourierTesting",
+                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "Pagination", "CourierHTTP",
+                "CourierCore", "CourierTesting",
             ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
@@ -138,11 +141,6 @@ let package = Package(
         .testTarget(
             name: "MessengerServerTests",
             dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
-        .testTarget(
-            name: "MessengerTests",
-            dependencies: [
-                "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "CourierHTTP", "CourierCore", "CourierTesting",
-            ]),
         .testTarget(
             name: "AnalyticsCollectorTests",
             dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),

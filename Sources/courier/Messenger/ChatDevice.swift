@@ -1,0 +1,94 @@
+import CourierCore
+import CourierHTTP
+import Foundation
+import Messenger
+import Realtime
+import SignalProtocol
+
+/// One messenger device as the CLI drives it: the `MessengerClient`, its delivery socket, and
+/// what the CLI adds on top of the client (attachments inside messages, safety numbers).
+final class ChatDevice: Sendable {
+    /// The name shown in the CLI's output ("alice-phone").
+    let name: String
+    let client: MessengerClient
+    let serverURL: String
+    let http: HTTPClient
+    let sockets: WebSocketClient
+
+    init(name: String, client: MessengerClient, serverURL: String, http: HTTPClient, sockets: WebSocketClient) {
+        self.name = name
+        self.client = client
+        self.serverURL = serverURL
+        self.http = http
+        self.sockets = sockets
+    }
+
+    var accountId: String { client.credentials.accountId }
+    var deviceId: UInt32 { client.credentials.deviceId }
+
+    /// A device's configuration: its state in `directory`, its storage key in the 0600 file
+    /// `keyFile` (kept beside the directory, not inside it).
+    static func configuration(server: String, directory: String, keyFile: String, name: String)
+        -> MessengerClientConfiguration
+    {
+        MessengerClientConfiguration(
+            serverURL: server, directory: directory, keyProvider: FileKeyProvider(path: keyFile), deviceName: name)
+    }
+
+    /// Opens the delivery socket; what arrives is decrypted, stored and then acknowledged.
+    func listen() async throws -> DeliveryListener {
+        let client = client
+        let transport = WebSocketTransport(client: sockets, url: client.deliverySocketURL) {
+            [client.authorizationHeader]
+        }
+        return try await client.listen(transport: transport)
+    }
+
+    /// Encrypts and uploads `bytes`, then sends the pointer (id, key, digest, size, type) inside
+    /// an end-to-end encrypted message to `account`.
+    ///
+    /// The client has no public send with an attachment yet, so the pointer rides in the
+    /// message's text after `AttachmentInBody.marker` (still end-to-end encrypted, like the text).
+    @discardableResult
+    func send(file bytes: [UInt8], named fileName: String, caption: String, to account: String) async throws
+        -> Message
+    {
+        let credentials = client.credentials
+        let uploader = AttachmentUploader(
+            configuration: AttachmentTransferConfiguration(
+                baseURL: serverURL, accountId: credentials.accountId, deviceId: Int(credentials.deviceId),
+                password: credentials.password),
+            client: http)
+        let pointer = try await uploader.upload(bytes, contentType: "application/octet-stream", fileName: fileName)
+        return try await client.send(text: try AttachmentInBody.body(caption: caption, pointer: pointer), to: account)
+    }
+
+    /// Downloads and decrypts an attachment; the digest is checked before decrypting.
+    func download(_ pointer: AttachmentPointer) async throws -> [UInt8] {
+        try await AttachmentDownloader(baseURL: serverURL, client: http).download(pointer)
+    }
+
+    /// The safety number with `account`, from this account's identity key and the one the key
+    /// directory publishes for `account`.
+    func safetyNumber(with account: String) async throws -> SafetyNumberPresentation {
+        let localKey = await client.identityKeyPair().identityKey
+        let presenter = SafetyNumberPresenter(localIdentifier: accountId, localKey: localKey)
+        return try presenter.present(contact: account, key: try await publishedIdentityKey(of: account))
+    }
+
+    /// The identity key the server's key directory holds for `account` (its first device's bundle).
+    func publishedIdentityKey(of account: String) async throws -> IdentityKey {
+        let credentials = client.credentials
+        let authorization =
+            "Basic "
+            + Base64.encode(Array("\(credentials.accountId).\(credentials.deviceId):\(credentials.password)".utf8))
+        let response = try await http.send(
+            "GET", serverURL + "/v2/keys/\(account)/1", headers: ["Authorization": authorization])
+        guard response.status == 200, let text = response.json?["identityKey"]?.stringValue,
+            let bytes = Base64.decode(text)
+        else {
+            throw CommandError("no identity key for \(account) (status \(response.status))")
+        }
+        return try IdentityKey(serialized: bytes)
+    }
+}
