@@ -53,16 +53,19 @@ struct AtomicDecryptTests {
         let preKeyId = try #require(opening.preKeyId)
         let aliceAddress = ProtocolAddress(name: alice.credentials.accountId, deviceId: 1)
 
-        // The same file opened again with a message table that fails, as a crash before commit would.
-        let failing = try MessengerStorage(
-            directory: server.configuration("bob").directory, keyProvider: server.configuration("bob").keyProvider,
-            sink: FailingSink())
-        let processor = EnvelopeProcessor(
-            storage: failing, clock: server.clientClock, ownAddress: ProtocolAddress(name: "bob", deviceId: 1))
-        #expect(throws: FailingSink.Failure.self) { try processor.process(envelope) }
+        // The message store refuses the insert (as a full disk or a crash before commit would).
+        try bob.storage.transaction { _, _, db in
+            try db.execute(
+                """
+                CREATE TRIGGER refuse_messages BEFORE INSERT ON messenger_messages
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        }
+        #expect(throws: ConversationStoreError.self) { try bob.processor.process(envelope) }
         #expect(try bob.storage.signal.loadPreKey(id: preKeyId) != nil, "the one-time prekey is still there")
         #expect(try SessionCipher(stores: bob.storage.signal.stores, remoteAddress: aliceAddress).hasSession() == false)
 
+        try bob.storage.transaction { _, _, db in try db.execute("DROP TRIGGER refuse_messages") }
         #expect(try bob.processor.process(envelope).isMessage("opening message"))
         #expect(try bob.storage.signal.loadPreKey(id: preKeyId) == nil, "consumed with the commit")
         #expect(try SessionCipher(stores: bob.storage.signal.stores, remoteAddress: aliceAddress).hasSession())
@@ -124,21 +127,11 @@ struct AtomicDecryptTests {
         configuration.deviceName = "reinstalled"
         let (storage, credentials) = try await DeviceRegistration.create(
             configuration: configuration, identity: try IdentityKeyPair.generate(), api: device.api,
-            sink: CoreMessageTable(), password: device.credentials.password
+            password: device.credentials.password
         ) { _, _ in (device.credentials.accountId, device.credentials.deviceId) }
         return MessengerClient(
             configuration: configuration, storage: storage, credentials: credentials, api: device.api)
     }
-}
-
-/// A message table whose every write fails.
-struct FailingSink: IncomingMessageSink {
-    struct Failure: Error {}
-    func migrate(_ db: Database) throws { try CoreMessageTable().migrate(db) }
-    func store(_ message: StoredMessage, in db: Database) throws -> Bool { throw Failure() }
-    func markSent(clientId: String, serverSeq: Int64, in db: Database) throws { throw Failure() }
-    func applyReceipt(state: String, conversation: String, upToSeq: Int64, in db: Database) throws { throw Failure() }
-    func messages(in conversation: String, db: Database) throws -> [StoredMessage] { [] }
 }
 
 extension IncomingEvent {

@@ -50,20 +50,30 @@ struct DeliveryAndNotificationTests {
         try await alice.send(text: "r1", to: bobLoud.credentials.accountId)
         try await alice.send(text: "r2", to: bobLoud.credentials.accountId)
         _ = try await bobLoud.sync()
+        // One "delivered up to 2" for both messages, queued when they were stored.
+        #expect(
+            try await bobLoud.sendPendingReceipts() == [
+                PendingReceipt(
+                    conversationId: conversation, recipient: alice.credentials.accountId, kind: .delivered, upToSeq: 2)
+            ])
+        #expect(try await bobLoud.sendPendingReceipts().isEmpty, "a receipt is sent once")
 
-        try await bobLoud.sendReceipt(
-            .delivered, conversation: conversation, upToSeq: 2, to: alice.credentials.accountId)
-        try await bobQuiet.sendReceipt(.read, conversation: conversation, upToSeq: 2, to: alice.credentials.accountId)
+        // Read with read receipts off: marked read here, nothing sent.
+        #expect(try await bobQuiet.markRead(conversation, upToSeq: 1) == 1)
         let events = try await alice.sync()
         #expect(
             events == [
                 .receipt(.delivered, conversation: conversation, upToSeq: 2, reader: bobLoud.credentials.accountId)
             ])
-        #expect(try await alice.messages(in: conversation).map(\.state) == ["delivered", "delivered"])
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.delivered, .delivered])
+        #expect(try await bobQuiet.messages(in: conversation).map(\.state) == [.read, .delivered])
 
-        try await bobLoud.sendReceipt(.read, conversation: conversation, upToSeq: 1, to: alice.credentials.accountId)
+        // The setting on: the queued read receipt goes out.
+        #expect(try await bobLoud.sendPendingReceipts().map(\.kind) == [.read])
         _ = try await alice.sync()
-        #expect(try await alice.messages(in: conversation).map(\.state) == ["read", "delivered"])
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.read, .delivered])
+        #expect(try await alice.conversations().map(\.unreadCount) == [0], "her own messages are never unread")
+        #expect(try await bobLoud.conversations().map(\.unreadCount) == [1])
     }
 
     @Test func theNotificationDecryptorStoresAcknowledgesAndShowsTheText() async throws {

@@ -9,7 +9,8 @@ import Realtime
 /// Realtime's `RealtimeConnection` is not used for this: its inbox stores an item and
 /// acknowledges it before the app sees it, and an envelope must be acknowledged only after its
 /// plaintext and ratchet state commit. The socket comes from a Realtime transport
-/// (`WebSocketTransport` over CourierHTTP's `WebSocketClient`). One listener serves one socket;
+/// (`WebSocketTransport` over CourierHTTP's `WebSocketClient`). A message that leaves a hole in
+/// its conversation's `serverSeq`s starts a catch-up over HTTP. One listener serves one socket;
 /// reconnecting (and catching up with `sync()` first) is the caller's.
 public final class DeliveryListener: Sendable {
     /// What the envelopes produced, in delivery order; finishes when the socket closes.
@@ -32,6 +33,12 @@ public final class DeliveryListener: Sendable {
                     let (event, ack) = await client.receive(socketEnvelope: frame["body"] ?? .null)
                     if let event { sink.yield(event) }
                     acknowledge = ack
+                    // A hole before this message: what the socket skipped is fetched over HTTP.
+                    if case .message(let message) = event,
+                        let caught = try? await client.catchUpIfGaps(in: message.conversationId)
+                    {
+                        for event in caught where event != .duplicate { sink.yield(event) }
+                    }
                 case "/api/v1/keys/low":
                     let count = Int(frame["body"]?["count"]?.intValue ?? 0)
                     _ = try? await client.refillPreKeys(serverCount: count)

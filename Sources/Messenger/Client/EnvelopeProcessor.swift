@@ -1,4 +1,5 @@
 import CourierCore
+import Foundation
 import SignalProtocol
 
 /// Decrypts one envelope and stores what it carries, atomically and once.
@@ -53,16 +54,34 @@ struct EnvelopeProcessor: Sendable {
         _ plaintext: [UInt8], from envelope: IncomingEnvelope, senderKeys: any SenderKeyStore, db: Database
     ) throws -> IncomingEvent {
         let sender = envelope.sourceAccount
-        switch try MessageContent(decoding: plaintext) {
+        let content = try MessageContent(decoding: plaintext)
+        if content.isControl {
+            // A control message uses a seq of the conversation too; noted so it is not reported as a gap.
+            try MessageStore.recordControlSequence(
+                conversationId: envelope.conversationId, serverSeq: envelope.serverSeq, in: db)
+        }
+        switch content {
         case .text(let body, let attachment, let sentAt, _):
-            let message = StoredMessage(
-                clientId: envelope.clientMessageId, conversationId: envelope.conversationId, senderAccount: sender,
-                senderDevice: envelope.sourceDevice, serverSeq: envelope.serverSeq, body: body,
-                attachment: attachment, state: "received", sentAt: sentAt, receivedAt: clock.nowMilliseconds)
-            guard try storage.sink.store(message, in: db) else { return .duplicate }
-            return .message(message)
+            let message = Message(
+                clientId: envelope.clientMessageId, conversationId: envelope.conversationId,
+                sender: MessageSender(account: sender, device: Int(envelope.sourceDevice)),
+                serverSeq: envelope.serverSeq, body: body, attachment: attachment.map { Data($0) },
+                state: sender == ownAddress.name ? .sent : .delivered, sentAt: sentAt,
+                receivedAt: sender == ownAddress.name ? nil : clock.nowMilliseconds)
+            // A copy of what another device of this account sent is one of its own, already sent.
+            let isNew =
+                sender == ownAddress.name
+                ? try MessageStore.insertOutgoing(message, in: db) : try MessageStore.insertIncoming(message, in: db)
+            return isNew ? .message(message) : .duplicate
         case .receipt(let kind, let conversation, let upToSeq):
-            try storage.sink.applyReceipt(state: kind.rawValue, conversation: conversation, upToSeq: upToSeq, in: db)
+            // Another device of this account acknowledging what it received says nothing about
+            // what this account sent.
+            if sender != ownAddress.name {
+                try MessageStore.applyReceipt(
+                    kind: kind, conversationId: conversation,
+                    reader: MessageSender(account: sender, device: Int(envelope.sourceDevice)), upToSeq: upToSeq,
+                    in: db)
+            }
             return .receipt(kind, conversation: conversation, upToSeq: upToSeq, reader: sender)
         case .typing(let started, let conversation):
             return .typing(account: sender, conversation: conversation, started: started)

@@ -1,7 +1,7 @@
 /// What processing one envelope produced.
 public enum IncomingEvent: Sendable, Hashable {
     /// A conversation message, now stored.
-    case message(StoredMessage)
+    case message(Message)
     /// A receipt from `reader`, applied to this account's messages.
     case receipt(ReceiptKind, conversation: String, upToSeq: Int64, reader: String)
     /// Someone started or stopped typing (not stored).

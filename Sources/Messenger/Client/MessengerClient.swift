@@ -48,7 +48,7 @@ public actor MessengerClient {
     {
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
         let (storage, credentials) = try await DeviceRegistration.create(
-            configuration: configuration, identity: try IdentityKeyPair.generate(), api: api, sink: CoreMessageTable()
+            configuration: configuration, identity: try IdentityKeyPair.generate(), api: api
         ) { password, registrationId in
             try await api.register(password: password, registrationId: registrationId, name: configuration.deviceName)
         }
@@ -66,7 +66,7 @@ public actor MessengerClient {
     ) async throws -> MessengerClient {
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
         let (storage, credentials) = try await DeviceRegistration.create(
-            configuration: configuration, identity: identity, api: api, sink: CoreMessageTable()
+            configuration: configuration, identity: identity, api: api
         ) { password, registrationId in
             try await api.link(
                 token: token, password: password, registrationId: registrationId, name: configuration.deviceName)
@@ -80,7 +80,7 @@ public actor MessengerClient {
         -> MessengerClient
     {
         let storage = try MessengerStorage(
-            directory: configuration.directory, keyProvider: configuration.keyProvider, sink: CoreMessageTable())
+            directory: configuration.directory, keyProvider: configuration.keyProvider)
         let credentials = try DeviceRegistration.credentials(in: storage)
         let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
         return MessengerClient(configuration: configuration, storage: storage, credentials: credentials, api: api)
@@ -102,12 +102,6 @@ public actor MessengerClient {
     /// - Throws: `MessengerClientError`.
     public func removeDevice(_ deviceId: UInt32) async throws {
         try await api.removeDevice(deviceId, as: credentials)
-    }
-
-    /// The stored messages of a conversation: by `serverSeq`, pending ones last.
-    /// - Throws: `.storage`.
-    public func messages(in conversation: String) throws -> [StoredMessage] {
-        try storage.read { try storage.sink.messages(in: conversation, db: $0) }
     }
 
     /// The new identity key of `account` waiting for the user's decision, if any.

@@ -21,6 +21,12 @@ public enum MessageContent: Sendable, Hashable {
     /// The format version written and understood.
     public static let version: Int64 = 1
 
+    /// Everything but a text: receipts, typing, group updates, sender keys, unknown kinds.
+    var isControl: Bool {
+        if case .text = self { return false }
+        return true
+    }
+
     /// The JSON bytes.
     public var encoded: [UInt8] {
         var object: [String: JSONValue] = ["v": .int(Self.version)]
@@ -95,14 +101,6 @@ public enum MessageContent: Sendable, Hashable {
             self = .unknown(kind: kind)
         }
     }
-}
-
-/// Which receipt.
-public enum ReceiptKind: String, Sendable, Hashable {
-    /// Stored on the reader's device.
-    case delivered
-    /// Shown to the reader.
-    case read
 }
 
 /// How a group's messages are encrypted.

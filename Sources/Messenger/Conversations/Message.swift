@@ -23,7 +23,7 @@ public struct MessageSender: Sendable, Hashable {
 
 /// One message of a conversation as the device stores it, in plaintext (it never leaves the
 /// device's store).
-public struct Message: Sendable, Equatable, Identifiable {
+public struct Message: Sendable, Hashable, Identifiable {
     /// The sender's id for the message (a UUID), kept across retries: with the sender's account
     /// it identifies the message, so a second copy is dropped.
     public var clientId: String

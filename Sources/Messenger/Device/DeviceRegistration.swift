@@ -13,13 +13,13 @@ enum DeviceRegistration {
     /// Generates the identity, opens the store, registers (or links) and uploads the first keys.
     static func create(
         configuration: MessengerClientConfiguration, identity: IdentityKeyPair, api: MessengerAPI,
-        sink: any IncomingMessageSink, password: String = newPassword(),
+        password: String = newPassword(),
         account: (_ password: String, _ registrationId: UInt32) async throws -> (String, UInt32)
     ) async throws -> (MessengerStorage, DeviceCredentials) {
         let registrationId = try KeyHelper.generateRegistrationId()
         let storage = try MessengerStorage(
             directory: configuration.directory, keyProvider: configuration.keyProvider, identity: identity,
-            registrationId: registrationId, sink: sink)
+            registrationId: registrationId)
         let (accountId, deviceId) = try await account(password, registrationId)
         let credentials = DeviceCredentials(accountId: accountId, deviceId: deviceId, password: password)
         let upload = try storage.transaction { stores, _, db in

@@ -45,7 +45,7 @@ extension MessengerClient {
     /// over the pairwise sessions to devices that lack it.
     /// - Throws: `.invalidArgument` for an unknown group; `MessengerClientError`.
     @discardableResult
-    public func send(text: String, toGroup group: String) async throws -> StoredMessage {
+    public func send(text: String, toGroup group: String) async throws -> Message {
         guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
             throw MessengerClientError(.invalidArgument, "unknown group \(group)")
         }
@@ -61,24 +61,22 @@ extension MessengerClient {
     }
 
     private func sendBySenderKey(_ content: MessageContent, text: String, group: String, accounts: [String])
-        async throws -> StoredMessage
+        async throws -> Message
     {
         try await learnOwnDevicesIfNone()
-        let clientId = Identifier.uuid()
         let now = clock.nowMilliseconds
         let conversation = Self.groupConversationId(group)
-        var message = StoredMessage(
-            clientId: clientId, conversationId: conversation, senderAccount: credentials.accountId,
-            senderDevice: credentials.deviceId, serverSeq: nil, body: text, attachment: nil, state: "sending",
-            sentAt: now, receivedAt: now)
         let name = ownSenderKeyName(group)
         // The distribution is taken before the encryption, so it opens this message too for a
         // device that the server reveals only during the send (a 409).
-        let (distribution, ciphertext) = try storage.transaction { _, senderKeys, db in
-            _ = try storage.sink.store(message, in: db)
+        let (stored, distribution, ciphertext) = try storage.transaction { _, senderKeys, db in
+            let message = try storeOutgoing(
+                text: text, attachment: nil, conversation: conversation, sentAt: now, in: db)
             let cipher = GroupCipher(store: senderKeys)
-            return (try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
+            return (message, try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
         }
+        var message = stored
+        let clientId = message.clientId
         let bytes = ciphertext.serialized
         let distribute: SesameSender.Preparer = { [self] account, devices in
             try await self.distribute(distribution, group: group, to: account, devices: devices)
@@ -90,13 +88,7 @@ extension MessengerClient {
                 seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
             serverSeq = serverSeq ?? seq
         }
-        if let serverSeq {
-            try storage.transaction { _, _, db in
-                try storage.sink.markSent(clientId: clientId, serverSeq: serverSeq, in: db)
-            }
-            message.serverSeq = serverSeq
-            message.state = "sent"
-        }
+        try markSent(&message, serverSeq: serverSeq)
         return message
     }
 
@@ -107,10 +99,11 @@ extension MessengerClient {
         let shared = try storage.read { try GroupTable.shares(group: group, db: $0) }
         guard devices.contains(where: { !shared.contains("\(account).\($0)") }) else { return }
         let content = MessageContent.senderKey(group: group, distribution: distribution.serialized)
-        try await sesame.send(
-            to: account, conversation: Self.conversationId(credentials.accountId, account),
-            clientMessageId: Identifier.uuid(), timestamp: clock.nowMilliseconds,
-            seal: SesameSender.pairwise(content.encoded))
+        let conversation = Self.conversationId(credentials.accountId, account)
+        let seq = try await sesame.send(
+            to: account, conversation: conversation, clientMessageId: Identifier.uuid(),
+            timestamp: clock.nowMilliseconds, seal: SesameSender.pairwise(content.encoded))
+        try recordControlSequence(seq, in: conversation)
         let reached = try storage.read { try DeviceRoster.active(account: account, db: $0) }
         try storage.transaction { _, _, db in
             for device in reached { try GroupTable.addShare(group: group, account: account, device: device, db: db) }
@@ -122,10 +115,11 @@ extension MessengerClient {
         for account in recipients where account != credentials.accountId {
             try await sendControl(content, to: account, includeOwnDevices: false)
         }
-        try await sesame.send(
+        let seq = try await sesame.send(
             to: credentials.accountId, conversation: Self.groupConversationId(group),
             clientMessageId: Identifier.uuid(),
             timestamp: clock.nowMilliseconds, seal: SesameSender.pairwise(content.encoded))
+        try recordControlSequence(seq, in: Self.groupConversationId(group))
     }
 
     nonisolated func ownSenderKeyName(_ group: String) -> SenderKeyName {

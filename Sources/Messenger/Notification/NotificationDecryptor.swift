@@ -79,7 +79,7 @@ public struct NotificationDecryptor: Sendable {
         _ = finished
         guard let last = collected.last else { return generic }
         return NotificationAlert(
-            title: last.senderAccount, body: last.body, isGeneric: false, messageCount: collected.count)
+            title: last.sender.account, body: last.body, isGeneric: false, messageCount: collected.count)
     }
 }
 
@@ -111,8 +111,8 @@ private final class FirstOutcome: Sendable {
 
 /// Messages stored so far, read when the deadline strikes.
 private final class Collected: Sendable {
-    private let messages = Mutex<[StoredMessage]>([])
-    func add(_ message: StoredMessage) { messages.withLock { $0.append(message) } }
-    var last: StoredMessage? { messages.withLock { $0.last } }
+    private let messages = Mutex<[Message]>([])
+    func add(_ message: Message) { messages.withLock { $0.append(message) } }
+    var last: Message? { messages.withLock { $0.last } }
     var count: Int { messages.withLock { $0.count } }
 }

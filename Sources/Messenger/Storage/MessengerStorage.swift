@@ -11,38 +11,39 @@ import SignalProtocol
 final class MessengerStorage: Sendable {
     let directory: String
     let signal: SQLiteSignalStore
-    let sink: any IncomingMessageSink
+    /// The conversations (`MessageStore`'s tables in this file) for reads and page sources; the
+    /// writes that must commit with the ratchet go through `transaction`.
+    let conversations: ConversationStore
     let lockPath: String
 
     static func databasePath(in directory: String) -> String { directory + "/messenger.sqlite" }
 
     /// Creates the file for a new device identity.
     convenience init(
-        directory: String, keyProvider: any KeyProvider, identity: IdentityKeyPair, registrationId: UInt32,
-        sink: any IncomingMessageSink
+        directory: String, keyProvider: any KeyProvider, identity: IdentityKeyPair, registrationId: UInt32
     ) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let store = try SQLiteSignalStore(
             path: Self.databasePath(in: directory), keyProvider: keyProvider, identity: identity,
             registrationId: registrationId)
-        try self.init(directory: directory, signal: store, sink: sink)
+        try self.init(directory: directory, signal: store)
     }
 
     /// Reopens an existing device's file.
-    convenience init(directory: String, keyProvider: any KeyProvider, sink: any IncomingMessageSink) throws {
+    convenience init(directory: String, keyProvider: any KeyProvider) throws {
         let store = try SQLiteSignalStore(path: Self.databasePath(in: directory), keyProvider: keyProvider)
-        try self.init(directory: directory, signal: store, sink: sink)
+        try self.init(directory: directory, signal: store)
     }
 
-    private init(directory: String, signal: SQLiteSignalStore, sink: any IncomingMessageSink) throws {
+    private init(directory: String, signal: SQLiteSignalStore) throws {
         self.directory = directory
         self.signal = signal
-        self.sink = sink
         lockPath = directory + "/ratchet.lock"
         try signal.sharedTransaction { _, _, db in
             try MessengerSchema.migrate(db)
-            try sink.migrate(db)
+            try MessageStore.migrate(db)
         }
+        conversations = try ConversationStore(path: Self.databasePath(in: directory))
     }
 
     /// Runs `body` holding the cross-process ratchet lock, in one transaction over the Signal
