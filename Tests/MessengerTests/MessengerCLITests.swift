@@ -104,6 +104,99 @@ struct MessengerCLITests {
         ])
     }
 
+    @Test func aSecondDeviceLinkedThroughTheHandoverFileReceivesTheAccountsMessages() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        func run(_ arguments: [String]) async throws -> ChildProcess.Outcome {
+            let outcome = try await offPool { try ChildProcess.run(courier, ["chat"] + arguments) }
+            #expect(outcome.status == 0, "\(outcome.errorOutput)")
+            return outcome
+        }
+        _ = try await run(["register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
+        let handover = dir + "/identity.handover"
+        let provisioned = try await run([
+            "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover,
+        ])
+        let mode = try FileManager.default.attributesOfItem(atPath: handover)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the file holds the private identity key")
+        #expect(provisioned.output.contains("PRIVATE identity key"))
+        let token = try #require(
+            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
+        )
+        let linked = try await run([
+            "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token", String(token),
+            "--identity", handover,
+        ])
+        #expect(linked.output.contains("device 2"), "\(linked.output)")
+        #expect(!FileManager.default.fileExists(atPath: handover), "the handover file is removed once linked")
+
+        let phone = try ChatProcess(courier, ["chat", "--name", "phone", "--dir", dir + "/phone"])
+        let tablet = try ChatProcess(courier, ["chat", "--name", "tablet", "--dir", dir + "/tablet"])
+        #expect(await phone.waitFor("online"), "\(phone.output)")
+        #expect(await tablet.waitFor("online"), "\(tablet.output)")
+        let bob = try await server.register("bob")
+        let account = try #require(linked.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first)
+        try await bob.send(text: "to both of your devices", to: String(account.dropLast()))
+        #expect(await phone.waitFor("to both of your devices"), "\(phone.output)")
+        #expect(await tablet.waitFor("to both of your devices"), "\(tablet.output)")
+        try tablet.send("/to \(bob.credentials.accountId) from the tablet")
+        #expect(await phone.waitFor("(device 2): from the tablet"), "the phone gets the tablet's own copy")
+        #expect(try await phone.quit() == 0)
+        #expect(try await tablet.quit() == 0)
+    }
+
+    @Test func linkingWithAWrongTokenFailsAndKeepsTheHandoverFile() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        let phone = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
+        }
+        #expect(phone.status == 0)
+        let handover = dir + "/identity.handover"
+        let provisioned = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover])
+        }
+        #expect(provisioned.status == 0)
+        let outcome = try await offPool {
+            try ChildProcess.run(
+                courier,
+                [
+                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
+                    "not-the-token", "--identity", handover,
+                ])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.contains("courier: "), "\(outcome.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: handover), "the file stays for a retry with the right token")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/tablet"), "the half-made device is removed")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/tablet.key"))
+
+        let token = try #require(
+            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
+        )
+        let retried = try await offPool {
+            try ChildProcess.run(
+                courier,
+                [
+                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
+                    String(token), "--identity", handover,
+                ])
+        }
+        #expect(retried.status == 0, "the same command with the right token succeeds: \(retried.errorOutput)")
+        let again = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet"])
+        }
+        #expect(again.status == 1)
+        #expect(again.errorOutput.contains("already holds a chat device"), "\(again.errorOutput)")
+    }
+
     /// The safety number's three lines of digit groups in an output.
     func safetyDigits(_ output: String) -> [String] {
         output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {

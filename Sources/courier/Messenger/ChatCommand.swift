@@ -22,7 +22,9 @@ struct ChatCommand {
 
     /// `courier chat register`: a new account and its first device.
     func register(server: String) async throws {
-        let client = try await MessengerClient.register(configuration(server: server))
+        let client = try await removingTheDeviceOnFailure {
+            try await MessengerClient.register(configuration(server: server))
+        }
         try saveSettings(server: server)
         say("registered \(name): account \(client.credentials.accountId), device \(client.credentials.deviceId)")
         say("state in \(directory), storage key in \(keyFile) (0600); give your account id to your contacts")
@@ -50,7 +52,9 @@ struct ChatCommand {
             throw CommandError("cannot read \(identityFile)")
         }
         let identity = try IdentityKeyPair(serialized: SecretBytes(data))
-        let client = try await MessengerClient.link(configuration(server: server), token: token, identity: identity)
+        let client = try await removingTheDeviceOnFailure {
+            try await MessengerClient.link(configuration(server: server), token: token, identity: identity)
+        }
         try saveSettings(server: server)
         try? FileManager.default.removeItem(atPath: identityFile)
         say("linked \(name): account \(client.credentials.accountId), device \(client.credentials.deviceId)")
@@ -66,6 +70,25 @@ struct ChatCommand {
         defer { device.sockets.shutdown() }
         try await ChatSession(device: device, downloads: directory + "/downloads").run(
             lines: StandardInputLines.stream())
+    }
+
+    /// Runs a registration; when it fails, removes the half-made device (its directory and key
+    /// file) if they were not there before, so that the same command can be run again.
+    private func removingTheDeviceOnFailure(_ work: () async throws -> MessengerClient) async throws
+        -> MessengerClient
+    {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: settingsFile) else {
+            throw CommandError("\(directory) already holds a chat device")
+        }
+        let existed = (manager.fileExists(atPath: directory), manager.fileExists(atPath: keyFile))
+        do {
+            return try await work()
+        } catch {
+            if !existed.0 { try? manager.removeItem(atPath: directory) }
+            if !existed.1 { try? manager.removeItem(atPath: keyFile) }
+            throw error
+        }
     }
 
     private func configuration(server: String) throws -> MessengerClientConfiguration {
