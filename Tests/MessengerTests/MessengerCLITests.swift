@@ -94,6 +94,8 @@ struct MessengerCLITests {
         #expect(await bob.waitFor("scan of \(aliceAccount)'s code: match"), "\(bob.output)")
         try bob.send("/verify \(aliceAccount) AAAA")
         #expect(await bob.waitFor("code: unreadable"), "\(bob.output)")
+        try bob.send("/accept \(aliceAccount)")
+        #expect(await bob.waitFor("no identity change is pending for \(aliceAccount)"), "\(bob.output)")
         try bob.send("/nonsense")
         #expect(await bob.waitFor("unknown command or wrong arguments: /nonsense"), "\(bob.output)")
 
@@ -195,6 +197,25 @@ struct MessengerCLITests {
         }
         #expect(again.status == 1)
         #expect(again.errorOutput.contains("already holds a chat device"), "\(again.errorOutput)")
+    }
+
+    @Test func aChatSaysSoWhenTheServerGoesAwayAndQuitsCleanly() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        let dir = server.root + "/chat"
+        let registered = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "carol", "--dir", dir + "/carol"])
+        }
+        #expect(registered.status == 0)
+        let carol = try ChatProcess(courier, ["chat", "--name", "carol", "--dir", dir + "/carol"])
+        #expect(await carol.waitFor("online"), "\(carol.output)")
+        _ = await runOffPool { [server] in server.server.stop(deadline: .zero) }
+        #expect(await carol.waitFor("the delivery socket closed"), "\(carol.output)")
+        try carol.send("/online")
+        #expect(await carol.waitFor("error: "), "no server to catch up from: \(carol.output)")
+        #expect(try await carol.quit() == 0)
+        try? FileManager.default.removeItem(atPath: server.root)
     }
 
     /// The safety number's three lines of digit groups in an output.

@@ -14,6 +14,8 @@ actor ChatSession {
           /typing <account>             tell <account> you are typing
           /safety <account>             show the safety number (digits and QR code bytes)
           /verify <account> <base64>    compare the QR code bytes read from <account>'s screen
+          /accept <account>             accept <account>'s changed identity key (after comparing
+                                        safety numbers); sending to them resumes
           /offline  /online             close the delivery socket / catch up and reopen it
           /whoami  /help  /quit
         """
@@ -71,6 +73,10 @@ actor ChatSession {
             guard let scanned = Base64.decode(arguments[1]) else { throw CommandError("not base64") }
             let number = try await device.safetyNumber(with: arguments[0])
             say("scan of \(arguments[0])'s code: \(number.compare(scanned: scanned))")
+        case ("/accept", 1):
+            try await device.client.acceptIdentityChange(of: arguments[0])
+            say("accepted the new identity key of \(arguments[0]); catching up on what it held back")
+            for event in try await device.client.sync() { await show(event) }
         case ("/offline", 0):
             await goOffline()
             say("offline: the server keeps what arrives until /online")
@@ -95,16 +101,24 @@ actor ChatSession {
         self.listener = listener
         printer = Task { [weak self] in
             for await event in listener.events { await self?.show(event) }
+            await self?.closed(listener)
         }
         say("online")
     }
 
     private func goOffline() async {
         guard let listener else { return }
+        self.listener = nil
         listener.stop()
         await listener.finished()
         await printer?.value
-        self.listener = nil
+    }
+
+    /// The socket ended without `/offline` (the server stopped, the network went away).
+    private func closed(_ ended: DeliveryListener) {
+        guard listener === ended else { return }
+        listener = nil
+        say("the delivery socket closed; /online catches up and reconnects")
     }
 
     private func show(_ event: IncomingEvent) async {
