@@ -41,7 +41,8 @@ struct EnvelopeProcessor: Sendable {
                 return event
             }
         } catch let error as SignalProtocolError where error.code == .untrustedIdentity {
-            try recordIdentityChange(envelope)
+            // Not recorded as processed: the caller shows the key to `ContactVerification`, and
+            // the envelope stays on the server until the change is accepted.
             return .identityChanged(account: envelope.sourceAccount)
         } catch let error as SignalProtocolError where error.code != .storageFailure {
             return try recordUndecryptable(envelope, reason: error.code.description)
@@ -140,17 +141,6 @@ struct EnvelopeProcessor: Sendable {
             if try isProcessed(envelope, db: db) { return .duplicate }
             try markProcessed(envelope, outcome: "undecryptable: \(reason)", db: db)
             return .undecryptable(from: envelope.sourceAccount, reason: reason)
-        }
-    }
-
-    /// Remembers the new identity key a session-opening message claims, to show the user.
-    private func recordIdentityChange(_ envelope: IncomingEnvelope) throws {
-        guard envelope.type == Int(CiphertextMessage.preKeyType),
-            let message = try? PreKeySignalMessage(serialized: envelope.content)
-        else { return }
-        try storage.transaction { _, _, db in
-            try IdentityChanges.record(
-                account: envelope.sourceAccount, key: message.identityKey, now: clock.nowMilliseconds, db: db)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import SignalProtocol
 
 /// An envelope as the server delivers it (socket body or catch-up entry). Everything but
 /// `content` is routing metadata the server knows anyway.
@@ -12,6 +13,12 @@ struct IncomingEnvelope: Sendable {
     var serverSeq: Int64
     var serverTimestamp: Int64
     var content: [UInt8]
+
+    /// The identity key a session-opening message (`PreKeySignalMessage`) claims; nil for others.
+    var sessionOpeningIdentityKey: IdentityKey? {
+        guard type == Int(CiphertextMessage.preKeyType) else { return nil }
+        return try? PreKeySignalMessage(serialized: content).identityKey
+    }
 
     /// The envelope type of a sender-key group message (libsignal's `SenderKeyMessage`).
     static let senderKeyType = 4

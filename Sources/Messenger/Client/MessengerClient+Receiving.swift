@@ -9,15 +9,11 @@ extension MessengerClient {
     /// - Throws: `MessengerClientError` (`.transport`, `.server`, `.storage`); envelopes
     ///   processed before the failure stay processed.
     public func sync(limit: Int = .max) async throws -> [IncomingEvent] {
-        try await Self.catchUp(
-            api: api, credentials: credentials, processor: processor, limit: limit, onEvent: { _ in })
+        try await catchUp(limit: limit, onEvent: { _ in })
     }
 
     /// The catch-up loop, shared with the notification decryptor.
-    static func catchUp(
-        api: MessengerAPI, credentials: DeviceCredentials, processor: EnvelopeProcessor, limit: Int,
-        onEvent: (IncomingEvent) -> Void
-    ) async throws -> [IncomingEvent] {
+    nonisolated func catchUp(limit: Int, onEvent: (IncomingEvent) -> Void) async throws -> [IncomingEvent] {
         var events: [IncomingEvent] = []
         var cursor: Int64 = 0
         while events.count < limit {
@@ -26,7 +22,7 @@ extension MessengerClient {
             for (id, json) in page.envelopes {
                 let event: IncomingEvent
                 do {
-                    event = try processor.process(try IncomingEnvelope(json: json))
+                    event = try await processObservingIdentity(try IncomingEnvelope(json: json))
                 } catch let error as MessengerClientError where error.code == .malformedEnvelope {
                     event = .undecryptable(from: json["sourceAccount"]?.stringValue ?? "", reason: error.message)
                 }
@@ -41,9 +37,9 @@ extension MessengerClient {
     }
 
     /// Processes one envelope from the delivery socket; true when it may be acknowledged.
-    func receive(socketEnvelope json: JSONValue) -> (event: IncomingEvent?, acknowledge: Bool) {
+    func receive(socketEnvelope json: JSONValue) async -> (event: IncomingEvent?, acknowledge: Bool) {
         do {
-            let event = try processor.process(try IncomingEnvelope(json: json))
+            let event = try await processObservingIdentity(try IncomingEnvelope(json: json))
             return (event, event.acknowledges)
         } catch let error as MessengerClientError where error.code == .malformedEnvelope {
             return (.undecryptable(from: json["sourceAccount"]?.stringValue ?? "", reason: error.message), true)

@@ -22,7 +22,13 @@ public actor MessengerClient {
     nonisolated let storage: MessengerStorage
     nonisolated let api: MessengerAPI
     nonisolated let processor: EnvelopeProcessor
-    var sesame: SesameSender { SesameSender(storage: storage, api: api, credentials: credentials, clock: clock) }
+    /// Contacts' identity keys, safety numbers, verification and key-change warnings: every key
+    /// the sessions meet (fetched bundles, session-opening messages) is observed here, and
+    /// sending asks it first (`maySend(to:)`).
+    public nonisolated let trust: ContactVerification
+    var sesame: SesameSender {
+        SesameSender(storage: storage, api: api, credentials: credentials, clock: clock, trust: trust)
+    }
     nonisolated var clock: any Clock { configuration.clock }
     /// When the own device list was last asked for because no other own device was known.
     var ownDevicesAskedAt: Int64?
@@ -38,6 +44,11 @@ public actor MessengerClient {
         processor = EnvelopeProcessor(
             storage: storage, clock: configuration.clock,
             ownAddress: ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId))
+        trust = ContactVerification(
+            presenter: SafetyNumberPresenter(
+                localIdentifier: credentials.accountId, localKey: storage.signal.identityKeyPair().identityKey),
+            store: SQLiteContactTrustStore(pool: storage.conversations.database),
+            policy: configuration.identityChangePolicy)
     }
 
     /// Creates an account and its first device: a new identity key, signed prekey and 100
@@ -102,31 +113,6 @@ public actor MessengerClient {
     /// - Throws: `MessengerClientError`.
     public func removeDevice(_ deviceId: UInt32) async throws {
         try await api.removeDevice(deviceId, as: credentials)
-    }
-
-    /// The new identity key of `account` waiting for the user's decision, if any.
-    public func pendingIdentityChange(of account: String) throws -> IdentityKey? {
-        try storage.read { try IdentityChanges.pending(account: account, db: $0) }
-    }
-
-    /// Accepts the changed identity key of `account` (the user compared safety numbers or chose
-    /// to go on): it is saved for every known device of the account and sending resumes.
-    /// - Throws: `.invalidArgument` when no change is pending.
-    public func acceptIdentityChange(of account: String) throws {
-        try storage.transaction { stores, _, db in
-            guard let key = try IdentityChanges.pending(account: account, db: db) else {
-                throw MessengerClientError(.invalidArgument, "no identity change is pending for \(account)")
-            }
-            var devices = Set(
-                try db.query("SELECT device FROM messenger_roster WHERE account = ?", [.text(account)]) {
-                    UInt32(truncatingIfNeeded: $0.int(0))
-                })
-            devices.insert(1)
-            for device in devices {
-                try stores.identities.saveIdentity(key, for: ProtocolAddress(name: account, deviceId: device))
-            }
-            try IdentityChanges.clear(account: account, db: db)
-        }
     }
 
     /// Asks for this account's devices when no other one is known (at most once a minute), so a

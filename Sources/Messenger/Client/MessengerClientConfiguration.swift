@@ -21,6 +21,8 @@ public struct MessengerClientConfiguration: Sendable {
     public var preKeyRefillThreshold = 10
     /// Whether read receipts are sent (a user setting); delivery receipts always are.
     public var sendsReadReceipts = true
+    /// When a contact's changed identity key blocks sending until the user accepts it.
+    public var identityChangePolicy = IdentityChangePolicy.blockUntilAccepted
 
     /// A configuration with the default timings.
     public init(

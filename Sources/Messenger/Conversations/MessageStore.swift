@@ -78,7 +78,10 @@ public enum MessageStore {
                     sent_up_to_seq INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY(conversation_id, recipient, kind)
                 ) WITHOUT ROWID;
-                """)
+                """),
+        // The contacts' identity keys, verification and pending changes (`SQLiteContactTrustStore`),
+        // in the same file as the messages when the messenger client keeps both.
+        .init("messenger contact trust v1", sql: SQLiteContactTrustStore.migrations[0].sql),
     ]
 
     /// The rows `message(from:)` can decode: damaged ones are left out in SQL, so a page or the

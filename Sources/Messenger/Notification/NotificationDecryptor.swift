@@ -62,9 +62,7 @@ public struct NotificationDecryptor: Sendable {
             let work = Task { [configuration, http] in
                 defer { race.resolve(true) }
                 let client = try MessengerClient.open(configuration, http: http)
-                _ = try await MessengerClient.catchUp(
-                    api: client.api, credentials: client.credentials, processor: client.processor, limit: 500
-                ) { event in
+                _ = try await client.catchUp(limit: 500) { event in
                     if case .message(let message) = event { collected.add(message) }
                 }
             }

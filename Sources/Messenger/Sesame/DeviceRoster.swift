@@ -11,6 +11,13 @@ enum DeviceRoster {
         ) { UInt32(truncatingIfNeeded: $0.int(0)) }
     }
 
+    /// Every device of `account` ever known, removed ones too.
+    static func all(account: String, db: Database) throws -> [UInt32] {
+        try db.query("SELECT device FROM messenger_roster WHERE account = ?", [.text(account)]) {
+            UInt32(truncatingIfNeeded: $0.int(0))
+        }
+    }
+
     static func add(account: String, device: UInt32, db: Database) throws {
         try db.run(
             """

@@ -8,13 +8,16 @@ import SignalProtocol
 /// bundles are fetched and sessions started) and extra ones (marked removed, their sessions kept
 /// for late messages); a 410 names devices whose registration changed (a fresh session from a
 /// new bundle replaces the stale one). Every retry carries the same client message id, so the
-/// server stores the message once. A contact whose identity key changed is not sent to until the
-/// app accepts the key.
+/// server stores the message once. A contact whose identity key changed is not sent to while
+/// `ContactVerification.maySend(to:)` says no (until the app accepts the key, per the policy).
 struct SesameSender: Sendable {
     let storage: MessengerStorage
     let api: MessengerAPI
     let credentials: DeviceCredentials
     let clock: any Clock
+    /// The contacts' keys: every fetched bundle's key is observed, and it decides whether a
+    /// changed key blocks.
+    let trust: ContactVerification
     /// Rounds of 409/410 corrections before giving up.
     var maximumAttempts = 4
 
@@ -42,7 +45,7 @@ struct SesameSender: Sendable {
         prepare: Preparer? = nil
     ) async throws -> Int64? {
         let own = account == credentials.accountId
-        try refuseChangedIdentity(account)
+        try await refuseChangedIdentity(account)
         var devices = try active(account)
         if devices.isEmpty && !own {
             try await startSessions(account, device: nil)
@@ -98,25 +101,33 @@ struct SesameSender: Sendable {
     }
 
     /// Fetches bundles (one device, or all) and starts a session with each; adds them to the roster.
-    /// - Throws: `.identityChanged` when a bundle carries an identity key other than the stored one
-    ///   (the key is recorded for the app to show and accept).
+    /// Each bundle's identity key is observed by `trust` first; a key it lets through (the same,
+    /// a first one, or a change the policy does not block) is saved for the device, so the
+    /// Signal store follows `trust`.
+    /// - Throws: `.identityChanged` when a bundle carries a changed key that blocks sending
+    ///   (recorded in `trust` as a warning for the app to show and accept).
     func startSessions(_ account: String, device: UInt32?) async throws {
-        let bundles = try await api.bundles(of: account, device: device, as: credentials)
-        let changed = try storage.transaction { stores, _, db -> Bool in
-            for bundle in bundles where !(account == credentials.accountId && bundle.deviceId == credentials.deviceId) {
-                let address = ProtocolAddress(name: account, deviceId: bundle.deviceId)
-                do {
-                    try SessionBuilder(stores: stores, remoteAddress: address).process(bundle: bundle)
-                } catch let error as SignalProtocolError where error.code == .untrustedIdentity {
-                    try IdentityChanges.record(
-                        account: account, key: bundle.identityKey, now: clock.nowMilliseconds, db: db)
-                    return true
+        let own = account == credentials.accountId
+        let bundles = try await api.bundles(of: account, device: device, as: credentials).filter {
+            !(own && $0.deviceId == credentials.deviceId)
+        }
+        if !own {
+            for key in Set(bundles.map(\.identityKey.serialized)) {
+                let observation = try await trust.observe(try IdentityKey(serialized: key), for: account)
+                if case .changed(let warning) = observation, warning.blocksSending {
+                    throw MessengerClientError(.identityChanged, "the identity key of \(account) changed")
                 }
+            }
+            try await refuseChangedIdentity(account)
+        }
+        try storage.transaction { stores, _, db in
+            for bundle in bundles {
+                let address = ProtocolAddress(name: account, deviceId: bundle.deviceId)
+                if !own { _ = try stores.identities.saveIdentity(bundle.identityKey, for: address) }
+                try SessionBuilder(stores: stores, remoteAddress: address).process(bundle: bundle)
                 try DeviceRoster.add(account: account, device: bundle.deviceId, db: db)
             }
-            return false
         }
-        if changed { throw MessengerClientError(.identityChanged, "the identity key of \(account) changed") }
     }
 
     private func active(_ account: String) throws -> [UInt32] {
@@ -129,8 +140,8 @@ struct SesameSender: Sendable {
         try SessionCipher(stores: storage.signal.stores, remoteAddress: address).hasSession()
     }
 
-    private func refuseChangedIdentity(_ account: String) throws {
-        if try storage.read({ try IdentityChanges.pending(account: account, db: $0) }) != nil {
+    private func refuseChangedIdentity(_ account: String) async throws {
+        if try await !trust.maySend(to: account) {
             throw MessengerClientError(
                 .identityChanged, "the identity key of \(account) changed; accept it before sending")
         }

@@ -27,10 +27,6 @@ enum MessengerSchema {
             PRIMARY KEY (source_account, source_device, client_message_id))
         """,
         """
-        CREATE TABLE IF NOT EXISTS messenger_identity_changes (
-            account TEXT PRIMARY KEY, identity_key BLOB NOT NULL, seen_at INTEGER NOT NULL)
-        """,
-        """
         CREATE TABLE IF NOT EXISTS messenger_groups (
             group_id TEXT PRIMARY KEY, mode TEXT NOT NULL, members TEXT NOT NULL)
         """,
