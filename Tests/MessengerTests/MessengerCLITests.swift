@@ -22,7 +22,8 @@ struct MessengerCLITests {
             "Bob is typing", "receipt: read up to #1 by Bob", "bob-laptop got       receipt: read up to",
             "bob-laptop caught up", "the three messages arrived once each, in the order sent",
             "[attachment recipe.txt, 68 bytes]", "secret pinch of cardamom", "the 60 digits are the same",
-            "Bob scans the QR code on Alice's screen (74 bytes): match", "one flipped bit reads as: identityMismatch",
+            "Bob scans the QR code on Alice's screen (74 bytes): match; Alice is verified",
+            "one flipped bit reads as: identityMismatch",
             "none of the plaintexts was found",
         ] {
             #expect(output.contains(expected), "missing \"\(expected)\" in:\n\(output)")
@@ -57,6 +58,8 @@ struct MessengerCLITests {
         #expect(await bob.waitFor("online"), "\(bob.output)")
         #expect(await alice.waitFor("online"), "\(alice.output)")
 
+        try alice.send("/safety \(bobAccount)")
+        #expect(await alice.waitFor("is known yet: exchange a message first"), "no session, no number: \(alice.output)")
         try alice.send("/to \(bobAccount) hello from the alice process")
         #expect(await bob.waitFor("hello from the alice process"), "\(bob.output)")
         #expect(await alice.waitFor("receipt: read up to #1 by \(bobAccount)"), "\(alice.output)")
@@ -91,7 +94,7 @@ struct MessengerCLITests {
         let aliceCode = try #require(
             alice.output.components(separatedBy: "QR code bytes (base64): ").last?.prefix { $0 != "\n" })
         try bob.send("/verify \(aliceAccount) \(aliceCode)")
-        #expect(await bob.waitFor("scan of \(aliceAccount)'s code: match"), "\(bob.output)")
+        #expect(await bob.waitFor("scan of \(aliceAccount)'s code: match (marked verified)"), "\(bob.output)")
         try bob.send("/verify \(aliceAccount) AAAA")
         #expect(await bob.waitFor("code: unreadable"), "\(bob.output)")
         try bob.send("/accept \(aliceAccount)")

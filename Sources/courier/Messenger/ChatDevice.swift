@@ -68,27 +68,13 @@ final class ChatDevice: Sendable {
         try await AttachmentDownloader(baseURL: serverURL, client: http).download(pointer)
     }
 
-    /// The safety number with `account`, from this account's identity key and the one the key
-    /// directory publishes for `account`.
+    /// The safety number with `account` from the identity key this device's sessions use.
+    /// - Throws: `CommandError` when no key of `account` is known yet (no message exchanged).
     func safetyNumber(with account: String) async throws -> SafetyNumberPresentation {
-        let localKey = await client.identityKeyPair().identityKey
-        let presenter = SafetyNumberPresenter(localIdentifier: accountId, localKey: localKey)
-        return try presenter.present(contact: account, key: try await publishedIdentityKey(of: account))
-    }
-
-    /// The identity key the server's key directory holds for `account` (its first device's bundle).
-    func publishedIdentityKey(of account: String) async throws -> IdentityKey {
-        let credentials = client.credentials
-        let authorization =
-            "Basic "
-            + Base64.encode(Array("\(credentials.accountId).\(credentials.deviceId):\(credentials.password)".utf8))
-        let response = try await http.send(
-            "GET", serverURL + "/v2/keys/\(account)/1", headers: ["Authorization": authorization])
-        guard response.status == 200, let text = response.json?["identityKey"]?.stringValue,
-            let bytes = Base64.decode(text)
-        else {
-            throw CommandError("no identity key for \(account) (status \(response.status))")
+        do {
+            return try await client.safetyNumber(with: account)
+        } catch let error as MessengerClientError where error.code == .invalidArgument {
+            throw CommandError("no identity key of \(account) is known yet: exchange a message first")
         }
-        return try IdentityKey(serialized: bytes)
     }
 }

@@ -71,8 +71,8 @@ actor ChatSession {
             say("QR code bytes (base64): \(Base64.encode(number.qrCodeBytes))")
         case ("/verify", 2):
             guard let scanned = Base64.decode(arguments[1]) else { throw CommandError("not base64") }
-            let number = try await device.safetyNumber(with: arguments[0])
-            say("scan of \(arguments[0])'s code: \(number.compare(scanned: scanned))")
+            let result = try await device.client.verifySafetyNumber(of: arguments[0], scanned: scanned)
+            say("scan of \(arguments[0])'s code: \(result)\(result == .match ? " (marked verified)" : "")")
         case ("/accept", 1):
             try await device.client.acceptIdentityChange(of: arguments[0])
             say("accepted the new identity key of \(arguments[0]); catching up on what it held back")

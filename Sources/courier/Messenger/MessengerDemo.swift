@@ -144,12 +144,15 @@ struct MessengerDemo {
         for line in bobView.lines { say("    \(line)") }
         guard aliceView.digits == bobView.digits else { throw CommandError("the two safety numbers differ") }
         say("the 60 digits are the same on both screens")
-        let scan = bobView.compare(scanned: aliceView.qrCodeBytes)
-        say("Bob scans the QR code on Alice's screen (\(aliceView.qrCodeBytes.count) bytes): \(scan)")
-        guard scan == .match else { throw CommandError("the scan did not match") }
         var forged = aliceView.qrCodeBytes
         forged[forged.count - 1] ^= 0x01
-        say("a QR code with one flipped bit reads as: \(bobView.compare(scanned: forged))")
+        let forgedScan = try await bob.client.verifySafetyNumber(of: alice, scanned: forged)
+        say("a QR code with one flipped bit reads as: \(forgedScan)")
+        let scan = try await bob.client.verifySafetyNumber(of: alice, scanned: aliceView.qrCodeBytes)
+        say(
+            "Bob scans the QR code on Alice's screen (\(aliceView.qrCodeBytes.count) bytes): \(scan); Alice is verified"
+        )
+        guard scan == .match else { throw CommandError("the scan did not match") }
 
         step(7, "What the server stored")
         guard let local else {
