@@ -33,6 +33,28 @@ struct MessengerCLITests {
         #expect(!output.contains("FOUND in"))
     }
 
+    @Test func theDemoRunsAgainstAGivenServerAndLeavesItsFilesAlone() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let outcome = try await offPool {
+            try ChildProcess.run(courier, ["demo", "messenger", "--server", server.baseURL])
+        }
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Using the messenger server at \(server.baseURL)"))
+        #expect(outcome.output.contains("the server is not ours (--server): its files cannot be scanned from here"))
+        try server.expectNoPlaintext(["Hi Bob, it's Alice", "secret pinch of cardamom", "While you were away"])
+    }
+
+    @Test func theDemoFailsWithAReasonWhenTheServerIsNotThere() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let outcome = try await offPool {
+            try ChildProcess.run(courier, ["demo", "messenger", "--server", "http://127.0.0.1:1"])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.hasPrefix("courier: "), "\(outcome.errorOutput)")
+    }
+
     @Test func twoChatProcessesExchangeMessagesReceiptsFilesAndSafetyNumbers() async throws {
         let courier = try #require(courier, "build courier first (swift build)")
         let server = try MessengerTestServer()
