@@ -38,13 +38,26 @@ public struct MessengerClientError: Error, Sendable, CustomStringConvertible {
     public let status: Int?
     /// The error underneath, if any.
     public let underlying: (any Error)?
+    /// The server's `Retry-After` (a 429 or 503), when it gave one in seconds.
+    public let retryAfter: Duration?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, status: Int? = nil, underlying: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, status: Int? = nil, underlying: (any Error)? = nil,
+        retryAfter: Duration? = nil
+    ) {
         self.code = code
         self.message = message
         self.status = status
         self.underlying = underlying
+        self.retryAfter = retryAfter
+    }
+
+    /// Whether trying the same request later may succeed: no answer, a 5xx, a 408 or a 429.
+    var isRetryable: Bool {
+        if code == .transport { return true }
+        guard code == .server, let status else { return false }
+        return status == 408 || status == 429 || (500...599).contains(status)
     }
 
     /// `code: message`.

@@ -1,3 +1,4 @@
+import Foundation
 import CourierHTTP
 import SignalProtocol
 
@@ -64,6 +65,29 @@ public struct AttachmentPointer: Codable, Sendable, Equatable, CustomStringConve
         try container.encode(size, forKey: .size)
         try container.encode(contentType, forKey: .contentType)
         try container.encodeIfPresent(fileName, forKey: .fileName)
+    }
+
+    /// The pointer as it travels inside a text's content and is kept in the message store: its
+    /// JSON.
+    /// - Throws: `AttachmentError.invalidPointer` (not expected for a pointer that was built).
+    public func encoded() throws(AttachmentError) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(self))
+        } catch {
+            throw AttachmentError(.invalidPointer, "cannot encode the pointer", underlying: error)
+        }
+    }
+
+    /// Decodes a pointer from its JSON (`encoded()`), with every field checked.
+    /// - Throws: `AttachmentError.invalidPointer`.
+    public init(encoded bytes: [UInt8]) throws(AttachmentError) {
+        do {
+            self = try JSONDecoder().decode(AttachmentPointer.self, from: Data(bytes))
+        } catch let error as AttachmentError {
+            throw error
+        } catch {
+            throw AttachmentError(.invalidPointer, "the pointer is not valid JSON", underlying: error)
+        }
     }
 
     /// The encrypted blob's exact length on the server.

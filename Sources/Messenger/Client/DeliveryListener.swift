@@ -62,10 +62,14 @@ public final class DeliveryListener: Sendable {
 }
 
 extension MessengerClient {
-    /// Opens the delivery socket through `transport` and starts processing what it delivers.
+    /// Opens the delivery socket through `transport`, starts processing what it delivers, and
+    /// sends the queued messages whose retry is due.
     /// - Throws: the transport's error when the socket cannot be opened.
     public func listen(transport: any RealtimeTransport) async throws -> DeliveryListener {
-        DeliveryListener(socket: try await transport.connect(), client: self)
+        let listener = DeliveryListener(socket: try await transport.connect(), client: self)
+        // Connected again: the sends whose retry is due go now.
+        _ = try? await retryPendingSends()
+        return listener
     }
 
     /// The delivery socket's URL for this server (`ws`/`wss` from `http`/`https`).

@@ -63,10 +63,16 @@ struct EnvelopeProcessor: Sendable {
         }
         switch content {
         case .text(let body, let attachment, let sentAt, _):
+            let pointer: AttachmentPointer?
+            do {
+                pointer = try attachment.map { bytes throws(AttachmentError) in try AttachmentPointer(encoded: bytes) }
+            } catch {
+                throw MessengerClientError(.malformedEnvelope, "the attachment pointer is malformed: \(error.message)")
+            }
             let message = Message(
                 clientId: envelope.clientMessageId, conversationId: envelope.conversationId,
                 sender: MessageSender(account: sender, device: Int(envelope.sourceDevice)),
-                serverSeq: envelope.serverSeq, body: body, attachment: attachment.map { Data($0) },
+                serverSeq: envelope.serverSeq, body: body, attachment: pointer,
                 state: sender == ownAddress.name ? .sent : .delivered, sentAt: sentAt,
                 receivedAt: sender == ownAddress.name ? nil : clock.nowMilliseconds)
             // A copy of what another device of this account sent is one of its own, already sent.

@@ -1,5 +1,5 @@
 /// What processing one envelope produced.
-public enum IncomingEvent: Sendable, Hashable {
+public enum IncomingEvent: Sendable, Equatable {
     /// A conversation message, now stored.
     case message(Message)
     /// A receipt from `reader`, applied to this account's messages.

@@ -139,7 +139,9 @@ struct MessengerAPI: Sendable {
         }
         guard expect.contains(response.status) else {
             let code = response.json?["code"]?.stringValue ?? "status \(response.status)"
-            throw MessengerClientError(.server, "\(method) \(path): \(code)", status: response.status)
+            let retryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds(max(0, $0)) }
+            throw MessengerClientError(
+                .server, "\(method) \(path): \(code)", status: response.status, retryAfter: retryAfter)
         }
         return response
     }

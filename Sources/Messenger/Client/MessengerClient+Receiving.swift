@@ -3,13 +3,15 @@ import CourierCore
 extension MessengerClient {
     /// Fetches every pending envelope over HTTP (`GET /v1/messages`), processes each (decrypt and
     /// store in one transaction) and acknowledges it (`DELETE /v1/messages/{id}`) after its commit.
-    /// An envelope held for an identity change stays on the server for a later sync.
+    /// An envelope held for an identity change stays on the server for a later sync. Sends whose
+    /// retry is due go first (`retryPendingSends()`).
     /// - Parameter limit: stop after this many envelopes (the notification extension's budget).
     /// - Returns: what the envelopes produced, oldest first.
     /// - Throws: `MessengerClientError` (`.transport`, `.server`, `.storage`); envelopes
     ///   processed before the failure stay processed.
     public func sync(limit: Int = .max) async throws -> [IncomingEvent] {
-        try await catchUp(limit: limit, onEvent: { _ in })
+        try await retryPendingSends()
+        return try await catchUp(limit: limit, onEvent: { _ in })
     }
 
     /// The catch-up loop, shared with the notification decryptor.

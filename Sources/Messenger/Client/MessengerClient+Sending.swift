@@ -6,42 +6,50 @@ extension MessengerClient {
     /// Sends a text to `account`: one envelope per device of theirs and one per other device of
     /// this account, all with one client message id.
     /// - Returns: the stored message, `sent` with its `serverSeq`.
-    /// - Throws: `.identityChanged` until a changed key of `account` is accepted; `.server`,
-    ///   `.transport` (the message then stays `sending` in the store).
+    /// - Throws: `.identityChanged` until a changed key of `account` is accepted (the message is
+    ///   then `failed`); `.server`, `.transport`: the message stays `sending` and queued, and
+    ///   `sync()` (or `retryPendingSends()`) sends it again after a backoff with the same client
+    ///   id, so it is delivered once; after `maximumSendAttempts` it is `failed`.
     @discardableResult
     public func send(text: String, to account: String) async throws -> Message {
         try await send(text: text, attachment: nil, to: account)
     }
 
-    /// Sends a text, and an encoded attachment pointer when there is one, to `account`.
-    func send(text: String, attachment: [UInt8]?, to account: String) async throws -> Message {
+    /// Sends a text, and an attachment's pointer when there is one, to `account`.
+    func send(text: String, attachment: AttachmentPointer?, to account: String) async throws -> Message {
         let conversation = Self.conversationId(credentials.accountId, account)
         let now = clock.nowMilliseconds
-        let content = MessageContent.text(body: text, attachment: attachment, sentAt: now, group: nil)
+        let content = MessageContent.text(
+            body: text, attachment: try attachment.map { pointer throws(AttachmentError) in try pointer.encoded() },
+            sentAt: now, group: nil)
         return try await sendMessage(content, text: text, attachment: attachment, conversation: conversation) {
             [account]
         }
     }
 
-    /// This device's new outgoing message, `sending`, stored in `db` (the caller's transaction).
-    func storeOutgoing(text: String, attachment: [UInt8]?, conversation: String, sentAt: Int64, in db: Database)
-        throws -> Message
-    {
+    /// This device's new outgoing message, `sending`, stored in `db` (the caller's transaction)
+    /// and queued for sending (`SendQueue`), so it is retried if this attempt fails.
+    func storeOutgoing(
+        text: String, attachment: AttachmentPointer?, conversation: String, sentAt: Int64, in db: Database
+    ) throws -> Message {
         let message = Message(
             clientId: Identifier.uuid(), conversationId: conversation,
             sender: MessageSender(account: credentials.accountId, device: Int(credentials.deviceId)), body: text,
-            attachment: attachment.map { Data($0) }, state: .sending, sentAt: sentAt)
+            attachment: attachment, state: .sending, sentAt: sentAt)
         try MessageStore.insertOutgoing(message, in: db)
+        try SendQueue.enqueue(clientId: message.clientId, conversationId: conversation, now: sentAt, db: db)
         return message
     }
 
-    /// Records the server's sequence number of a sent message: `sending` → `sent`.
+    /// Records the server's sequence number of a sent message (`sending` → `sent`) and takes it
+    /// off the send queue.
     func markSent(_ message: inout Message, serverSeq: Int64?) throws {
-        guard let serverSeq else { return }
         let clientId = message.clientId
         try storage.transaction { _, _, db in
-            _ = try MessageStore.markSent(clientId: clientId, serverSeq: serverSeq, in: db)
+            if let serverSeq { _ = try MessageStore.markSent(clientId: clientId, serverSeq: serverSeq, in: db) }
+            try SendQueue.remove(clientId: clientId, db: db)
         }
+        guard let serverSeq else { return }
         message.serverSeq = serverSeq
         message.state = .sent
     }
@@ -49,26 +57,31 @@ extension MessengerClient {
     /// Stores the outgoing message as `sending`, fans it out to `accounts` and this account's
     /// other devices, and marks it `sent` with the server's sequence number.
     func sendMessage(
-        _ content: MessageContent, text: String, attachment: [UInt8]?, conversation: String,
+        _ content: MessageContent, text: String, attachment: AttachmentPointer?, conversation: String,
         accounts: () throws -> [String]
     ) async throws -> Message {
         try await learnOwnDevicesIfNone()
         let now = clock.nowMilliseconds
-        var message = try storage.transaction { _, _, db in
+        let message = try storage.transaction { _, _, db in
             try storeOutgoing(text: text, attachment: attachment, conversation: conversation, sentAt: now, in: db)
         }
+        let recipients = try accounts()
+        return try await attempt(message) { client in
+            try await client.fanOut(content, of: message, to: recipients)
+        }
+    }
+
+    /// Seals `content` for every device of `accounts` and this account's other devices, all
+    /// with the message's client id; returns the server's sequence number.
+    func fanOut(_ content: MessageContent, of message: Message, to accounts: [String]) async throws -> Int64? {
         var serverSeq: Int64?
-        for account in try accounts() {
+        for account in accounts + [credentials.accountId] {
             let seq = try await sesame.send(
-                to: account, conversation: conversation, clientMessageId: message.clientId, timestamp: now,
-                seal: SesameSender.pairwise(content.encoded))
+                to: account, conversation: message.conversationId, clientMessageId: message.clientId,
+                timestamp: message.sentAt, seal: SesameSender.pairwise(content.encoded))
             serverSeq = serverSeq ?? seq
         }
-        let ownSeq = try await sesame.send(
-            to: credentials.accountId, conversation: conversation, clientMessageId: message.clientId, timestamp: now,
-            seal: SesameSender.pairwise(content.encoded))
-        try markSent(&message, serverSeq: serverSeq ?? ownSeq)
-        return message
+        return serverSeq
     }
 
     /// Tells `account` that the user started or stopped typing (ephemeral: not stored anywhere).

@@ -21,6 +21,12 @@ public struct MessengerClientConfiguration: Sendable {
     public var preKeyRefillThreshold = 10
     /// Whether read receipts are sent (a user setting); delivery receipts always are.
     public var sendsReadReceipts = true
+    /// The wait before a failed send is tried again (full jitter; a 429's `Retry-After` is
+    /// waited at least).
+    public var sendBackoff = Backoff(base: .seconds(2), cap: .seconds(300))
+    /// Attempts after which a send that keeps failing is marked `failed` (`retry(clientId:)`
+    /// puts it back).
+    public var maximumSendAttempts = 8
     /// When a contact's changed identity key blocks sending until the user accepts it.
     public var identityChangePolicy = IdentityChangePolicy.blockUntilAccepted
 

@@ -23,7 +23,7 @@ public struct MessageSender: Sendable, Hashable {
 
 /// One message of a conversation as the device stores it, in plaintext (it never leaves the
 /// device's store).
-public struct Message: Sendable, Hashable, Identifiable {
+public struct Message: Sendable, Equatable, Identifiable {
     /// The sender's id for the message (a UUID), kept across retries: with the sender's account
     /// it identifies the message, so a second copy is dropped.
     public var clientId: String
@@ -35,8 +35,9 @@ public struct Message: Sendable, Hashable, Identifiable {
     public var serverSeq: Int64?
     /// The text.
     public var body: String
-    /// An encoded attachment pointer (key, digest, id…), opaque to the store.
-    public var attachment: Data?
+    /// The attachment's pointer (server id, key, digest, size, type): download it with
+    /// `MessengerClient.download(_:)`. Stored as its JSON.
+    public var attachment: AttachmentPointer?
     /// Where an outgoing message is; incoming messages are `delivered` until read, then `read`.
     public var state: MessageState
     /// When the sender wrote it, in milliseconds since 1970 (the sender's clock: shown, never
@@ -51,7 +52,7 @@ public struct Message: Sendable, Hashable, Identifiable {
     /// Creates a message.
     public init(
         clientId: String, conversationId: String, sender: MessageSender, serverSeq: Int64? = nil, body: String,
-        attachment: Data? = nil, state: MessageState, sentAt: Int64, receivedAt: Int64? = nil
+        attachment: AttachmentPointer? = nil, state: MessageState, sentAt: Int64, receivedAt: Int64? = nil
     ) {
         self.clientId = clientId
         self.conversationId = conversationId

@@ -150,6 +150,7 @@ extension MessageStore {
     private static func insert(_ message: Message, state: MessageState, outgoing: Bool, in db: Database) throws
         -> Bool
     {
+        let attachment = try message.attachment.map { SQLValue.blob(try $0.encoded()) } ?? .null
         try db.run(
             """
             INSERT OR IGNORE INTO messenger_messages(conversation_id, client_id, sender_account, sender_device,
@@ -159,7 +160,7 @@ extension MessageStore {
             [
                 .text(message.conversationId), .text(message.clientId), .text(message.sender.account),
                 .integer(Int64(message.sender.device)), message.serverSeq.map(SQLValue.integer) ?? .null,
-                .text(message.body), message.attachment.map { .blob([UInt8]($0)) } ?? .null, .text(state.rawValue),
+                .text(message.body), attachment, .text(state.rawValue),
                 .integer(outgoing ? 1 : 0), .integer(message.sentAt), message.receivedAt.map(SQLValue.integer) ?? .null,
             ])
         guard db.changes > 0 else { return false }

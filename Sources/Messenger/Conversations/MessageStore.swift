@@ -105,7 +105,8 @@ public enum MessageStore {
         return Message(
             clientId: clientId, conversationId: conversation,
             sender: MessageSender(account: account, device: Int(truncatingIfNeeded: row.int(3))), serverSeq: seq,
-            body: body, attachment: row.isNull(6) ? nil : Data(row.bytes(6)), state: state, sentAt: row.int(8),
+            body: body, attachment: row.isNull(6) ? nil : try? AttachmentPointer(encoded: row.bytes(6)), state: state,
+            sentAt: row.int(8),
             receivedAt: row.isNull(9) ? nil : row.int(9))
     }
 

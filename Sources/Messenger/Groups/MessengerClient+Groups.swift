@@ -46,37 +46,44 @@ extension MessengerClient {
     /// - Throws: `.invalidArgument` for an unknown group; `MessengerClientError`.
     @discardableResult
     public func send(text: String, toGroup group: String) async throws -> Message {
-        guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
+        guard try storage.read({ try GroupTable.load(group: group, db: $0) }) != nil else {
             throw MessengerClientError(.invalidArgument, "unknown group \(group)")
         }
         let conversation = Self.groupConversationId(group)
+        let now = clock.nowMilliseconds
+        let content = MessageContent.text(body: text, attachment: nil, sentAt: now, group: group)
+        try await learnOwnDevicesIfNone()
+        let message = try storage.transaction { _, _, db in
+            try storeOutgoing(text: text, attachment: nil, conversation: conversation, sentAt: now, in: db)
+        }
+        return try await deliverToGroup(content, message: message, group: group)
+    }
+
+    /// One attempt to deliver a stored group message: pairwise to every member's devices, or
+    /// encrypted once with this device's sender key.
+    func deliverToGroup(_ content: MessageContent, message: Message, group: String) async throws -> Message {
+        guard let (mode, members) = try storage.read({ try GroupTable.load(group: group, db: $0) }) else {
+            throw MessengerClientError(.invalidArgument, "unknown group \(group)")
+        }
         let others = members.filter { $0 != credentials.accountId }
-        let content = MessageContent.text(body: text, attachment: nil, sentAt: clock.nowMilliseconds, group: group)
-        switch mode {
-        case .pairwise:
-            return try await sendMessage(content, text: text, attachment: nil, conversation: conversation) { others }
-        case .senderKeys:
-            return try await sendBySenderKey(content, text: text, group: group, accounts: others)
+        return try await attempt(message) { client in
+            switch mode {
+            case .pairwise: try await client.fanOut(content, of: message, to: others)
+            case .senderKeys: try await client.fanOutBySenderKey(content, of: message, group: group, to: others)
+            }
         }
     }
 
-    private func sendBySenderKey(_ content: MessageContent, text: String, group: String, accounts: [String])
-        async throws -> Message
+    private func fanOutBySenderKey(_ content: MessageContent, of message: Message, group: String, to accounts: [String])
+        async throws -> Int64?
     {
-        try await learnOwnDevicesIfNone()
-        let now = clock.nowMilliseconds
-        let conversation = Self.groupConversationId(group)
         let name = ownSenderKeyName(group)
         // The distribution is taken before the encryption, so it opens this message too for a
         // device that the server reveals only during the send (a 409).
-        let (stored, distribution, ciphertext) = try storage.transaction { _, senderKeys, db in
-            let message = try storeOutgoing(
-                text: text, attachment: nil, conversation: conversation, sentAt: now, in: db)
+        let (distribution, ciphertext) = try storage.transaction { _, senderKeys, _ in
             let cipher = GroupCipher(store: senderKeys)
-            return (message, try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
+            return (try cipher.distributionMessage(for: name), try cipher.encrypt(content.encoded, for: name))
         }
-        var message = stored
-        let clientId = message.clientId
         let bytes = ciphertext.serialized
         let distribute: SesameSender.Preparer = { [self] account, devices in
             try await self.distribute(distribution, group: group, to: account, devices: devices)
@@ -84,12 +91,12 @@ extension MessengerClient {
         var serverSeq: Int64?
         for account in accounts + [credentials.accountId] {
             let seq = try await sesame.send(
-                to: account, conversation: conversation, clientMessageId: clientId, timestamp: now,
-                seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) }, prepare: distribute)
+                to: account, conversation: message.conversationId, clientMessageId: message.clientId,
+                timestamp: message.sentAt, seal: { _, _ in (IncomingEnvelope.senderKeyType, bytes) },
+                prepare: distribute)
             serverSeq = serverSeq ?? seq
         }
-        try markSent(&message, serverSeq: serverSeq)
-        return message
+        return serverSeq
     }
 
     /// Sends this device's sender key to the devices of `account` that do not hold it yet.

@@ -27,6 +27,11 @@ enum MessengerSchema {
             PRIMARY KEY (source_account, source_device, client_message_id))
         """,
         """
+        CREATE TABLE IF NOT EXISTS messenger_send_queue (
+            client_id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, attempts INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL, last_error TEXT)
+        """,
+        """
         CREATE TABLE IF NOT EXISTS messenger_groups (
             group_id TEXT PRIMARY KEY, mode TEXT NOT NULL, members TEXT NOT NULL)
         """,
