@@ -63,10 +63,7 @@ struct ChatCommand {
 
     /// `courier chat` (or `courier chat run`): the interactive loop.
     func run() async throws {
-        let server = try settings().server
-        let device = ChatDevice(
-            name: name, client: try open(), serverURL: server, http: HTTPClient(timeout: .seconds(30)),
-            sockets: try WebSocketClient())
+        let device = ChatDevice(name: name, client: try open(), sockets: try WebSocketClient())
         defer { device.sockets.shutdown() }
         try await ChatSession(device: device, downloads: directory + "/downloads").run(
             lines: StandardInputLines.stream())

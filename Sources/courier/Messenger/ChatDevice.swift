@@ -5,21 +5,17 @@ import Messenger
 import Realtime
 import SignalProtocol
 
-/// One messenger device as the CLI drives it: the `MessengerClient`, its delivery socket, and
-/// what the CLI adds on top of the client (attachments inside messages, safety numbers).
+/// One messenger device as the CLI drives it: the `MessengerClient` and its delivery socket,
+/// with the few calls the CLI shapes for the terminal (files, safety numbers).
 final class ChatDevice: Sendable {
     /// The name shown in the CLI's output ("alice-phone").
     let name: String
     let client: MessengerClient
-    let serverURL: String
-    let http: HTTPClient
     let sockets: WebSocketClient
 
-    init(name: String, client: MessengerClient, serverURL: String, http: HTTPClient, sockets: WebSocketClient) {
+    init(name: String, client: MessengerClient, sockets: WebSocketClient) {
         self.name = name
         self.client = client
-        self.serverURL = serverURL
-        self.http = http
         self.sockets = sockets
     }
 
@@ -44,28 +40,20 @@ final class ChatDevice: Sendable {
         return try await client.listen(transport: transport)
     }
 
-    /// Encrypts and uploads `bytes`, then sends the pointer (id, key, digest, size, type) inside
-    /// an end-to-end encrypted message to `account`.
-    ///
-    /// The client has no public send with an attachment yet, so the pointer rides in the
-    /// message's text after `AttachmentInBody.marker` (still end-to-end encrypted, like the text).
+    /// Encrypts and uploads `bytes` (a fresh key per file), then sends the pointer (id, key,
+    /// digest, size, type) inside an end-to-end encrypted message to `account`.
     @discardableResult
     func send(file bytes: [UInt8], named fileName: String, caption: String, to account: String) async throws
         -> Message
     {
-        let credentials = client.credentials
-        let uploader = AttachmentUploader(
-            configuration: AttachmentTransferConfiguration(
-                baseURL: serverURL, accountId: credentials.accountId, deviceId: Int(credentials.deviceId),
-                password: credentials.password),
-            client: http)
-        let pointer = try await uploader.upload(bytes, contentType: "application/octet-stream", fileName: fileName)
-        return try await client.send(text: try AttachmentInBody.body(caption: caption, pointer: pointer), to: account)
+        try await client.send(
+            attachment: Data(bytes), contentType: "application/octet-stream", fileName: fileName, caption: caption,
+            to: account)
     }
 
-    /// Downloads and decrypts an attachment; the digest is checked before decrypting.
+    /// Downloads and decrypts an attachment; its size and digest are checked before decrypting.
     func download(_ pointer: AttachmentPointer) async throws -> [UInt8] {
-        try await AttachmentDownloader(baseURL: serverURL, client: http).download(pointer)
+        Array(try await client.download(pointer))
     }
 
     /// The safety number with `account` from the identity key this device's sessions use.

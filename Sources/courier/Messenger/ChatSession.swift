@@ -129,7 +129,7 @@ actor ChatSession {
         do {
             // Shown on the terminal at once: delivered and read together.
             try await device.client.markRead(message.conversationId, upToSeq: seq)
-            if let pointer = message.attachmentPointer {
+            if let pointer = message.attachment {
                 let bytes = try await device.download(pointer)
                 try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
                 let path = downloads + "/" + URL(fileURLWithPath: pointer.fileName ?? pointer.id).lastPathComponent

@@ -52,9 +52,9 @@ extension IncomingEvent {
         switch self {
         case .message(let message):
             let seq = message.serverSeq.map { "#\($0)" } ?? "#?"
-            let file = message.attachmentPointer.map { " [attachment \($0.fileName ?? $0.id), \($0.size) bytes]" }
+            let file = message.attachment.map { " [attachment \($0.fileName ?? $0.id), \($0.size) bytes]" }
             return
-                "\(seq) \(name(message.sender.account)) (device \(message.sender.device)): \(message.caption)\(file ?? "")"
+                "\(seq) \(name(message.sender.account)) (device \(message.sender.device)): \(message.body)\(file ?? "")"
         case .receipt(let kind, _, let upToSeq, let reader):
             return "receipt: \(kind) up to #\(upToSeq) by \(name(reader))"
         case .typing(let account, _, let started):

@@ -31,7 +31,7 @@ struct MessengerDemo {
                 name: name)
         }
         func device(_ name: String, _ client: MessengerClient) -> ChatDevice {
-            ChatDevice(name: name, client: client, serverURL: serverURL, http: http, sockets: sockets)
+            ChatDevice(name: name, client: client, sockets: sockets)
         }
         let phone = device("alice-phone", try await MessengerClient.register(configuration("alice-phone"), http: http))
         let token = try await phone.client.linkingToken()
@@ -125,9 +125,9 @@ struct MessengerDemo {
         let caption = "The recipe I promised (attached)"
         plaintexts.append(caption)
         try await phone.send(file: Array(fileText.utf8), named: "recipe.txt", caption: caption, to: bob.accountId)
-        let withFile = try await bobInbox.next("the attachment message") { $0.message?.caption == caption }
+        let withFile = try await bobInbox.next("the attachment message") { $0.message?.body == caption }
         say("bob-laptop received  \(withFile.line(names: names))")
-        guard let message = withFile.message, let pointer = message.attachmentPointer else {
+        guard let message = withFile.message, let pointer = message.attachment else {
             throw CommandError("the message carries no attachment pointer")
         }
         let downloaded = try await bob.download(pointer)
