@@ -85,6 +85,10 @@ struct MessengerCLITests {
         try alice.send("/to \(bobAccount) hello from the alice process")
         #expect(await bob.waitFor("hello from the alice process"), "\(bob.output)")
         #expect(await alice.waitFor("receipt: read up to #1 by \(bobAccount)"), "\(alice.output)")
+        try alice.send("/history \(bobAccount)")
+        #expect(await alice.waitFor("#1 me (device 1): hello from the alice process [read]"), "\(alice.output)")
+        try bob.send("/list")
+        #expect(await bob.waitFor(": 0 unread; last: hello from the alice process"), "\(bob.output)")
         try alice.send("/typing \(bobAccount)")
         #expect(await bob.waitFor("\(aliceAccount) is typing"), "\(bob.output)")
 

@@ -12,6 +12,8 @@ actor ChatSession {
           /to <account> <text>          send a message
           /send-file <account> <path>   send a file (encrypted before upload)
           /typing <account>             tell <account> you are typing
+          /list                         the conversations, newest first, with unread counts
+          /history <account>            the conversation with <account>, with your messages' states
           /safety <account>             show the safety number (digits and QR code bytes)
           /verify <account> <base64>    compare the QR code bytes read from <account>'s screen
           /accept <account>             accept <account>'s changed identity key (after comparing
@@ -77,6 +79,18 @@ actor ChatSession {
             try await device.client.acceptIdentityChange(of: arguments[0])
             say("accepted the new identity key of \(arguments[0]); catching up on what it held back")
             for event in try await device.client.sync() { await show(event) }
+        case ("/list", 0):
+            for summary in try await device.client.conversations() {
+                say("\(summary.conversationId): \(summary.unreadCount) unread; last: \(summary.lastMessage.body)")
+            }
+        case ("/history", 1):
+            let conversation = MessengerClient.conversationId(device.accountId, arguments[0])
+            for message in try await device.client.messages(in: conversation) {
+                let seq = message.serverSeq.map { "#\($0)" } ?? "#?"
+                let mine = message.sender.account == device.accountId
+                let who = mine ? "me (device \(message.sender.device))" : message.sender.account
+                say("\(seq) \(who): \(message.body)\(mine ? " [\(message.state.rawValue)]" : "")")
+            }
         case ("/offline", 0):
             await goOffline()
             say("offline: the server keeps what arrives until /online")
