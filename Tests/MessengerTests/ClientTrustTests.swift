@@ -74,4 +74,31 @@ struct ClientTrustTests {
         try await alice.send(text: "ok", to: bobAccount)
         #expect(try await reinstalled.sync().bodies == ["ok"])
     }
+
+    @Test func aChangedKeyInAFetchedBundleFailsTheSendUntilAcceptedThenRetryDeliversIt() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let bobAccount = bob.credentials.accountId
+        try await alice.send(text: "first", to: bobAccount)
+        _ = try await bob.sync()
+
+        // Bob reinstalls; Alice has no session left with him, so her next send fetches his bundle.
+        let reinstalled = try await AtomicDecryptTests.reinstall(bob, server: server)
+        try alice.storage.transaction { _, _, db in try db.execute("DELETE FROM signal_sessions") }
+        await #expect {
+            try await alice.send(text: "after the change", to: bobAccount)
+        } throws: { ($0 as? MessengerClientError)?.code == .identityChanged }
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bobAccount)
+        let blocked = try #require(try await alice.messages(in: conversation).last)
+        #expect(blocked.state == .failed, "an identity change is not retried by itself")
+        #expect(
+            try await alice.pendingIdentityChange(of: bobAccount) == (await reinstalled.identityKeyPair()).identityKey)
+
+        try await alice.acceptIdentityChange(of: bobAccount)
+        let retried = try await alice.retry(clientId: blocked.clientId)
+        #expect(retried.state == .sent)
+        #expect(try await reinstalled.sync().bodies == ["after the change"])
+    }
 }

@@ -1,0 +1,133 @@
+import CourierCore
+import Realtime
+
+/// The delivery socket kept open: Realtime's `ConnectionStateMachine` decides when to open,
+/// how long to wait after a failure or a drop (full jitter, growing to the policy's cap, back to
+/// the base once a connection was stable) and what to do once live: catch up over HTTP
+/// (`sync()`, the machine's `resume`) and send the queued messages that are due
+/// (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a `DeliveryListener`, so
+/// an envelope is acknowledged only after its commit.
+///
+/// The messenger server has no keepalive route, so the machine's pings count as answered while
+/// the socket is open; a socket that breaks ends its listener, which the machine sees as a drop.
+///
+/// ```swift
+/// let connection = await client.connect(transport: transport)
+/// for await event in connection.events { … }      // socket and catch-up events, in order of arrival
+/// await connection.stop()
+/// ```
+public actor DeliveryConnection {
+    /// What the sockets and the catch-ups produced (duplicates left out); finishes on `stop()`.
+    public nonisolated let events: AsyncStream<IncomingEvent>
+    private let continuation: AsyncStream<IncomingEvent>.Continuation
+    private let client: MessengerClient
+    private let transport: any RealtimeTransport
+    private let clock: any Clock
+    private var machine: ConnectionStateMachine
+    private var listener: DeliveryListener?
+    private var timers: [ConnectionTimer: Task<Void, Never>] = [:]
+    /// How many sockets were opened so far.
+    public private(set) var openedCount = 0
+
+    init(client: MessengerClient, transport: any RealtimeTransport, policy: ConnectionPolicy, clock: any Clock) {
+        self.client = client
+        self.transport = transport
+        self.clock = clock
+        machine = ConnectionStateMachine(policy: policy)
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Where the connection is: idle, connecting, live or waiting before the next attempt.
+    public var state: ConnectionState { machine.state }
+
+    /// Closes the socket, cancels the timers and finishes `events`.
+    public func stop() {
+        perform(machine.handle(.stop))
+        for timer in timers.values { timer.cancel() }
+        timers = [:]
+        continuation.finish()
+    }
+
+    /// The network path came up or went away (from the app's path monitor).
+    public func networkChanged(available: Bool) { perform(machine.handle(.pathChanged(available: available))) }
+
+    func start() { perform(machine.handle(.start)) }
+
+    private func handle(_ event: ConnectionEvent) { perform(machine.handle(event)) }
+
+    private func perform(_ actions: [ConnectionAction]) {
+        for action in actions {
+            switch action {
+            case .open:
+                Task { await self.open() }
+            case .close:
+                listener?.stop()
+                listener = nil
+            case .startTimer(let timer, let delay):
+                timers[timer]?.cancel()
+                timers[timer] = Task { [clock] in
+                    do { try await clock.sleep(for: delay) } catch { return }
+                    guard !Task.isCancelled else { return }
+                    self.handle(.timerFired(timer))
+                }
+            case .cancelTimer(let timer):
+                timers[timer]?.cancel()
+                timers[timer] = nil
+            case .sendPing:
+                if listener != nil { handle(.pong) }
+            case .resume:
+                Task { [client, continuation] in
+                    for event in (try? await client.sync()) ?? [] where event != .duplicate {
+                        continuation.yield(event)
+                    }
+                }
+            case .flushOutbox:
+                Task { [client] in _ = try? await client.retryPendingSends() }
+            }
+        }
+    }
+
+    private func open() async {
+        guard case .connecting = machine.state else { return }
+        let socket: any RealtimeSocket
+        do {
+            socket = try await transport.connect()
+        } catch {
+            handle(.failed)
+            return
+        }
+        guard case .connecting = machine.state else {
+            socket.close()
+            return
+        }
+        let listener = DeliveryListener(socket: socket, client: client)
+        self.listener = listener
+        openedCount += 1
+        Task { [continuation] in
+            for await event in listener.events where event != .duplicate { continuation.yield(event) }
+            self.ended(listener)
+        }
+        handle(.opened)
+    }
+
+    /// A socket closed: a drop when it is the current one (not one this side closed).
+    private func ended(_ ended: DeliveryListener) {
+        guard let listener, listener === ended else { return }
+        self.listener = nil
+        handle(.dropped)
+    }
+}
+
+extension MessengerClient {
+    /// Keeps the delivery socket open through `transport`, reconnecting after failures and drops
+    /// with full-jitter waits on the configuration's clock, catching up and sending due messages
+    /// each time it is live.
+    /// - Parameter policy: Realtime's connection policy (backoff, stable time, ping interval).
+    public func connect(transport: any RealtimeTransport, policy: ConnectionPolicy = .init()) async
+        -> DeliveryConnection
+    {
+        let connection = DeliveryConnection(client: self, transport: transport, policy: policy, clock: clock)
+        await connection.start()
+        return connection
+    }
+}

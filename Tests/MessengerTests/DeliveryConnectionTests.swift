@@ -1,0 +1,79 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Realtime
+import Testing
+
+@testable import Messenger
+
+/// The delivery socket kept open by Realtime's connection state machine, against the real
+/// server behind a `FaultProxy`.
+@Suite(.timeLimit(.minutes(3)))
+struct DeliveryConnectionTests {
+    /// Waits for `condition` with a real-time deadline (the connection's work runs on its own tasks).
+    func eventually(_ what: String, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else { throw NotReached(what: what) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func aDroppedSocketReconnectsAfterTheBackoffAndCatchesUpWhatCameMeanwhile() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let proxy = try FaultProxy(targetPort: server.server.port)
+        defer { proxy.stop() }
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let transport = WebSocketTransport(client: sockets, url: "ws://127.0.0.1:\(proxy.port)/v1/websocket") {
+            [bob] in [bob.authorizationHeader]
+        }
+        var policy = ConnectionPolicy()
+        policy.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
+        let connection = await bob.connect(transport: transport, policy: policy)
+        var events = connection.events.makeAsyncIterator()
+        try await eventually("live") { await connection.state == .live }
+
+        try await alice.send(text: "before the drop", to: bob.credentials.accountId)
+        #expect(await events.next()?.body == "before the drop")
+
+        // The socket breaks and new connections are refused: the machine waits, tries, waits again.
+        proxy.refuse()
+        proxy.cut()
+        try await eventually("waiting") { if case .waiting = await connection.state { true } else { false } }
+        try await alice.send(text: "while away", to: bob.credentials.accountId)
+        try await server.clientClock.waitForSleepers(1)
+        server.clientClock.advance(by: .seconds(1))
+        try await eventually("failed again") {
+            if case .waiting(let attempt, _) = await connection.state { attempt >= 1 } else { false }
+        }
+        #expect(await connection.openedCount == 1)
+
+        proxy.refuse(false)
+        try await server.clientClock.waitForSleepers(1)
+        server.clientClock.advance(by: .seconds(1))
+        #expect(await events.next()?.body == "while away", "caught up once live again")
+        #expect(await connection.openedCount == 2)
+        try await alice.send(text: "after", to: bob.credentials.accountId)
+        #expect(await events.next()?.body == "after")
+        await connection.stop()
+        #expect(await events.next() == nil)
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        #expect(try await bob.messages(in: conversation).map(\.body) == ["before the drop", "while away", "after"])
+    }
+}
+
+struct NotReached: Error {
+    let what: String
+}
+
+extension IncomingEvent {
+    var body: String? {
+        if case .message(let message) = self { return message.body }
+        return nil
+    }
+}
