@@ -31,13 +31,21 @@ final class ChatDevice: Sendable {
             serverURL: server, directory: directory, keyProvider: FileKeyProvider(path: keyFile), deviceName: name)
     }
 
-    /// Opens the delivery socket; what arrives is decrypted, stored and then acknowledged.
-    func listen() async throws -> DeliveryListener {
+    /// The delivery socket's transport: this server's socket URL with this device's credentials.
+    var transport: WebSocketTransport {
         let client = client
-        let transport = WebSocketTransport(client: sockets, url: client.deliverySocketURL) {
-            [client.authorizationHeader]
-        }
-        return try await client.listen(transport: transport)
+        return WebSocketTransport(client: sockets, url: client.deliverySocketURL) { [client.authorizationHeader] }
+    }
+
+    /// Opens one delivery socket; what arrives is decrypted, stored and then acknowledged.
+    func listen() async throws -> DeliveryListener {
+        try await client.listen(transport: transport)
+    }
+
+    /// Keeps the delivery socket open, reconnecting with backoff, catching up and sending what
+    /// is queued each time it is live.
+    func connect() async -> DeliveryConnection {
+        await client.connect(transport: transport)
     }
 
     /// Encrypts and uploads `bytes` (a fresh key per file), then sends the pointer (id, key,

@@ -18,13 +18,14 @@ actor ChatSession {
           /verify <account> <base64>    compare the QR code bytes read from <account>'s screen
           /accept <account>             accept <account>'s changed identity key (after comparing
                                         safety numbers); sending to them resumes
-          /offline  /online             close the delivery socket / catch up and reopen it
+          /offline  /online             close the delivery socket / catch up and keep it open
+          /status                       the socket's state (live, connecting, waiting…)
           /whoami  /help  /quit
         """
 
     private let device: ChatDevice
     private let downloads: String
-    private var listener: DeliveryListener?
+    private var connection: DeliveryConnection?
     private var printer: Task<Void, Never>?
 
     init(device: ChatDevice, downloads: String) {
@@ -96,6 +97,12 @@ actor ChatSession {
             say("offline: the server keeps what arrives until /online")
         case ("/online", 0):
             try await goOnline()
+        case ("/status", 0):
+            if let connection {
+                say("socket: \(await connection.state), opened \(await connection.openedCount) times")
+            } else {
+                say("socket: offline")
+            }
         case ("/whoami", 0):
             say("account \(device.accountId), device \(device.deviceId)")
         case ("/help", _):
@@ -105,34 +112,23 @@ actor ChatSession {
         }
     }
 
-    /// Catches up over HTTP (in order), then opens the delivery socket.
+    /// Keeps the delivery socket open: each time it is live the connection catches up over HTTP
+    /// (in order) and sends what is queued; after a drop it reconnects with backoff.
     private func goOnline() async throws {
-        guard listener == nil else { return }
-        let missed = try await device.client.sync()
-        for event in missed { await show(event) }
-        if !missed.isEmpty { say("caught up: \(missed.count) envelopes while offline") }
-        let listener = try await device.listen()
-        self.listener = listener
+        guard connection == nil else { return }
+        let connection = await device.connect()
+        self.connection = connection
         printer = Task { [weak self] in
-            for await event in listener.events { await self?.show(event) }
-            await self?.closed(listener)
+            for await event in connection.events { await self?.show(event) }
         }
-        say("online")
+        say("online: catching up, then the delivery socket (reconnects by itself)")
     }
 
     private func goOffline() async {
-        guard let listener else { return }
-        self.listener = nil
-        listener.stop()
-        await listener.finished()
+        guard let connection else { return }
+        self.connection = nil
+        await connection.stop()
         await printer?.value
-    }
-
-    /// The socket ended without `/offline` (the server stopped, the network went away).
-    private func closed(_ ended: DeliveryListener) {
-        guard listener === ended else { return }
-        listener = nil
-        say("the delivery socket closed; /online catches up and reconnects")
     }
 
     private func show(_ event: IncomingEvent) async {
