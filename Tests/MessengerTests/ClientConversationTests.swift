@@ -62,5 +62,41 @@ struct ClientConversationTests {
         #expect(try await bob.gaps(in: conversation).isEmpty)
         #expect(try await bob.messages(in: conversation).map(\.body) == ["first", "second", "third"])
         #expect(try await bob.catchUpIfGaps(in: conversation).isEmpty, "no gap, no fetch")
+
+        // A seq this device never gets: a control message sent only to Alice's other device.
+        _ = try await server.link("alice-tablet", to: alice)
+        try await alice.refreshOwnDevices()
+        try await alice.sendControl(
+            .typing(started: true, conversation: conversation), to: alice.credentials.accountId,
+            conversation: conversation)
+        try await alice.send(text: "fourth", to: bob.credentials.accountId)
+        let fourth = try #require(try await bob.api.pending(after: 0, limit: 10, as: bob.credentials).envelopes.first)
+        _ = try bob.processor.process(IncomingEnvelope(json: fourth.envelope))
+        #expect(try await bob.gaps(in: conversation) == [4...4])
+        #expect(try await bob.catchUpIfGaps(in: conversation).map(\.summary) == ["duplicate"], "one look")
+        #expect(try await bob.catchUpIfGaps(in: conversation).isEmpty, "the same hole is not fetched again")
+    }
+
+    @Test func readingOnOneDeviceMarksTheOtherDevicesCopyReadWithoutAReceiptOfItsOwn() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bobPhone = try await server.register("bob")
+        let bobLaptop = try await server.link("bob-laptop", to: bobPhone)
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bobPhone.credentials.accountId)
+        try await alice.send(text: "one", to: bobPhone.credentials.accountId)
+        try await alice.send(text: "two", to: bobPhone.credentials.accountId)
+        _ = try await bobPhone.sync()
+        _ = try await bobLaptop.sync()
+        _ = try await bobLaptop.sendPendingReceipts()
+        try await bobPhone.refreshOwnDevices()
+
+        #expect(try await bobPhone.markRead(conversation, upToSeq: 2) == 2)
+        _ = try await bobLaptop.sync()
+        #expect(try await bobLaptop.messages(in: conversation).map(\.state) == [.read, .read])
+        #expect(try await bobLaptop.conversations().map(\.unreadCount) == [0])
+        #expect(try await bobLaptop.sendPendingReceipts().isEmpty, "the phone already told Alice")
+        _ = try await alice.sync()
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.read, .read])
     }
 }

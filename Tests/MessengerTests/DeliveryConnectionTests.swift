@@ -65,6 +65,33 @@ struct DeliveryConnectionTests {
         let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
         #expect(try await bob.messages(in: conversation).map(\.body) == ["before the drop", "while away", "after"])
     }
+
+    @Test func theBackgroundClosesTheSocketAndAPushReconnectsAndCatchesUp() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let transport = WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+            [bob.authorizationHeader]
+        }
+        var policy = ConnectionPolicy()
+        policy.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
+        let connection = await bob.connect(transport: transport, policy: policy)
+        var events = connection.events.makeAsyncIterator()
+        try await eventually("live") { await connection.state == .live }
+
+        await connection.enteredBackground()
+        #expect(await connection.state == .suspended)
+        try await alice.send(text: "while suspended", to: bob.credentials.accountId)
+        await connection.pushArrived()
+        try await server.clientClock.waitForSleepers(1)
+        server.clientClock.advance(by: .seconds(1))
+        #expect(await events.next()?.body == "while suspended")
+        #expect(await connection.openedCount == 2)
+        await connection.stop()
+    }
 }
 
 struct NotReached: Error {

@@ -4,9 +4,9 @@ import Realtime
 /// The delivery socket kept open: Realtime's `ConnectionStateMachine` decides when to open,
 /// how long to wait after a failure or a drop (full jitter, growing to the policy's cap, back to
 /// the base once a connection was stable) and what to do once live: catch up over HTTP
-/// (`sync()`, the machine's `resume`) and send the queued messages that are due
-/// (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a `DeliveryListener`, so
-/// an envelope is acknowledged only after its commit.
+/// (`sync()`, the machine's `resume`, then the queued receipts) and send the queued messages
+/// that are due (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a
+/// `DeliveryListener`, so an envelope is acknowledged only after its commit.
 ///
 /// The messenger server has no keepalive route, so the machine's pings count as answered while
 /// the socket is open; a socket that breaks ends its listener, which the machine sees as a drop.
@@ -51,6 +51,15 @@ public actor DeliveryConnection {
     /// The network path came up or went away (from the app's path monitor).
     public func networkChanged(available: Bool) { perform(machine.handle(.pathChanged(available: available))) }
 
+    /// The app went to the background: the socket closes (a push wakes it, see `pushArrived()`).
+    public func enteredBackground() { perform(machine.handle(.background)) }
+
+    /// The app came to the foreground: the socket opens again after the current wait.
+    public func enteredForeground() { perform(machine.handle(.foreground)) }
+
+    /// A content-free push arrived while in the background: connect and catch up.
+    public func pushArrived() { perform(machine.handle(.push)) }
+
     func start() { perform(machine.handle(.start)) }
 
     private func handle(_ event: ConnectionEvent) { perform(machine.handle(event)) }
@@ -80,6 +89,7 @@ public actor DeliveryConnection {
                     for event in (try? await client.sync()) ?? [] where event != .duplicate {
                         continuation.yield(event)
                     }
+                    _ = try? await client.sendPendingReceipts()
                 }
             case .flushOutbox:
                 Task { [client] in _ = try? await client.retryPendingSends() }

@@ -82,8 +82,12 @@ struct EnvelopeProcessor: Sendable {
             return isNew ? .message(message) : .duplicate
         case .receipt(let kind, let conversation, let upToSeq):
             // Another device of this account acknowledging what it received says nothing about
-            // what this account sent.
-            if sender != ownAddress.name {
+            // what this account sent; its read receipt means the user read them there.
+            if sender == ownAddress.name {
+                if kind == .read {
+                    try MessageStore.markReadOnOtherDevice(conversationId: conversation, upToSeq: upToSeq, in: db)
+                }
+            } else {
                 try MessageStore.applyReceipt(
                     kind: kind, conversationId: conversation,
                     reader: MessageSender(account: sender, device: Int(envelope.sourceDevice)), upToSeq: upToSeq,

@@ -73,11 +73,16 @@ extension MessengerClient {
         return pending
     }
 
-    /// Fetches what the server holds when `conversation` has a hole in its `serverSeq`s (a
-    /// message the socket skipped); the envelopes already processed come back as duplicates.
-    /// - Returns: what the catch-up produced; empty when there is no gap.
+    /// Fetches what the server holds when `conversation` has a new hole in its `serverSeq`s (a
+    /// message the socket skipped); the envelopes already processed come back as duplicates. A
+    /// hole that a catch-up already looked for and could not fill (a seq used by a message sent
+    /// only to other devices) does not start another one.
+    /// - Returns: what the catch-up produced; empty when there is no new gap.
     func catchUpIfGaps(in conversation: String) async throws -> [IncomingEvent] {
-        guard try !gaps(in: conversation).isEmpty else { return [] }
-        return try await sync()
+        let holes = try gaps(in: conversation)
+        guard !holes.isEmpty, holes != gapsCaughtUp[conversation] else { return [] }
+        let events = try await sync()
+        gapsCaughtUp[conversation] = try gaps(in: conversation)
+        return events
     }
 }

@@ -36,12 +36,12 @@ extension MessengerClient {
         try await trust.acceptChange(for: account)
     }
 
-    /// Makes the Signal store hold `key` for every known device of `account`, so the sessions
-    /// follow what `trust` decided.
-    nonisolated func adoptIdentityKey(_ key: IdentityKey, of account: String) throws {
+    /// Makes the Signal store hold `key` for every known device of `account` (and `device`), so
+    /// the sessions follow what `trust` decided.
+    nonisolated func adoptIdentityKey(_ key: IdentityKey, of account: String, device: UInt32 = 1) throws {
         try storage.transaction { stores, _, db in
             var devices = Set(try DeviceRoster.all(account: account, db: db))
-            devices.insert(1)
+            devices.formUnion([1, device])
             for device in devices {
                 _ = try stores.identities.saveIdentity(key, for: ProtocolAddress(name: account, deviceId: device))
             }
@@ -49,8 +49,10 @@ extension MessengerClient {
     }
 
     /// Processes one envelope and shows the identity key a session-opening message carries to
-    /// `trust`: a first or unchanged key is recorded; a changed one raises a warning and, when
-    /// the policy does not block, is adopted at once and the envelope processed again.
+    /// `trust`: a first or unchanged key is recorded; a changed one raises a warning. When the
+    /// Signal store refused the key and `trust` lets it through (a change the policy does not
+    /// block, or one the user accepted before this device of the contact was known), the key is
+    /// adopted for the sending device and the envelope processed again.
     nonisolated func processObservingIdentity(_ envelope: IncomingEnvelope) async throws -> IncomingEvent {
         let event = try processor.process(envelope)
         guard let key = envelope.sessionOpeningIdentityKey, envelope.sourceAccount != credentials.accountId else {
@@ -58,11 +60,11 @@ extension MessengerClient {
         }
         switch event {
         case .identityChanged:
-            guard case .changed(let warning) = try await trust.observe(key, for: envelope.sourceAccount),
-                !warning.blocksSending
-            else { return event }
-            // The warning stays on the record as a notice; nothing waits for the user.
-            try adoptIdentityKey(key, of: envelope.sourceAccount)
+            let observation = try await trust.observe(key, for: envelope.sourceAccount)
+            if case .changed(let warning) = observation, warning.blocksSending { return event }
+            guard try await trust.maySend(to: envelope.sourceAccount) else { return event }
+            // A warning stays on the record as a notice; nothing waits for the user.
+            try adoptIdentityKey(key, of: envelope.sourceAccount, device: envelope.sourceDevice)
             return try processor.process(envelope)
         case .undecryptable, .duplicate:
             return event

@@ -32,6 +32,9 @@ public actor MessengerClient {
     nonisolated var clock: any Clock { configuration.clock }
     /// When the own device list was last asked for because no other own device was known.
     var ownDevicesAskedAt: Int64?
+    /// The gaps per conversation that last started a catch-up: a gap that the catch-up could not
+    /// fill (a seq used by a message this device never gets) does not start another.
+    var gapsCaughtUp: [String: [ClosedRange<Int64>]] = [:]
 
     init(
         configuration: MessengerClientConfiguration, storage: MessengerStorage, credentials: DeviceCredentials,

@@ -3,8 +3,8 @@ import Realtime
 
 /// Where an outgoing message is: `sending` → `sent` (the server gave it a `serverSeq`) →
 /// `delivered` → `read`, or `failed` (a retry moves it back to `sending`). It is the Realtime
-/// outbox's state, because every send goes through that outbox; the store only ever moves it
-/// forward.
+/// outbox's state: the messenger's send queue keeps the outbox's semantics (see
+/// `MessengerClient.retryPendingSends()`); the store only ever moves it forward.
 public typealias MessageState = OutboxState
 
 /// The device that wrote a message: an account and one of its devices.

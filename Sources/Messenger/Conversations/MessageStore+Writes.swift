@@ -107,6 +107,25 @@ extension MessageStore {
         }
     }
 
+    /// Another device of this account read the conversation up to `upToSeq` (its read receipt
+    /// arrived): incoming messages up to it become `read` here too, and no receipt is queued
+    /// (that device sent it).
+    /// - Returns: how many messages became read.
+    /// - Throws: `ConversationStoreError` `diskFull`, `storage`.
+    @discardableResult
+    public static func markReadOnOtherDevice(conversationId: String, upToSeq: Int64, in db: Database)
+        throws(ConversationStoreError) -> Int
+    {
+        try ConversationStoreError.translating("marking messages read on another device") {
+            try db.run(
+                """
+                UPDATE messenger_messages SET state = 'read'
+                WHERE conversation_id = ?1 AND outgoing = 0 AND server_seq <= ?2 AND state != 'read'
+                """, [.text(conversationId), .integer(upToSeq)])
+            return db.changes
+        }
+    }
+
     /// Notes a `serverSeq` that a control message (a receipt, a membership change) used, so gap
     /// detection does not report it as missing.
     /// - Throws: `ConversationStoreError` `diskFull`, `storage`.
