@@ -99,7 +99,11 @@ let package = Package(
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
                 "CourierCore",
             ]),
-        .executableTarget(name: "courier", dependencies: ["CourierCore", "CourierHTTP", "Analytics"]),
+        .executableTarget(
+            name: "courier",
+            dependencies: [
+                "CourierCore", "CourierHTTP", "Analytics", "Messenger", "MessengerServer", "Realtime", "SignalProtocol",
+            ]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
         .target(

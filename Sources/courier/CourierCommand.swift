@@ -44,6 +44,16 @@ enum CourierCommand {
           flags audit                            print the changes, newest first
           (flags commands take --env ENV, default $COURIER_FLAGS_ENV or development)
 
+          chat register --server URL --name NAME a new messenger account and its first device
+          chat provision --name NAME             a linking token, and the identity key in a 0600
+              --identity FILE                      file to copy to the new device (default
+                                                   <dir>-identity.handover)
+          chat link --server URL --name NAME     link this device: --token T --identity FILE
+          chat [run] --name NAME                 the interactive client (/help lists its commands)
+              --dir PATH                           the device's state (default .courier/chat/NAME)
+          demo messenger                         Alice (phone, tablet) and Bob, scripted, against a
+                                                   server started on 127.0.0.1 (or --server URL)
+
         COMMON OPTIONS:
           --server URL          the server (default $COURIER_SERVER or http://127.0.0.1:8080)
           --admin-token TOKEN   admin API token (default $COURIER_ADMIN_TOKEN)
@@ -105,6 +115,10 @@ enum CourierCommand {
             case ("flags", let action?):
                 let environment = parsed.option("--env") ?? environment["COURIER_FLAGS_ENV"] ?? "development"
                 try await FlagsCommand(client: client, environment: environment).run(action, &parsed)
+            case ("chat", let action):
+                try await runChat(action ?? "run", &parsed)
+            case ("demo", "messenger"):
+                try await MessengerDemo(server: parsed.option("--server")).run()
             case ("help", _), ("--help", _), ("-h", _), (nil, _):
                 print(usage)
             default:
@@ -115,6 +129,30 @@ enum CourierCommand {
         } catch {
             FileHandle.standardError.write(Data("courier: \(error)\n".utf8))
             return 1
+        }
+    }
+}
+
+extension CourierCommand {
+    /// `courier chat register|provision|link|run`.
+    static func runChat(_ action: String, _ parsed: inout ParsedArguments) async throws {
+        guard let name = parsed.option("--name") else { throw CommandError("chat needs --name NAME") }
+        let chat = ChatCommand(name: name, directory: parsed.option("--dir"))
+        switch action {
+        case "register":
+            guard let server = parsed.option("--server") else { throw CommandError("chat register needs --server") }
+            try await chat.register(server: server)
+        case "provision":
+            try await chat.provision(identityFile: parsed.option("--identity"))
+        case "link":
+            guard let server = parsed.option("--server"), let token = parsed.option("--token"),
+                let identity = parsed.option("--identity")
+            else { throw CommandError("chat link needs --server, --token and --identity") }
+            try await chat.link(server: server, token: token, identityFile: identity)
+        case "run":
+            try await chat.run()
+        default:
+            throw CommandError("unknown chat command \(action)")
         }
     }
 }

@@ -13,7 +13,7 @@ struct ParsedArguments {
         "--server", "--admin-token", "--write-key", "--after", "--interval", "--enabled", "--sample-rate",
         "--flush-at", "--flush-interval", "--allow-list", "--user-id", "--count", "--data-dir", "--progress",
         "--drain-seconds", "--env", "--file", "--definition", "--type", "--value", "--owner", "--expires",
-        "--targeting-key",
+        "--targeting-key", "--name", "--dir", "--token", "--identity",
     ]
 
     init(_ arguments: [String]) {

@@ -1,0 +1,300 @@
+import CourierCore
+import CourierTesting
+import Foundation
+import Messenger
+import Testing
+
+/// `courier demo messenger` and `courier chat`, run as the user runs them: separate processes.
+@Suite(.timeLimit(.minutes(3)))
+struct MessengerCLITests {
+    let courier: String?
+
+    init() { courier = builtExecutable(named: "courier") }
+
+    @Test func theScriptedDemoRunsEveryStepAndFindsNoPlaintextOnTheServer() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let outcome = try await offPool { try ChildProcess.run(courier, ["demo", "messenger"]) }
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let output = outcome.output
+        for expected in [
+            "alice-tablet: account", "device 2", "bob-laptop received  #1 Alice (device 1): Hi Bob",
+            "alice-tablet synced  #1 Alice (device 1): Hi Bob", "receipt: delivered up to #1 by Bob",
+            "Bob is typing", "receipt: read up to #1 by Bob", "bob-laptop got       receipt: read up to",
+            "bob-laptop caught up", "the three messages arrived once each, in the order sent",
+            "[attachment recipe.txt, 68 bytes]", "secret pinch of cardamom", "the 60 digits are the same",
+            "Bob scans the QR code on Alice's screen (74 bytes): match; Alice is verified",
+            "one flipped bit reads as: identityMismatch",
+            "none of the plaintexts was found",
+        ] {
+            #expect(output.contains(expected), "missing \"\(expected)\" in:\n\(output)")
+        }
+        let caughtUp = output.split(separator: "\n").filter { $0.hasPrefix("bob-laptop caught up") }
+        #expect(caughtUp.map { $0.suffix(1) } == ["2", "3", "4"], "the catch-up is in the order sent")
+        #expect(!output.contains("FOUND in"))
+    }
+
+    @Test func theDemoRunsAgainstAGivenServerAndLeavesItsFilesAlone() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let outcome = try await offPool {
+            try ChildProcess.run(courier, ["demo", "messenger", "--server", server.baseURL])
+        }
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Using the messenger server at \(server.baseURL)"))
+        #expect(outcome.output.contains("the server is not ours (--server): its files cannot be scanned from here"))
+        try server.expectNoPlaintext(["Hi Bob, it's Alice", "secret pinch of cardamom", "While you were away"])
+    }
+
+    @Test func theDemoFailsWithAReasonWhenTheServerIsNotThere() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let outcome = try await offPool {
+            try ChildProcess.run(courier, ["demo", "messenger", "--server", "http://127.0.0.1:1"])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.hasPrefix("courier: "), "\(outcome.errorOutput)")
+    }
+
+    @Test func twoChatProcessesExchangeMessagesReceiptsFilesAndSafetyNumbers() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        func register(_ name: String) async throws -> String {
+            let outcome = try await offPool {
+                try ChildProcess.run(
+                    courier,
+                    ["chat", "register", "--server", server.baseURL, "--name", name, "--dir", dir + "/" + name])
+            }
+            #expect(outcome.status == 0, "\(outcome.errorOutput)")
+            let account = outcome.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first
+            return String(try #require(account).dropLast())
+        }
+        let aliceAccount = try await register("alice")
+        let bobAccount = try await register("bob")
+        let keyMode = try FileManager.default.attributesOfItem(atPath: dir + "/alice.key")[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+
+        let bob = try ChatProcess(courier, ["chat", "--name", "bob", "--dir", dir + "/bob"])
+        let alice = try ChatProcess(courier, ["chat", "run", "--name", "alice", "--dir", dir + "/alice"])
+        #expect(await bob.waitFor("online"), "\(bob.output)")
+        #expect(await alice.waitFor("online"), "\(alice.output)")
+
+        try alice.send("/safety \(bobAccount)")
+        #expect(await alice.waitFor("is known yet: exchange a message first"), "no session, no number: \(alice.output)")
+        try alice.send("/to \(bobAccount) hello from the alice process")
+        #expect(await bob.waitFor("hello from the alice process"), "\(bob.output)")
+        #expect(await alice.waitFor("receipt: read up to #1 by \(bobAccount)"), "\(alice.output)")
+        try alice.send("/history \(bobAccount)")
+        #expect(await alice.waitFor("#1 me (device 1): hello from the alice process [read]"), "\(alice.output)")
+        try bob.send("/list")
+        #expect(await bob.waitFor(": 0 unread; last: hello from the alice process"), "\(bob.output)")
+        try alice.send("/typing \(bobAccount)")
+        #expect(await bob.waitFor("\(aliceAccount) is typing"), "\(bob.output)")
+
+        try bob.send("/offline")
+        #expect(await bob.waitFor("offline: the server keeps"), "\(bob.output)")
+        try alice.send("/to \(bobAccount) away one")
+        try alice.send("/to \(bobAccount) away two")
+        #expect(await alice.waitFor("sent #", count: 3), "\(alice.output)")
+        let beforeOnline = bob.output.count
+        try bob.send("/online")
+        #expect(await bob.waitFor("away two"), "\(bob.output)")
+        let bobText = String(bob.output.dropFirst(beforeOnline))
+        let one = try #require(bobText.range(of: "away one"))
+        let two = try #require(bobText.range(of: "away two"))
+        #expect(one.lowerBound < two.lowerBound, "caught up in the order sent")
+
+        let file = server.root + "/note.txt"
+        try Data("a file only the two devices can read".utf8).write(to: URL(fileURLWithPath: file))
+        try alice.send("/send-file \(bobAccount) \(file)")
+        #expect(await bob.waitFor("saved the attachment to"), "\(bob.output)")
+        let saved = FileManager.default.contents(atPath: dir + "/bob/downloads/note.txt")
+        #expect(saved.map { String(decoding: $0, as: UTF8.self) } == "a file only the two devices can read")
+
+        try alice.send("/safety \(bobAccount)")
+        try bob.send("/safety \(aliceAccount)")
+        #expect(await alice.waitFor("QR code bytes (base64): "), "\(alice.output)")
+        #expect(await bob.waitFor("QR code bytes (base64): "), "\(bob.output)")
+        #expect(safetyDigits(alice.output) == safetyDigits(bob.output))
+        #expect(safetyDigits(alice.output).count == 3)
+        let aliceCode = try #require(
+            alice.output.components(separatedBy: "QR code bytes (base64): ").last?.prefix { $0 != "\n" })
+        try bob.send("/verify \(aliceAccount) \(aliceCode)")
+        #expect(await bob.waitFor("scan of \(aliceAccount)'s code: match (marked verified)"), "\(bob.output)")
+        try bob.send("/verify \(aliceAccount) AAAA")
+        #expect(await bob.waitFor("code: unreadable"), "\(bob.output)")
+        try bob.send("/accept \(aliceAccount)")
+        #expect(await bob.waitFor("no identity change is pending for \(aliceAccount)"), "\(bob.output)")
+        try bob.send("/nonsense")
+        #expect(await bob.waitFor("unknown command or wrong arguments: /nonsense"), "\(bob.output)")
+
+        #expect(try await alice.quit() == 0)
+        #expect(try await bob.quit() == 0)
+        try server.expectNoPlaintext([
+            "hello from the alice process", "away one", "away two", "a file only the two devices can read",
+        ])
+    }
+
+    @Test func aSecondDeviceLinkedThroughTheHandoverFileReceivesTheAccountsMessages() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        func run(_ arguments: [String]) async throws -> ChildProcess.Outcome {
+            let outcome = try await offPool { try ChildProcess.run(courier, ["chat"] + arguments) }
+            #expect(outcome.status == 0, "\(outcome.errorOutput)")
+            return outcome
+        }
+        _ = try await run(["register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
+        let handover = dir + "/identity.handover"
+        let provisioned = try await run([
+            "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover,
+        ])
+        let mode = try FileManager.default.attributesOfItem(atPath: handover)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the file holds the private identity key")
+        #expect(provisioned.output.contains("PRIVATE identity key"))
+        let token = try #require(
+            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
+        )
+        let linked = try await run([
+            "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token", String(token),
+            "--identity", handover,
+        ])
+        #expect(linked.output.contains("device 2"), "\(linked.output)")
+        #expect(!FileManager.default.fileExists(atPath: handover), "the handover file is removed once linked")
+
+        let phone = try ChatProcess(courier, ["chat", "--name", "phone", "--dir", dir + "/phone"])
+        let tablet = try ChatProcess(courier, ["chat", "--name", "tablet", "--dir", dir + "/tablet"])
+        #expect(await phone.waitFor("online"), "\(phone.output)")
+        #expect(await tablet.waitFor("online"), "\(tablet.output)")
+        let bob = try await server.register("bob")
+        let account = try #require(linked.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first)
+        try await bob.send(text: "to both of your devices", to: String(account.dropLast()))
+        #expect(await phone.waitFor("to both of your devices"), "\(phone.output)")
+        #expect(await tablet.waitFor("to both of your devices"), "\(tablet.output)")
+        try tablet.send("/to \(bob.credentials.accountId) from the tablet")
+        #expect(await phone.waitFor("(device 2): from the tablet"), "the phone gets the tablet's own copy")
+        #expect(try await phone.quit() == 0)
+        #expect(try await tablet.quit() == 0)
+    }
+
+    @Test func linkingWithAWrongTokenFailsAndKeepsTheHandoverFile() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        let phone = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
+        }
+        #expect(phone.status == 0)
+        let handover = dir + "/identity.handover"
+        let provisioned = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover])
+        }
+        #expect(provisioned.status == 0)
+        let outcome = try await offPool {
+            try ChildProcess.run(
+                courier,
+                [
+                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
+                    "not-the-token", "--identity", handover,
+                ])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.contains("courier: "), "\(outcome.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: handover), "the file stays for a retry with the right token")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/tablet"), "the half-made device is removed")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/tablet.key"))
+
+        let token = try #require(
+            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
+        )
+        let retried = try await offPool {
+            try ChildProcess.run(
+                courier,
+                [
+                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
+                    String(token), "--identity", handover,
+                ])
+        }
+        #expect(retried.status == 0, "the same command with the right token succeeds: \(retried.errorOutput)")
+        let again = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet"])
+        }
+        #expect(again.status == 1)
+        #expect(again.errorOutput.contains("already holds a chat device"), "\(again.errorOutput)")
+    }
+
+    @Test func aChatKeepsTryingWhileTheServerIsAwayAndQuitsCleanly() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        let dir = server.root + "/chat"
+        let registered = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", "carol", "--dir", dir + "/carol"])
+        }
+        #expect(registered.status == 0)
+        let carol = try ChatProcess(courier, ["chat", "--name", "carol", "--dir", dir + "/carol"])
+        #expect(await carol.waitFor("online"), "\(carol.output)")
+        try carol.send("/status")
+        #expect(await carol.waitFor("socket: "), "\(carol.output)")
+        _ = await runOffPool { [server] in server.server.stop(deadline: .zero) }
+        var left = false
+        for _ in 0..<200 where !left {
+            try carol.send("/status")
+            left = await carol.waitFor("socket: waiting", timeout: .milliseconds(100))
+        }
+        #expect(left, "the connection waits before its next attempt: \(carol.output)")
+        try carol.send("/offline")
+        #expect(await carol.waitFor("offline: the server keeps"), "\(carol.output)")
+        try carol.send("/status")
+        #expect(await carol.waitFor("socket: offline"), "\(carol.output)")
+        #expect(try await carol.quit() == 0)
+        try? FileManager.default.removeItem(atPath: server.root)
+    }
+
+    /// The safety number's three lines of digit groups in an output.
+    func safetyDigits(_ output: String) -> [String] {
+        output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            $0.count == 23 && $0.allSatisfy { $0.isNumber || $0 == " " }
+        }
+    }
+
+    @Test(arguments: [
+        (["chat", "register", "--name", "x"], "chat register needs --server"),
+        (["chat", "run"], "chat needs --name NAME"),
+        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --server, --token and --identity"),
+        (["chat", "dance", "--name", "x"], "unknown chat command dance"),
+        (["chat", "provision", "--name", "x", "--dir", "/nonexistent/x"], "no chat device in /nonexistent/x"),
+    ])
+    func badChatArgumentsFailWithAMessage(arguments: [String], message: String) async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let outcome = try await offPool { try ChildProcess.run(courier, arguments) }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.contains(message), "\(outcome.errorOutput)")
+    }
+
+    @Test func linkingRefusesAMalformedIdentityFileAndRegistersNothing() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let identity = server.root + "/garbage.handover"
+        try Data("not an identity key pair".utf8).write(to: URL(fileURLWithPath: identity))
+        let outcome = try await offPool {
+            try ChildProcess.run(
+                courier,
+                [
+                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", server.root + "/tablet",
+                    "--token", "anything", "--identity", identity,
+                ])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.errorOutput.contains("courier: "))
+        #expect(FileManager.default.fileExists(atPath: identity), "a refused file is left where it was")
+        #expect(!FileManager.default.fileExists(atPath: server.root + "/tablet/chat.json"))
+    }
+}
