@@ -243,7 +243,10 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let plaintext = randomBytes(200_000, seed: 9)
         let events = Mutex<[AttachmentUploadProgress]>([])
-        let uploader = AttachmentUploader(configuration: configuration, clock: clock)
+        // A short request timeout: under a loaded full run a request on a cut connection was once
+        // seen to hang until the default 30 s instead of failing, past the wait below.
+        let uploader = AttachmentUploader(
+            configuration: configuration, client: HTTPClient(timeout: .seconds(5)), clock: clock)
         let upload = Task {
             try await uploader.upload(plaintext, contentType: "application/pdf") { progress in
                 let first = events.withLock {
@@ -282,18 +285,30 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         let (proxy, base) = try await server.registerBehindProxy(pieceBytes: 16 * 1024)
         defer { proxy.stop() }
         var configuration = base
-        configuration.backoff = Backoff(base: .zero, cap: .zero)
+        configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let plaintext = randomBytes(100_000, seed: 13)
         let events = Mutex<[AttachmentUploadProgress]>([])
+        let clock = ManualClock()
         let uploader = AttachmentUploader(
-            configuration: configuration, client: HTTPClient(timeout: .seconds(2)), clock: ManualClock())
-        let pointer = try await uploader.upload(plaintext, contentType: "text/plain") { progress in
-            let second = events.withLock {
-                $0.append(progress)
-                return $0.count == 2
+            configuration: configuration, client: HTTPClient(timeout: .seconds(2)), clock: clock)
+        let upload = Task {
+            try await uploader.upload(plaintext, contentType: "text/plain") { progress in
+                let second = events.withLock {
+                    $0.append(progress)
+                    return $0.count == 2
+                }
+                // The kept-alive connection goes silent; a new one (URLSession may open one instead
+                // of reusing it) is refused, so the next piece fails either way.
+                if second {
+                    proxy.refuse()
+                    proxy.halfOpen()
+                }
             }
-            if second { proxy.halfOpen() }
         }
+        try await clock.waitForSleepers(1)
+        proxy.refuse(false)
+        clock.advance(by: .seconds(2))
+        let pointer = try await upload.value
         let recorded = events.withLock { $0 }
         let resumed = try #require(recorded.first { $0.event == .resumed })
         #expect(resumed.confirmed == 32 * 1024)
@@ -333,7 +348,8 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         var configuration = base
         let clock = ManualClock()
         configuration.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
-        let uploader = AttachmentUploader(configuration: configuration, clock: clock)
+        let uploader = AttachmentUploader(
+            configuration: configuration, client: HTTPClient(timeout: .seconds(5)), clock: clock)
         let upload = Task {
             try await uploader.upload(randomBytes(10_000, seed: 12), contentType: "text/plain") { _ in
                 proxy.refuse()
