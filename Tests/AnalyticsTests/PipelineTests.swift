@@ -111,7 +111,8 @@ struct PipelineTests {
         _ = await analytics.flushed()
         #expect(analytics.stats.sent == 8)
         let delivered = harness.transport.uploads.filter { $0.messages.count <= 2 }.flatMap(\.messages)
-        #expect(delivered.compactMap { $0["event"]?.stringValue } == (0..<8).map { "E\($0)" })
+        // Up to 4 uploads are in flight, so the halves may arrive in any order: each event once.
+        #expect(delivered.compactMap { $0["event"]?.stringValue }.sorted() == (0..<8).map { "E\($0)" })
         harness.transport.setRule { _ in FakeTransport.status(413) }
         analytics.track("Huge")
         _ = await analytics.flushed()
@@ -162,7 +163,8 @@ struct PipelineTests {
         try await harness.advance(.seconds(2))
         #expect(await eventually { analytics.stats.queuedEvents == 0 })
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
-        #expect(names.last == "E99")
+        // Batches may arrive in any order with several in flight: the newest is kept, the oldest dropped.
+        #expect(names.contains("E99"))
         #expect(names.contains("E0") == false)
     }
 
@@ -202,7 +204,7 @@ struct PipelineTests {
         try await harness.advance(.seconds(2))
         #expect(await eventually { analytics.stats.sent == full.stored })
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
-        #expect(names.first == "Fill 0")
+        #expect(names.contains("Fill 0"))  // the oldest was kept (batches may arrive in any order)
         #expect(names.count == full.stored)
     }
 
