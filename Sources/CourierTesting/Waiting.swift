@@ -37,6 +37,20 @@ public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async ->
     return condition()
 }
 
+/// Checks `condition` every `interval` of real time until it holds or `timeout` passes: for state
+/// that offers no event to wait on (another process's output or rows, a server's counters).
+/// Returns whether it held; a cancelled task stops waiting and gets the last answer.
+public func poll(
+    every interval: Duration = .milliseconds(10), timeout: Duration, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline && !Task.isCancelled {
+        if try await condition() { return true }
+        try? await Task.sleep(for: interval)
+    }
+    return try await condition()
+}
+
 /// Runs `work` on a thread of its own and returns at once: for a slow, blocking clean-up (an
 /// HTTP server's stop takes up to two seconds) that a test does not need to wait for, so that it
 /// does not hold one of the few threads that every concurrently running test shares.

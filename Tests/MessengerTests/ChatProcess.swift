@@ -33,12 +33,7 @@ final class ChatProcess: Sendable {
     /// Waits until the output holds `text` `count` times.
     /// - Returns: whether it did before the deadline.
     func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if output.components(separatedBy: text).count - 1 >= count { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await poll(timeout: timeout) { output.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Sends `/quit` and waits for the exit status.

@@ -207,11 +207,10 @@ struct KeyMaintenanceTests {
         try await alice.send(text: "use a prekey", to: bob.credentials.accountId)
         var iterator = listener.events.makeAsyncIterator()
         #expect(await iterator.next()?.isMessage("use a prekey") == true)
-        let deadline = Date().addingTimeInterval(20)
-        var count = try await bob.api.preKeyCount(as: bob.credentials)
-        while count < 100 && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        var count = 0
+        _ = try await poll(every: .milliseconds(20), timeout: .seconds(20)) {
             count = try await bob.api.preKeyCount(as: bob.credentials)
+            return count >= 100
         }
         #expect(count == 100, "the listener uploaded the one key that was handed out")
         listener.stop()

@@ -13,10 +13,8 @@ import Testing
 struct DeliveryConnectionTests {
     /// Waits for `condition` with a real-time deadline (the connection's work runs on its own tasks).
     func eventually(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw NotReached(what: what) }
-            try await Task.sleep(for: .milliseconds(5))
+        guard await poll(every: .milliseconds(5), timeout: .seconds(20), condition) else {
+            throw NotReached(what: what)
         }
     }
 

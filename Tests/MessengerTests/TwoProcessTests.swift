@@ -71,9 +71,8 @@ struct TwoProcessTests {
         // Killed three times with SIGKILL once it has made progress, then run to the end.
         for round in 1...3 {
             let child = try ChildProcess(peer, arguments, output: .discard, errorOutput: .discard)
-            let deadline = Date().addingTimeInterval(60)
-            while try await bob.messages(in: conversation).count < round * 40 && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(2))
+            _ = try await poll(every: .milliseconds(2), timeout: .seconds(60)) {
+                try await bob.messages(in: conversation).count >= round * 40
             }
             child.signal(SIGKILL)
             #expect(await runOffPool { child.wait() } == 128 + SIGKILL)
