@@ -39,10 +39,8 @@ final class MessengerStorage: Sendable {
         self.directory = directory
         self.signal = signal
         lockPath = directory + "/ratchet.lock"
-        try signal.sharedTransaction { _, _, db in
-            try MessengerSchema.migrate(db)
-            try MessageStore.migrate(db)
-        }
+        try signal.sharedTransaction { _, _, db in try MessengerSchema.migrate(db) }
+        // Opening the conversation store migrates its tables (`MessageStore.migrate`).
         conversations = try ConversationStore(path: Self.databasePath(in: directory))
     }
 
