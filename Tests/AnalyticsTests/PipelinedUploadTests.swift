@@ -43,6 +43,37 @@ final class GatedTransport: AnalyticsTransport {
     }
 }
 
+/// Passes uploads to `base` at once but holds each successful answer until `release()`, so a
+/// test can have a failed batch answered before a successful one.
+final class HeldSuccessTransport: AnalyticsTransport {
+    let base: FakeTransport
+    private let state = Mutex<(released: Bool, held: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(base: FakeTransport) { self.base = base }
+
+    func release() {
+        let held = state.withLock { state in
+            state.released = true
+            defer { state.held.removeAll() }
+            return state.held
+        }
+        held.forEach { $0.resume() }
+    }
+
+    func send(_ request: TransportRequest) async -> TransportResult {
+        let result = await base.send(request)
+        guard request.method == "POST", case .response(200, _, _) = result else { return result }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let go = state.withLock { state in
+                if !state.released { state.held.append(continuation) }
+                return state.released
+            }
+            if go { continuation.resume() }
+        }
+        return result
+    }
+}
+
 @Suite(.timeLimit(.minutes(2)))
 struct PipelinedUploadTests {
     let harness: SDKHarness
@@ -108,5 +139,28 @@ struct PipelinedUploadTests {
         #expect(gate.peakInFlight == 1)
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
         #expect(names == (0..<15).map { "E\($0)" })
+    }
+
+    /// A batch that will be retried keeps the flush blocked even when another batch in flight is
+    /// answered with success after it (the last answer used to decide).
+    @Test func aSuccessAnsweredAfterAFailureLeavesTheFlushBlocked() async throws {
+        let held = HeldSuccessTransport(base: harness.transport)
+        harness.transport.setBodyRule { messages in
+            messages.first?["event"]?.stringValue == "E0" ? FakeTransport.status(500) : nil
+        }
+        let analytics = harness.make {
+            $0.transport = held
+            $0.maximumBatchCount = 5
+            $0.maximumUploadsInFlight = 2
+            $0.flushAt = 1000
+        }
+        for i in 0..<10 { analytics.track("E\(i)") }
+        analytics.flush()
+        #expect(await eventually { analytics.stats.retries == 1 })
+        held.release()
+        #expect(await eventually { analytics.stats.sent == 5 })
+        let result = await analytics.flushed()
+        #expect(result.blocked)
+        #expect(result.remaining == 5)
     }
 }

@@ -60,6 +60,8 @@ extension AnalyticsPipeline {
             if stoppedHere {
                 uploadsSettled()
             } else if let resend, let after = resend {
+                // A batch waits for its retry: the round failed, whichever answer came last.
+                lastAttemptFailed = true
                 scheduleRetry(after: after)
                 uploadsSettled()
             } else {
