@@ -34,9 +34,6 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
-            name: "CCivetWeb",
-            providers: [.apt(["libcivetweb-dev"]), .brew(["civetweb"])]),
-        .systemLibrary(
             name: "CLibWebSockets", pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]),
         .systemLibrary(
@@ -67,7 +64,7 @@ let package = Package(
             name: "CSignalPeer",
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
         .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
-        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb", "CLibWebSockets"]),
+        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CLibWebSockets"]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
