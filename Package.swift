@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "CourierCore", targets: ["CourierCore"]),
+        .library(name: "CourierHTTPClient", targets: ["CourierHTTPClient"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
@@ -64,7 +65,11 @@ let package = Package(
             name: "CSignalPeer",
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
         .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
-        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CLibWebSockets"]),
+        // The client side of HTTP: HTTPClient, WebSocketClient (lws on Linux, URLSession on Apple) and
+        // the WebSocket channel both sides share. Client libraries depend on this, never on CourierHTTP.
+        .target(name: "CourierHTTPClient", dependencies: ["CourierCore", "CLibWebSockets"]),
+        // The server side: router, middleware, the libwebsockets engine, WebSocket routes.
+        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CourierHTTPClient", "CLibWebSockets"]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
@@ -81,14 +86,15 @@ let package = Package(
             dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"]),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CourierCore", "CourierHTTP", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
-        .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTP"]),
-        .target(name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTP", "Pagination"]),
+            dependencies: ["CourierCore", "CourierHTTPClient", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
+        .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTPClient"]),
+        .target(
+            name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTPClient", "Pagination"]),
         // Keyset cursors (signed by the server), page requests and the prefetching paginator.
         .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
         // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
         .target(name: "SyncWire", dependencies: ["CourierCore"]),
-        .target(name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTP"]),
+        .target(name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTPClient"]),
         .target(name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP"]),
         .executableTarget(
             name: "courier-server",

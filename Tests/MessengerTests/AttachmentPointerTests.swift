@@ -1,3 +1,4 @@
+import CourierCore
 import CourierHTTP
 import Foundation
 import SignalProtocol

@@ -103,7 +103,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         let mailbox = mailbox
         let channel = WebSocketChannel(
             configuration: configuration,
-            transport: WebSocketTransport(
+            transport: WebSocketChannelTransport(
                 wantsToWrite: { mailbox.wantsToWrite(id) }, resumeReading: { mailbox.resumeReading(id) }),
             now: { Self.now() })
         let socket = LibWebSocketsSocket(wsi: wsi, channel: channel, now: Self.now())

@@ -1,4 +1,4 @@
-import CourierHTTP
+import CourierHTTPClient
 
 /// A response to an image GET: the HTTP client's response type.
 public typealias ImageDataResponse = HTTPClientResponse

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// Fetches an attachment's ciphertext with `GET /v1/attachments/{id}` and opens it only after

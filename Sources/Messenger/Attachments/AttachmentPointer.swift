@@ -1,5 +1,6 @@
+import CourierCore
 import Foundation
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// What a message carries so its recipient can fetch and open one attachment: the blob's id on

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 /// Where attachments go and how uploads are cut and retried.
 public struct AttachmentTransferConfiguration: Sendable {

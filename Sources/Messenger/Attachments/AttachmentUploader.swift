@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// Encrypts a file with a fresh key and uploads the ciphertext with the server's resumable

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import Realtime
 
 /// Reads the delivery socket (`GET /v1/websocket`, Signal's request/response framing): each

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// An envelope as the server delivers it (socket body or catch-up entry). Everything but

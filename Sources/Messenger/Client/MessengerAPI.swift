@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// The messenger server's HTTP routes (docs/messenger-server.md), as typed calls. HTTP statuses

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 /// The plaintext every envelope carries, before encryption: a versioned JSON object
 /// `{"v": 1, "kind": …, …}`. Unknown kinds of a known version are kept as `.unknown` so an older

@@ -1,4 +1,5 @@
-import CourierHTTP
+import CourierCore
+import CourierHTTPClient
 
 /// What a device signs in with: its account, its device number and its own password.
 public struct DeviceCredentials: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// The key directory's JSON (`PUT /v2/keys`, `GET /v2/keys/{account}/{device}`): keys as base64

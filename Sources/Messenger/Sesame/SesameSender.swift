@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 import SignalProtocol
 
 /// Sesame's send: one envelope per device of an account, each sealed in that device's session.

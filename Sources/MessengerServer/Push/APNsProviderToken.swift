@@ -24,19 +24,14 @@ final class APNsProviderToken: Sendable {
     func token() throws(APNsError) -> String {
         let now = clock.nowMilliseconds / 1000
         if let cached = current.withLock({ $0 }), now - cached.issuedAt < lifetime { return cached.token }
-        let header = Self.base64URL(JSONWriter.encode(["alg": "ES256", "kid": .string(keyId)]))
-        let claims = Self.base64URL(JSONWriter.encode(["iss": .string(teamId), "iat": .int(now)]))
+        let header = Base64.encodeURL(JSONWriter.encode(["alg": "ES256", "kid": .string(keyId)]))
+        let claims = Base64.encodeURL(JSONWriter.encode(["iss": .string(teamId), "iat": .int(now)]))
         let input = header + "." + claims
-        let token = input + "." + Self.base64URL(try signer.sign(Array(input.utf8)))
+        let token = input + "." + Base64.encodeURL(try signer.sign(Array(input.utf8)))
         current.withLock { $0 = (token, now) }
         return token
     }
 
     /// Forgets the cached token (APNs said it expired or is invalid).
     func invalidate() { current.withLock { $0 = nil } }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        String(
-            Base64.encode(bytes).replacing("+", with: "-").replacing("/", with: "_").prefix { $0 != "=" })
-    }
 }

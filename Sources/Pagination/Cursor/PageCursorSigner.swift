@@ -40,8 +40,8 @@ public struct PageCursorSigner: Sendable {
     /// An opaque cursor for the row whose sort key is `key`, issued now.
     public func sign(key position: [JSONValue]) -> String {
         let payload = JSONWriter.encode(["k": .array(position), "t": .int(clock.nowMilliseconds)])
-        let body = Self.base64URL(payload)
-        return body + "." + Self.base64URL(mac(Array(body.utf8)))
+        let body = Base64.encodeURL(payload)
+        return body + "." + Base64.encodeURL(mac(Array(body.utf8)))
     }
 
     /// The position inside `text`.
@@ -49,9 +49,9 @@ public struct PageCursorSigner: Sendable {
     ///   match; `.expired` when it is older than the maximum age.
     public func verify(_ text: String) throws(PageCursorError) -> PageCursor {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard text.utf8.count <= 4_096, parts.count == 2, let signature = Self.decodeBase64URL(String(parts[1])),
-            Self.equalInConstantTime(signature, mac(Array(parts[0].utf8))),
-            let payload = Self.decodeBase64URL(String(parts[0])),
+        guard text.utf8.count <= 4_096, parts.count == 2, let signature = Base64.decodeURL(String(parts[1])),
+            ConstantTime.equals(signature, mac(Array(parts[0].utf8))),
+            let payload = Base64.decodeURL(String(parts[0])),
             let json = try? JSONParser.parse(payload), let position = json["k"]?.arrayValue,
             let issued = json["t"]?.intValue
         else { throw .invalid }
@@ -68,23 +68,5 @@ public struct PageCursorSigner: Sendable {
         _ = crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
         _ = crypto_auth_hmacsha256_final(&state, &out)
         return out
-    }
-
-    private static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
     }
 }

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 /// The application protocol spoken on the socket: how a ping, a resume request and a send look,
 /// and what an inbound message means. `RealtimeConnection` is generic over it; the messenger's

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 /// The messenger server's socket framing (Signal's `WebSocketMessage` shape, as JSON text):
 /// requests `{"type":"request","id":…,"verb":…,"path":…,"body":…}` answered by

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 extension RealtimeConnection {
     /// Handles one inbound message of the socket opened as `attempt`.

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+import CourierHTTPClient
 
 /// A realtime connection: runs `ConnectionStateMachine`'s actions over a transport (open, close,
 /// timers on an injected `Clock`, keepalive pings), resumes from the stored cursor and then

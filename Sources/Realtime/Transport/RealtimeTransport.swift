@@ -1,4 +1,4 @@
-import CourierHTTP
+import CourierHTTPClient
 
 /// Opens sockets for a `RealtimeConnection`: the engine's `WebSocketClient` in apps
 /// (`WebSocketTransport`: libwebsockets on Linux, `URLSessionWebSocketTask` on Apple platforms),

@@ -1,4 +1,4 @@
-import CourierHTTP
+import CourierHTTPClient
 
 /// A `RealtimeTransport` over the engine's `WebSocketClient`: libwebsockets (with TLS) on Linux,
 /// `URLSessionWebSocketTask` on Apple platforms, chosen by CourierHTTP behind `#if canImport`.

@@ -12,8 +12,8 @@ struct WebSocketChannelTests {
         let resumes = Mutex(0)
         let time = Mutex<UInt64>(0)
 
-        func transport() -> WebSocketTransport {
-            WebSocketTransport(
+        func transport() -> WebSocketChannelTransport {
+            WebSocketChannelTransport(
                 wantsToWrite: { self.writes.withLock { $0 += 1 } },
                 resumeReading: { self.resumes.withLock { $0 += 1 } })
         }

@@ -9,7 +9,7 @@ internal import CLibWebSockets
 /// verification error"): the suites start many servers and clients at once. So one context does
 /// the global set-up, once, and is kept; the engines' and clients' own contexts never ask for it,
 /// and set the option on their vhosts only, which is what turns TLS on for a vhost.
-enum LibWebSocketsTLSLibrary {
+package enum LibWebSocketsTLSLibrary {
     private nonisolated(unsafe) static let initialiser: OpaquePointer? = {
         lws_set_log_level(LLL_ERR, nil)
         var info = lws_context_creation_info()
@@ -19,5 +19,5 @@ enum LibWebSocketsTLSLibrary {
     }()
 
     /// Sets OpenSSL up for lws if no context has yet (any thread).
-    static func ensureInitialised() { _ = initialiser }
+    package static func ensureInitialised() { _ = initialiser }
 }

@@ -5,7 +5,7 @@
 
     /// The state behind a client's libwebsockets context: its connections (loop thread only) and
     /// the mailbox through which callers on other threads reach the loop.
-    final class LibWebSocketsClientService: @unchecked Sendable {
+    package final class LibWebSocketsClientService: @unchecked Sendable {
         // @unchecked: `connections`, `context`, `tickDue`, `stopDeadline` and `protocolName` are
         // touched only on the client's loop thread (lws and libev call back on it alone, and
         // `attach` runs before the thread starts); other threads touch only `mailbox` (a
@@ -293,7 +293,7 @@
             _ = lws_set_extension_option(wsi, "permessage-deflate", "client_no_context_takeover", nil)
             let channel = WebSocketChannel(
                 configuration: connection.configuration,
-                transport: WebSocketTransport(
+                transport: WebSocketChannelTransport(
                     wantsToWrite: { [weak self] in self?.wantsToWrite(id) },
                     resumeReading: { [weak self] in self?.resumeReading(id) }),
                 now: Self.now)

@@ -1,6 +1,6 @@
 #if !canImport(Darwin)
     /// A connection a caller asked for, on its way to the client's loop thread.
-    struct LibWebSocketsClientRequest: Sendable {
+    package struct LibWebSocketsClientRequest: Sendable {
         let endpoint: WebSocketEndpoint
         let headers: WebSocketHandshakeHeaders
         let configuration: WebSocketConfiguration

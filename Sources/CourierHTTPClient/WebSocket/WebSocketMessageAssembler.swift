@@ -1,8 +1,8 @@
 /// Puts a message back together from the pieces an engine reads (fragments, and parts of a
 /// frame larger than the engine's read buffer), within a size limit, checking text is UTF-8.
-struct WebSocketMessageAssembler {
+package struct WebSocketMessageAssembler {
     /// What a piece completed.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         /// More pieces are to come.
         case partial
         /// A whole message.
@@ -13,20 +13,20 @@ struct WebSocketMessageAssembler {
         case invalidText
     }
 
-    let limit: Int
+    package let limit: Int
     private var bytes: [UInt8] = []
     private var binary = false
     private var inMessage = false
 
     /// An assembler for messages of at most `limit` bytes.
-    init(limit: Int) { self.limit = max(0, limit) }
+    package init(limit: Int) { self.limit = max(0, limit) }
 
     /// Adds a piece of the current message.
     /// - Parameters:
     ///   - piece: the bytes (copied; the engine's buffer may go after the call).
     ///   - binary: whether the message is binary (read from its first frame).
     ///   - final: whether this piece ends the message.
-    mutating func append(_ piece: UnsafeRawBufferPointer, binary: Bool, final: Bool) -> Outcome {
+    package mutating func append(_ piece: UnsafeRawBufferPointer, binary: Bool, final: Bool) -> Outcome {
         if !inMessage {
             inMessage = true
             self.binary = binary

@@ -1,22 +1,22 @@
 /// The caller's headers for the opening handshake, checked: `Origin` and `Host` are set through
 /// the handshake's own fields, the rest are appended as given.
-struct WebSocketHandshakeHeaders: Sendable {
+package struct WebSocketHandshakeHeaders: Sendable {
     /// The `Origin` header, when the caller gave one.
-    var origin: String?
+    package var origin: String?
     /// A `Host` header replacing the one made from the URL.
-    var host: String?
+    package var host: String?
     /// Every other header, in order, with the name as given.
-    var extra: [(name: String, value: String)] = []
+    package var extra: [(name: String, value: String)] = []
 
     /// Headers the WebSocket handshake itself writes; the caller may not set them.
-    static let reserved: Set<String> = [
+    package static let reserved: Set<String> = [
         "connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
         "sec-websocket-protocol", "content-length", "transfer-encoding",
     ]
 
     /// Checks `headers`: names must be HTTP tokens, values free of CR, LF and NUL.
     /// - Throws: `WebSocketError` `connectFailed`, before anything is sent.
-    init(_ headers: [(String, String)]) throws(WebSocketError) {
+    package init(_ headers: [(String, String)]) throws(WebSocketError) {
         for (name, value) in headers {
             guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
                 throw WebSocketError(.connectFailed, "\"\(name)\" is not a valid header name")

@@ -4,7 +4,7 @@
     /// What other threads hand the client's loop thread, guarded by the service's `Mutex`; every
     /// entry is followed by `lws_cancel_service` under the same lock, so the loop wakes and takes
     /// it (LWS_CALLBACK_EVENT_WAIT_CANCELLED), and a context being destroyed is never woken.
-    struct LibWebSocketsClientMailbox: ~Copyable {
+    package struct LibWebSocketsClientMailbox: ~Copyable {
         /// The context's address while the loop runs; `nil` before and after.
         var contextAddress: UInt?
         var context: OpaquePointer? { contextAddress.flatMap { OpaquePointer(bitPattern: $0) } }

@@ -7,9 +7,9 @@
 /// }
 /// ```
 public struct WebSocket: Sendable {
-    let channel: WebSocketChannel
+    package let channel: WebSocketChannel
 
-    init(channel: WebSocketChannel) { self.channel = channel }
+    package init(channel: WebSocketChannel) { self.channel = channel }
 
     /// The messages the peer sends, in order; the sequence ends when the socket closes.
     public var inbound: WebSocketInbound { WebSocketInbound(channel: channel) }
@@ -31,7 +31,7 @@ public struct WebSocketInbound: AsyncSequence, Sendable {
     /// Messages, whole.
     public typealias Element = WebSocketMessage
 
-    let channel: WebSocketChannel
+    package let channel: WebSocketChannel
 
     /// Iterates the messages.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: channel) }
@@ -49,7 +49,7 @@ public struct WebSocketInbound: AsyncSequence, Sendable {
 /// queue is bounded (`maximumQueuedBytes`), so a peer that does not read is closed with 1008
 /// instead of growing the server's memory.
 public struct WebSocketOutbound: Sendable {
-    let channel: WebSocketChannel
+    package let channel: WebSocketChannel
 
     /// Queues `message`, waiting while the queue is full; after `slowReaderTimeoutMilliseconds`
     /// of waiting the peer counts as a slow reader and the socket closes.

@@ -3,7 +3,7 @@
 
     /// One client connection as the loop thread sees it: connecting, then open with its channel,
     /// then finished. Touched on the client's loop thread only.
-    final class LibWebSocketsClientConnection {
+    package final class LibWebSocketsClientConnection {
         enum Phase {
             /// The handshake is under way; the caller waits on the continuation.
             case connecting(CheckedContinuation<WebSocket, any Error>)

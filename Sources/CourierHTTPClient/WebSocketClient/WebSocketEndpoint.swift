@@ -1,17 +1,17 @@
 import Foundation
 
 /// Where a `ws://` or `wss://` URL points: what the client connects to and asks for.
-struct WebSocketEndpoint: Sendable, Equatable {
+package struct WebSocketEndpoint: Sendable, Equatable {
     /// `wss://`: TLS, with the server's certificate checked.
-    var secure: Bool
+    package var secure: Bool
     /// The host to resolve and connect to (an IPv6 address without its brackets).
-    var host: String
-    var port: Int
+    package var host: String
+    package var port: Int
     /// The request target: the path (at least `/`) and the query, still percent-encoded.
-    var target: String
+    package var target: String
 
     /// The `Host` header: the host, and the port when it is not the scheme's default.
-    var hostHeader: String {
+    package var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
     }
@@ -19,7 +19,7 @@ struct WebSocketEndpoint: Sendable, Equatable {
     /// Reads a WebSocket URL.
     /// - Throws: `WebSocketError` `invalidURL` for another scheme, no host, a bad port, or a
     ///   fragment (RFC 6455 §3 forbids one).
-    init(parsing text: String) throws(WebSocketError) {
+    package init(parsing text: String) throws(WebSocketError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw WebSocketError(.invalidURL, "\"\(text)\" is not a URL")
         }

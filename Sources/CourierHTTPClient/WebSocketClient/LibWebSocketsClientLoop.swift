@@ -5,7 +5,7 @@
 
     /// Owns a client's libwebsockets context (no listener, libev as a foreign loop) and the thread
     /// that runs the loop.
-    final class LibWebSocketsClientLoop: Sendable {
+    package final class LibWebSocketsClientLoop: Sendable {
         /// The name of the one protocol the context registers (never sent to servers).
         static let protocolName = "courier-ws-client"
 

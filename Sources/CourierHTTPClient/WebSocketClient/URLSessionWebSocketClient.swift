@@ -65,7 +65,7 @@
     }
 
     /// The session's delegate: finds a task's connection, and tells it about opens and closes.
-    final class URLSessionWebSocketDelegateHub: NSObject, URLSessionWebSocketDelegate, Sendable {
+    package final class URLSessionWebSocketDelegateHub: NSObject, URLSessionWebSocketDelegate, Sendable {
         private struct State {
             var connections: [Int: URLSessionWebSocketConnection] = [:]
             var waiting: [Int: CheckedContinuation<WebSocket, any Error>] = [:]
@@ -144,7 +144,7 @@
     /// One `URLSessionWebSocketTask` and the channel it carries: a receive loop that pauses while
     /// the reader's buffer is full, a send loop that drains the outbound queue, and a 100 ms timer
     /// for the connect deadline, pings, the idle timeout and slow readers.
-    final class URLSessionWebSocketConnection: Sendable {
+    package final class URLSessionWebSocketConnection: Sendable {
         private struct State {
             var pumping = false
             var readingPaused: CheckedContinuation<Void, Never>?
@@ -165,7 +165,7 @@
             self.configuration = configuration
             let channel = WebSocketChannel(
                 configuration: configuration,
-                transport: WebSocketTransport(
+                transport: WebSocketChannelTransport(
                     wantsToWrite: { [weak self] in self?.pump() },
                     resumeReading: { [weak self] in self?.resumeReading() }),
                 now: { DispatchTime.now().uptimeNanoseconds })

@@ -1,12 +1,18 @@
 import Synchronization
 
 /// What a channel asks of the engine that carries it; both may be called from any thread.
-struct WebSocketTransport: Sendable {
+package struct WebSocketChannelTransport: Sendable {
     /// The channel has something to write (a message or its close): wake the loop and ask for a
     /// writable callback.
-    let wantsToWrite: @Sendable () -> Void
+    package let wantsToWrite: @Sendable () -> Void
     /// The reader has taken enough of the buffered messages: read the socket again.
-    let resumeReading: @Sendable () -> Void
+    package let resumeReading: @Sendable () -> Void
+
+    /// A transport calling `wantsToWrite` and `resumeReading`.
+    package init(wantsToWrite: @escaping @Sendable () -> Void, resumeReading: @escaping @Sendable () -> Void) {
+        self.wantsToWrite = wantsToWrite
+        self.resumeReading = resumeReading
+    }
 }
 
 /// The state of one WebSocket shared by the engine's loop thread and the tasks that read and
@@ -14,10 +20,10 @@ struct WebSocketTransport: Sendable {
 ///
 /// Engine-neutral: the libwebsockets server and client (and any other carrier) drive it through
 /// `received`, `nextOutgoing`, `checkSlowReader` and `ended`, and learn what to do from their
-/// results and from the `WebSocketTransport` calls.
-final class WebSocketChannel: Sendable {
+/// results and from the `WebSocketChannelTransport` calls.
+package final class WebSocketChannel: Sendable {
     /// What the engine writes next.
-    enum Outgoing: Sendable, Equatable {
+    package enum Outgoing: Sendable, Equatable {
         case message(WebSocketMessage)
         case close(WebSocketClose)
     }
@@ -45,15 +51,15 @@ final class WebSocketChannel: Sendable {
         var endWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
     }
 
-    let configuration: WebSocketConfiguration
-    private let transport: WebSocketTransport
+    package let configuration: WebSocketConfiguration
+    private let transport: WebSocketChannelTransport
     private let now: @Sendable () -> UInt64
     fileprivate let state = Mutex(State())
 
     /// A channel whose engine is reached through `transport`; `now` is a monotonic clock in
     /// nanoseconds (the slow-reader deadline is measured with it).
-    init(
-        configuration: WebSocketConfiguration, transport: WebSocketTransport,
+    package init(
+        configuration: WebSocketConfiguration, transport: WebSocketChannelTransport,
         now: @escaping @Sendable () -> UInt64
     ) {
         self.configuration = configuration
@@ -64,7 +70,7 @@ final class WebSocketChannel: Sendable {
     // MARK: - Senders (any task)
 
     /// Queues `message`, waiting while the queue is full.
-    func send(_ message: WebSocketMessage) async throws {
+    package func send(_ message: WebSocketMessage) async throws {
         let size = message.byteCount
         guard size <= configuration.maximumQueuedBytes else {
             throw WebSocketError(
@@ -93,7 +99,7 @@ final class WebSocketChannel: Sendable {
 
     /// Queues `message` without waiting; when it does not fit, the peer is a slow reader: the
     /// socket is closed with 1008 and this throws `slowReader`.
-    func sendNow(_ message: WebSocketMessage) throws {
+    package func sendNow(_ message: WebSocketMessage) throws {
         let size = message.byteCount
         let (wake, error) = state.withLock { state -> (Bool, WebSocketError?) in
             if let close = state.closing ?? state.ended { return (false, Self.closedError(close)) }
@@ -111,7 +117,7 @@ final class WebSocketChannel: Sendable {
     }
 
     /// Queues a close after what is already queued; senders still waiting fail with `closed`.
-    func close(_ close: WebSocketClose) {
+    package func close(_ close: WebSocketClose) {
         let wake = state.withLock { state -> Bool in
             guard state.closing == nil, state.ended == nil else { return false }
             state.closing = close
@@ -127,7 +133,7 @@ final class WebSocketChannel: Sendable {
     }
 
     /// Waits until the connection has ended, and tells how.
-    func waitUntilEnded() async -> WebSocketClose {
+    package func waitUntilEnded() async -> WebSocketClose {
         await withCheckedContinuation { continuation in
             state.withLock { state in
                 if let ended = state.ended {
@@ -140,13 +146,13 @@ final class WebSocketChannel: Sendable {
     }
 
     /// How the connection ended, or `nil` while it is open.
-    var endedClose: WebSocketClose? { state.withLock { $0.ended } }
+    package var endedClose: WebSocketClose? { state.withLock { $0.ended } }
 
     // MARK: - The reader (one task at a time)
 
     /// The next inbound message, or `nil` once the socket has ended (or the reading task is
     /// cancelled).
-    func nextInbound() async -> WebSocketMessage? {
+    package func nextInbound() async -> WebSocketMessage? {
         if Task.isCancelled { return nil }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
@@ -183,7 +189,7 @@ final class WebSocketChannel: Sendable {
     /// A whole message has arrived.
     /// - Returns: whether to go on reading the socket (`false`: the buffer is full; the channel
     ///   calls `resumeReading` once the reader has taken half of it).
-    func received(_ message: WebSocketMessage) -> Bool {
+    package func received(_ message: WebSocketMessage) -> Bool {
         state.withLock { state -> Bool in
             if let reader = state.reader {
                 state.reader = nil
@@ -200,7 +206,7 @@ final class WebSocketChannel: Sendable {
     }
 
     /// The next thing to write, if any; room it frees lets waiting senders in.
-    func nextOutgoing() -> Outgoing? {
+    package func nextOutgoing() -> Outgoing? {
         state.withLock { state -> Outgoing? in
             guard let next = state.outbound.pop() else { return nil }
             if case .message(let message) = next { state.queuedBytes -= message.byteCount }
@@ -219,12 +225,12 @@ final class WebSocketChannel: Sendable {
     }
 
     /// Whether something waits to be written.
-    var hasOutgoing: Bool { state.withLock { !$0.outbound.isEmpty } }
+    package var hasOutgoing: Bool { state.withLock { !$0.outbound.isEmpty } }
 
     /// Closes the socket with 1008 when a sender has waited for room longer than the slow-reader
     /// timeout.
     /// - Returns: whether the channel now has a close to write.
-    func checkSlowReader() -> Bool {
+    package func checkSlowReader() -> Bool {
         state.withLock { state -> Bool in
             guard let since = state.stalledSince, state.closing == nil, state.ended == nil else { return false }
             let limit = UInt64(max(0, configuration.slowReaderTimeoutMilliseconds)) * 1_000_000
@@ -235,14 +241,14 @@ final class WebSocketChannel: Sendable {
     }
 
     /// The peer sent a close frame.
-    func peerClosed(_ close: WebSocketClose) {
+    package func peerClosed(_ close: WebSocketClose) {
         state.withLock { state in
             if state.peerClose == nil { state.peerClose = close }
         }
     }
 
     /// The engine closed the socket itself (a protocol error, an oversized message, idle).
-    func engineClosing(_ close: WebSocketClose) {
+    package func engineClosing(_ close: WebSocketClose) {
         state.withLock { state in
             if state.closing == nil { state.closing = close }
         }
@@ -250,7 +256,7 @@ final class WebSocketChannel: Sendable {
 
     /// The connection is gone: the peer's close if it sent one, else this side's, else 1006.
     /// The reader gets `nil` once it has taken what is buffered; senders fail with `closed`.
-    func ended() {
+    package func ended() {
         let (reader, waiters, close) = state.withLock {
             state -> (
                 CheckedContinuation<WebSocketMessage?, Never>?, [CheckedContinuation<WebSocketClose, Never>],
@@ -297,30 +303,30 @@ final class WebSocketChannel: Sendable {
 
 extension WebSocketChannel {
     /// Whether a sender waits for room (tests synchronise on it).
-    var hasWaitingSender: Bool { state.withLock { !$0.senders.isEmpty } }
+    package var hasWaitingSender: Bool { state.withLock { !$0.senders.isEmpty } }
     /// Whether a reader waits for a message (tests synchronise on it).
-    var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
+    package var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
     /// Whether a close has been queued or decided: nothing more will be sent (an engine bounds
     /// how long the close may wait for a peer that does not read).
-    var isClosing: Bool { state.withLock { $0.closing != nil || $0.ended != nil } }
+    package var isClosing: Bool { state.withLock { $0.closing != nil || $0.ended != nil } }
 }
 
 /// A first-in first-out queue that reuses its storage: taking from the front advances an index
 /// instead of shifting the elements, and the storage is emptied once all are taken.
-struct FIFO<Element> {
+package struct FIFO<Element> {
     private var elements: [Element] = []
     private var head = 0
 
     /// Elements not yet taken.
-    var count: Int { elements.count - head }
+    package var count: Int { elements.count - head }
     /// Whether none is left.
-    var isEmpty: Bool { head == elements.count }
+    package var isEmpty: Bool { head == elements.count }
 
     /// Adds `element` at the back.
-    mutating func append(_ element: Element) { elements.append(element) }
+    package mutating func append(_ element: Element) { elements.append(element) }
 
     /// Takes the front element, if any.
-    mutating func pop() -> Element? {
+    package mutating func pop() -> Element? {
         guard head < elements.count else { return nil }
         let element = elements[head]
         head += 1

@@ -62,7 +62,7 @@ public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
     public var description: String { reason.isEmpty ? code.description : "\(code) \(reason)" }
 
     /// The close frame's payload: the code, then the reason cut to what a control frame holds.
-    var payload: [UInt8] {
+    package var payload: [UInt8] {
         var bytes = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)]
         // Whole characters only, up to the 123 bytes a control frame leaves for the reason.
         var reasonBytes: [UInt8] = []
@@ -76,7 +76,7 @@ public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a close frame's payload; an empty one means 1005.
-    init(payload: UnsafeRawBufferPointer) {
+    package init(payload: UnsafeRawBufferPointer) {
         guard payload.count >= 2 else {
             self.init(.noStatusReceived)
             return

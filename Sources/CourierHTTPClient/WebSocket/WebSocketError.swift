@@ -30,7 +30,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     /// How the socket closed, when it did.
     public let close: WebSocketClose?
 
-    init(_ code: Code, _ message: String, close: WebSocketClose? = nil) {
+    package init(_ code: Code, _ message: String, close: WebSocketClose? = nil) {
         self.code = code
         self.message = message
         self.close = close
