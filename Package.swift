@@ -55,6 +55,12 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // No pkgConfig: Debian's re2.pc adds -pthread, a flag SwiftPM refuses with a warning.
+        .systemLibrary(
+            name: "CRE2",
+            providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
+        // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
+        .target(name: "CRE2Shim", dependencies: ["CRE2"], linkerSettings: [.linkedLibrary("re2")]),
         // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
@@ -71,7 +77,7 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
-        .target(name: "FlagRules", dependencies: ["CourierCore"]),
+        .target(name: "FlagRules", dependencies: ["CourierCore", "CRE2Shim"]),
         .target(name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"]),
         .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
