@@ -73,7 +73,13 @@ let package = Package(
             name: "CSignalPeer",
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
         .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
-        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CCivetWeb", "CLibWebSockets"]),
+        // COpenSSL for SHA-256 of the keys rate limiters are given (CryptoKit's on Apple platforms).
+        .target(
+            name: "CourierHTTP",
+            dependencies: [
+                "CourierCore", "CCivetWeb", "CLibWebSockets",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android])),
+            ]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
