@@ -34,9 +34,6 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
-            name: "CCivetWeb",
-            providers: [.apt(["libcivetweb-dev"]), .brew(["civetweb"])]),
-        .systemLibrary(
             name: "CLibWebSockets", pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]),
         .systemLibrary(
@@ -77,7 +74,7 @@ let package = Package(
         .target(
             name: "CourierHTTP",
             dependencies: [
-                "CourierCore", "CCivetWeb", "CLibWebSockets",
+                "CourierCore", "CLibWebSockets",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android])),
             ]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),

@@ -9,14 +9,16 @@ enum BenchCommand {
 
         BENCHMARKS:
           collector   durable ingest through POST /v1/batch (wrk, 32 and 4 connections, 100-event batches)
+                      beside the same server answering a body-read-only route and SQLite inserting
+                      the same rows
           dedupe      dedupe-memory candidates storing 60k rows in 100-row durable transactions
           ingest-profile  the collector's time per event, stage by stage, on SDK-shaped batches
           sdk-e2e-kill    sdk end to end to a courier-server process killed (SIGKILL) mid-run and
                       restarted; fails unless every event is stored exactly once
-                      beside civetweb answering the same request and SQLite inserting the same rows
           console     durable ingest with one console live event stream open beside none, same
                       run (goal: less than 5 % slower)
-          http        the HTTP layer: small GETs and 10 KB POSTs, libwebsockets beside civetweb
+          http        the HTTP layer: small GETs and 10 KB POSTs, through the full middleware chain beside a bare C lws
+                      server answering the same routes
           flags       feature flag evaluations/s (10 rules and a rollout) beside a dictionary lookup,
                       regex conditions on RE2 beside NSRegularExpression (everyday patterns and
                       (a+)+$), and fetch-to-activate latency on loopback beside a bare GET
@@ -57,7 +59,6 @@ enum BenchCommand {
         OPTIONS:
           --runs N        repetitions; the median is reported (default 3)
           --seconds S     length of each load run (default 8)
-          --engine E      collector on civetweb (default), lws, or both (lws printed beside civetweb)
           --messages N    messages per signal run (default 4000)
           --events N      events for sdk-memory (default 1000000)
           --sockets N     idle sockets for websocket (default: the file limit less 500) and
@@ -78,7 +79,6 @@ enum BenchCommand {
         }
         var runs = 3
         var seconds = 8
-        var engines: [HTTPEngineKind] = [.civetweb]
         var messages = 4000
         var events = 1_000_000
         var sockets: Int?
@@ -94,12 +94,6 @@ enum BenchCommand {
             switch word {
             case "--runs": runs = rest.popFirst().flatMap(Int.init) ?? runs
             case "--seconds": seconds = rest.popFirst().flatMap(Int.init) ?? seconds
-            case "--engine":
-                switch rest.popFirst() {
-                case "lws": engines = [.libWebSockets]
-                case "both": engines = [.civetweb, .libWebSockets]
-                default: engines = [.civetweb]
-                }
             case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
             case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
             case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
@@ -122,7 +116,7 @@ enum BenchCommand {
                 case "dedupe": try DedupeBenchmark(runs: runs).run()
                 case "ingest-profile": try IngestProfileBenchmark(runs: runs).run()
                 case "sdk-e2e-kill": try SDKKillBenchmark(uploadsInFlight: inFlight).run()
-                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds, engines: engines).run()
+                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()

@@ -5,12 +5,10 @@ import Foundation
 
 /// Durable ingest through the real collector, beside its two ceilings measured in the same run:
 /// the HTTP engine answering the same request with a handler that only reads the body, and SQLite
-/// inserting the same rows in 100-row transactions with `synchronous=FULL`. With two engines, the
-/// collector on the second is also printed beside the collector on the first.
+/// inserting the same rows in 100-row transactions with `synchronous=FULL`.
 struct CollectorBenchmark {
     let runs: Int
     let seconds: Int
-    var engines: [HTTPEngineKind] = [.civetweb]
     let connections = 32
     /// What one pipelining SDK keeps open.
     let fewConnections = 4
@@ -21,18 +19,8 @@ struct CollectorBenchmark {
         let sqlite: Double
     }
 
-    func run() throws {
-        var measured: [(HTTPEngineKind, Figures)] = []
-        for engine in engines { measured.append((engine, try run(engine: engine))) }
-        if measured.count == 2 {
-            let (first, base) = measured[0], (second, other) = measured[1]
-            print("== collector: \(second.rawValue) beside \(first.rawValue), medians above ==")
-            print(line("durable ingest, \(second.rawValue)", other.ingest, "ev/s", base.ingest, first.rawValue))
-            print(line("body read only, \(second.rawValue)", other.sink, "ev/s", base.sink, first.rawValue))
-        }
-    }
-
-    private func run(engine: HTTPEngineKind) throws -> Figures {
+    @discardableResult
+    func run() throws -> Figures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-bench-\(Identifier.uuid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,8 +45,7 @@ struct CollectorBenchmark {
             }
             var http = HTTPServerConfiguration()
             http.port = 0
-            http.workerThreads = connections + 4
-            http.engine = engine
+            http.handlerThreads = connections + 4
             let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
             sink.append(try load(server: server, script: script.path, path: "/sink"))
@@ -84,9 +71,9 @@ struct CollectorBenchmark {
         let sqliteRate = median(sqlite)
         let fewRate = median(few.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
         print(
-            "== collector on \(engine.rawValue): \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs =="
+            "== collector: \(connections) connections, \(BenchPayload.eventsPerBatch)-event batches, \(seconds) s, median of \(runs) runs =="
         )
-        print(line("durable ingest (events/s)", ingestRate, "ev/s", sinkRate, "\(engine.rawValue), body read only"))
+        print(line("durable ingest (events/s)", ingestRate, "ev/s", sinkRate, "the same server, body read only"))
         print(line("durable ingest (events/s)", ingestRate, "ev/s", sqliteRate, "SQLite 100-row txns, FULL"))
         print(
             line(

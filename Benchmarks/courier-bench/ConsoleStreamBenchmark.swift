@@ -45,8 +45,6 @@ struct ConsoleStreamBenchmark {
             collector.mount(on: &router)
             var http = HTTPServerConfiguration()
             http.port = 0
-            http.workerThreads = connections + 4
-            http.engine = .libWebSockets
             let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
             let wrk = Wrk(connections: connections, seconds: seconds)

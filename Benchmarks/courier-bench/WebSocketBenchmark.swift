@@ -29,7 +29,6 @@ struct WebSocketBenchmark {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = .libWebSockets
         configuration.maximumConnections = maximumConnections
         let server = HTTPServer(configuration: configuration, router: router)
         try server.start()

@@ -56,6 +56,15 @@ static inline int courier_accept(int listener) { return accept4(listener, NULL, 
 
 static inline void courier_close(int fd) { close(fd); }
 
+/* Whether the peer of a connected socket has gone: a read would find the end of the stream (its
+   FIN) or an error. MSG_PEEK leaves any data where it is; MSG_DONTWAIT never blocks the loop. */
+static inline int courier_peer_gone(int fd) {
+    char byte;
+    if (fd < 0) return 0;
+    ssize_t got = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* A libev watcher for a readable descriptor (ev_io_init and ev_io_start are macros). */
 typedef void (*courier_ev_io_callback)(struct ev_loop *loop, struct ev_io *watcher, int events);
 static inline void courier_ev_io_start(struct ev_loop *loop, struct ev_io *watcher, courier_ev_io_callback callback,

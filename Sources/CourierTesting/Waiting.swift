@@ -2,12 +2,16 @@ import Foundation
 
 /// Waits for a `DispatchSemaphore` on a thread of its own, so an async test never blocks one of
 /// the few threads of Swift's cooperative pool (on a 2-core machine, two blocked waits would
-/// stall every task).
-public func waitOffPool(_ semaphore: DispatchSemaphore) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+/// stall every task). Gives up after `timeout` of real time, so a signal that never comes fails
+/// the test instead of hanging the whole run.
+/// - Returns: whether the semaphore was signalled in time.
+@discardableResult
+public func waitOffPool(_ semaphore: DispatchSemaphore, timeout: Duration = .seconds(60)) async -> Bool {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         Thread.detachNewThread {
-            semaphore.wait()
-            continuation.resume()
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            continuation.resume(returning: semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success)
         }
     }
 }
@@ -26,22 +30,18 @@ public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
     }
 }
 
-/// Polls `condition` until it holds, yielding between polls; gives up (returning `false`) after
-/// `limit` polls or when the task is cancelled, so a broken expectation fails instead of hanging.
-public func eventually(limit: Int = 5_000_000, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<limit {
-        if condition() { return true }
-        if Task.isCancelled { return false }
-        await Task.yield()
-    }
-    return condition()
-}
-
 /// Checks `condition` every `interval` of real time until it holds or `timeout` passes: for state
-/// that offers no event to wait on (another process's output or rows, a server's counters).
-/// Returns whether it held; a cancelled task stops waiting and gets the last answer.
+/// that offers no event to wait on (another process's output or rows, a server's counters, an
+/// actor's state). Between checks the task sleeps, so it never holds a thread of the shared pool
+/// away from the work it waits for; the deadline is wall-clock time, long enough for a loaded
+/// machine. Returns whether it held; a cancelled task stops waiting and gets the last answer.
+///
+/// ```swift
+/// #expect(await poll { analytics.stats.sent == 3 })
+/// ```
 public func poll(
-    every interval: Duration = .milliseconds(10), timeout: Duration, _ condition: () async throws -> Bool
+    every interval: Duration = .milliseconds(10), timeout: Duration = .seconds(60),
+    _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline && !Task.isCancelled {

@@ -109,10 +109,8 @@ enum ServerCommand {
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port
-        http.workerThreads = options.workerThreads
         // Handlers that wait on a commit (a send's group commit) hold their thread meanwhile.
-        http.handlerThreads = options.workerThreads
-        http.engine = options.engine
+        http.handlerThreads = options.handlerThreads
         http.serviceThreads = options.loops
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             http.tls = HTTPServerTLS(certificateChainPath: certificate, privateKeyPath: key)

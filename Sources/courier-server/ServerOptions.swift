@@ -7,8 +7,7 @@ struct ServerOptions {
     var host = "127.0.0.1"
     var port = 8080
     var dataDirectory = ".courier"
-    var workerThreads = 32
-    var engine = HTTPEngineKind.libWebSockets
+    var handlerThreads = 32
     var loops = 1
     var tlsCertificate: String?
     var tlsKey: String?
@@ -47,12 +46,10 @@ struct ServerOptions {
           --host ADDRESS            address to listen on (default 127.0.0.1)
           --port N                  port; 0 picks a free one (default 8080)
           --data-dir PATH           data directory (default .courier)
-          --threads N               HTTP worker threads (default 32): one per connection on
-                                    civetweb, the handlers' threads on lws
-          --engine lws|civetweb     the HTTP engine (default lws: libwebsockets on an event loop)
-          --loops N                 lws event loops, each a thread with its own listening socket
+          --threads N               threads the HTTP handlers run on (default 32)
+          --loops N                 HTTP event loops, each a thread with its own listening socket
                                     on the port (SO_REUSEPORT) (default 1)
-          --tls-cert PATH           serve HTTPS (lws): the certificate chain, PEM
+          --tls-cert PATH           serve HTTPS: the certificate chain, PEM
           --tls-key PATH            and its private key, PEM
           --write-key KEY           accept this write key (repeatable)
           --write-keys-file PATH    accept the write keys in this file, one per line
@@ -141,12 +138,6 @@ struct ServerOptions {
                     }
                     options.webhookAllowedNetworks.append(network)
                 }
-            case "--engine":
-                switch value(flag) {
-                case "civetweb": options.engine = .civetweb
-                case "lws": options.engine = .libWebSockets
-                default: return .failure("--engine must be civetweb or lws")
-                }
             case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
                 "--admin-token", "--admin-token-file", "--dedupe-window-hours":
                 guard let v = value(flag) else { return .failure("\(flag) needs a value") }
@@ -158,7 +149,7 @@ struct ServerOptions {
                 case "--data-dir": options.dataDirectory = v
                 case "--threads":
                     guard let n = Int(v), (1...1024).contains(n) else { return .failure("--threads must be 1…1024") }
-                    options.workerThreads = n
+                    options.handlerThreads = n
                 case "--write-key": options.writeKeys.append(v)
                 case "--write-keys-file": options.writeKeysFile = v
                 case "--admin-token": options.adminToken = v

@@ -1,5 +1,5 @@
 import Foundation
 
-// Top-level code runs on the main actor; everything that civetweb or a signal calls lives in
+// Top-level code runs on the main actor; everything that the engine's threads or a signal call lives in
 // `ServerCommand`, which is nonisolated.
 exit(ServerCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -57,7 +57,6 @@ struct CollectorHarness {
         collector.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
-        http.workerThreads = 8
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
         let metrics = HTTPMetrics()

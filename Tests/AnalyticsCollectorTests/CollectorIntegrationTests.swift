@@ -303,10 +303,10 @@ struct CollectorIntegrationTests {
         defer { harness.stop() }
         store.holdCommits.store(true, ordering: .releasing)
         let first = Task { try await harness.rawPost(CollectorHarness.batch(8, prefix: "a")) }
-        await waitOffPool(store.commitEntered)
+        #expect(await waitOffPool(store.commitEntered))
         // The first batch (8) is committing and the second (8) queues; a third would pass 20.
         let second = Task { try await harness.rawPost(CollectorHarness.batch(8, prefix: "b")) }
-        #expect(await eventually { harness.collector.metricsText().contains("courier_collector_pending_events 16") })
+        #expect(await poll { harness.collector.metricsText().contains("courier_collector_pending_events 16") })
         let third = try await harness.rawPost(CollectorHarness.batch(8, prefix: "c"))
         #expect(third.status == 429)
         #expect(third.head.lowercased().contains("retry-after: 7"))
@@ -355,11 +355,11 @@ struct CollectorIntegrationTests {
         defer { harness.stop() }
         store.holdCommits.store(true, ordering: .releasing)
         let first = Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "first")) }
-        await waitOffPool(store.commitEntered)
+        #expect(await waitOffPool(store.commitEntered))
         store.holdCommits.store(false, ordering: .releasing)
         let waiting = (0..<6).map { i in Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "q\(i)")) }
         }
-        #expect(await eventually { harness.collector.metricsText().contains("courier_collector_pending_events 35") })
+        #expect(await poll { harness.collector.metricsText().contains("courier_collector_pending_events 35") })
         store.releaseCommit.signal()
         let firstAnswer = try await first.value
         #expect(firstAnswer.status == 200, "\(String(decoding: firstAnswer.body, as: UTF8.self))")
@@ -398,7 +398,7 @@ struct CollectorIntegrationTests {
         let harness = try CollectorHarness(store: store) { $0.commitTimeout = .seconds(120) }
         store.holdCommits.store(true, ordering: .releasing)
         let inFlight = Task { try await harness.rawPost(CollectorHarness.batch(10, prefix: "flight")) }
-        await waitOffPool(store.commitEntered)
+        #expect(await waitOffPool(store.commitEntered))
         let server = harness.server
         let stopping = Task { await runOffPool { server.stop() } }
         store.holdCommits.store(false, ordering: .releasing)

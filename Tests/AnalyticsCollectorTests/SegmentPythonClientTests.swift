@@ -8,13 +8,9 @@ import Testing
 /// project's venv by `make test`, sends through its own queue to the real collector.
 @Suite(.timeLimit(.minutes(3)))
 struct SegmentPythonClientTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ProjectPaths.packageRoot
 
-    static var python: String {
-        ProcessInfo.processInfo.environment["COURIER_PYTHON"]
-            ?? packageRoot.appendingPathComponent(".venv/bin/python").path
-    }
+    static var python: String { ProjectPaths.python }
 
     @Test func thousandEventsFromSegmentsPythonLibraryArriveIntact() async throws {
         let python = Self.python

@@ -41,7 +41,7 @@ struct ServerKillTests {
                 }
             }
         }
-        #expect(await eventually { sent.acknowledged.count >= 150 })
+        #expect(await poll { sent.acknowledged.count >= 150 })
         process.signal(SIGKILL)
         _ = await runOffPool { process.wait() } as Int32
         for client in clients { await client.value }

@@ -103,7 +103,7 @@ struct ServerProcessTests {
                 }
             }
         }
-        #expect(await eventually { record.acknowledgedCount >= 100 })
+        #expect(await poll { record.acknowledgedCount >= 100 })
         record.stop()
         process.terminate()
         for client in clients { await client.value }

@@ -16,20 +16,20 @@ struct PipelineTests {
         for i in 0..<3 { analytics.track("Viewed", properties: ["i": .int(Int64(i))]) }
         // The write buffer's timer is the only sleeper; once it fires, the flush timer takes over.
         try await harness.advance(.seconds(1))
-        #expect(await eventually { analytics.stats.stored == 3 })
+        #expect(await poll { analytics.stats.stored == 3 })
         #expect(harness.transport.uploads.isEmpty)
         try await harness.advance(.seconds(28))
         #expect(harness.transport.uploads.isEmpty)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { harness.transport.uploadedMessages.count == 3 })
-        #expect(await eventually { analytics.stats.sent == 3 && analytics.stats.queuedEvents == 0 })
+        #expect(await poll { harness.transport.uploadedMessages.count == 3 })
+        #expect(await poll { analytics.stats.sent == 3 && analytics.stats.queuedEvents == 0 })
     }
 
     @Test func countTriggerUploadsWithoutWaitingForTheTimer() async throws {
         let analytics = harness.make { $0.flushAt = 5 }
         for _ in 0..<5 { analytics.track("Tapped") }
         try await harness.advance(.seconds(1))
-        #expect(await eventually { harness.transport.uploadedMessages.count == 5 })
+        #expect(await poll { harness.transport.uploadedMessages.count == 5 })
         let upload = try #require(harness.transport.uploads.first)
         #expect(upload.request.headers["Content-Encoding"] == "gzip")
         #expect(upload.request.headers["Authorization"] == "Basic " + Data("sdk-test-key:".utf8).base64EncodedString())
@@ -84,9 +84,9 @@ struct PipelineTests {
         #expect(during.blocked)
         #expect(during.remaining == 1)
         try await harness.advance(.seconds(1))  // attempt 0 waits at most base (1 s)
-        #expect(await eventually { analytics.stats.retries == 2 })
+        #expect(await poll { analytics.stats.retries == 2 })
         try await harness.advance(.seconds(2))  // attempt 1 waits at most 2 s
-        #expect(await eventually { analytics.stats.sent == 1 })
+        #expect(await poll { analytics.stats.sent == 1 })
         let ids = Set(harness.transport.uploads.flatMap(\.messages).compactMap { $0["messageId"]?.stringValue })
         #expect(ids.count == 1, "a retried batch reuses its messageIds")
     }
@@ -99,7 +99,7 @@ struct PipelineTests {
         try await harness.advance(.seconds(29))
         #expect(harness.transport.uploads.count == 1)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { analytics.stats.sent == 1 })
+        #expect(await poll { analytics.stats.sent == 1 })
         #expect(harness.transport.uploads.count == 2)
     }
 
@@ -142,7 +142,7 @@ struct PipelineTests {
         #expect(analytics.stats.queuedEvents == 25)
         harness.transport.setOffline(false)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { analytics.stats.sent == 25 })
+        #expect(await poll { analytics.stats.sent == 25 })
         let delivered = harness.transport.uploads.filter { !$0.messages.isEmpty }.suffix(2).flatMap(\.messages)
         #expect(Set(delivered.compactMap { $0["messageId"]?.stringValue }).count == 25)
     }
@@ -161,7 +161,7 @@ struct PipelineTests {
         #expect(stats.dropped(.queueFull) + stats.queuedEvents == 100)
         harness.transport.setOffline(false)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { analytics.stats.queuedEvents == 0 })
+        #expect(await poll { analytics.stats.queuedEvents == 0 })
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
         // Batches may arrive in any order with several in flight: the newest is kept, the oldest dropped.
         #expect(names.contains("E99"))
@@ -202,7 +202,7 @@ struct PipelineTests {
         #expect(harness.logs.all.filter { $0.contains("could not be written") }.count == 1)
         harness.transport.setOffline(false)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { analytics.stats.sent == full.stored })
+        #expect(await poll { analytics.stats.sent == full.stored })
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
         #expect(names.contains("Fill 0"))  // the oldest was kept (batches may arrive in any order)
         #expect(names.count == full.stored)
@@ -342,7 +342,7 @@ struct PipelineTests {
         harness.transport.settings.withLock { $0 = ["enabled": false] }
         do {
             let analytics = harness.make { $0.fetchesRemoteSettings = true }
-            #expect(await eventually { harness.transport.requestCount >= 1 })
+            #expect(await poll { harness.transport.requestCount >= 1 })
             _ = await analytics.flushed()
             analytics.track("Dropped")
             _ = await analytics.flushed()
@@ -360,12 +360,12 @@ struct PipelineTests {
     @Test func remoteSettingsChangeFlushAtAndTheAllowList() async throws {
         harness.transport.settings.withLock { $0 = ["enabled": true, "flushAt": 2, "propertyAllowList": ["keep"]] }
         let analytics = harness.make { $0.fetchesRemoteSettings = true }
-        #expect(await eventually { harness.transport.requestCount >= 1 })
+        #expect(await poll { harness.transport.requestCount >= 1 })
         _ = await analytics.flushed()
         analytics.track("A", properties: ["keep": 1, "drop": 2])
         analytics.track("B")
         try await harness.advance(.seconds(1))
-        #expect(await eventually { harness.transport.uploadedMessages.count == 2 })
+        #expect(await poll { harness.transport.uploadedMessages.count == 2 })
         #expect(harness.transport.uploadedMessages.first?["properties"] == ["keep": 1])
     }
 
@@ -379,7 +379,7 @@ struct PipelineTests {
         }
         harness.transport.setOffline(false)
         let relaunched = harness.make()
-        #expect(await eventually { relaunched.stats.sent == 30 })
+        #expect(await poll { relaunched.stats.sent == 30 })
         #expect(relaunched.stats.tracked == 0)
     }
 
@@ -431,9 +431,9 @@ struct PipelineTests {
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .milliseconds(200))
         for _ in 0..<20 { analytics.track("Second") }
-        #expect(await eventually { analytics.stats.stored == 32 })
+        #expect(await poll { analytics.stats.stored == 32 })
         try await harness.advance(.milliseconds(60))
-        #expect(await eventually { analytics.stats.stored == 40 })
+        #expect(await poll { analytics.stats.stored == 40 })
     }
 
     @Test func aSteadyStreamOfCallsDoesNotStarveTheTimers() async throws {

@@ -106,7 +106,7 @@ struct PipelinedUploadTests {
         #expect(first.remaining == 5)
         #expect(gate.peakInFlight == 3)
         try await harness.advance(.seconds(1))
-        #expect(await eventually { analytics.stats.sent == 15 })
+        #expect(await poll { analytics.stats.sent == 15 })
 
         let uploads = harness.transport.uploads
         let names = uploads.map { $0.messages.compactMap { $0["event"]?.stringValue } }
@@ -135,7 +135,7 @@ struct PipelinedUploadTests {
         }
         for i in 0..<15 { analytics.track("E\(i)") }
         _ = await analytics.flushed()
-        #expect(await eventually { analytics.stats.sent == 15 })
+        #expect(await poll { analytics.stats.sent == 15 })
         #expect(gate.peakInFlight == 1)
         let names = harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue }
         #expect(names == (0..<15).map { "E\($0)" })
@@ -156,9 +156,9 @@ struct PipelinedUploadTests {
         }
         for i in 0..<10 { analytics.track("E\(i)") }
         analytics.flush()
-        #expect(await eventually { analytics.stats.retries == 1 })
+        #expect(await poll { analytics.stats.retries == 1 })
         held.release()
-        #expect(await eventually { analytics.stats.sent == 5 })
+        #expect(await poll { analytics.stats.sent == 5 })
         let result = await analytics.flushed()
         #expect(result.blocked)
         #expect(result.remaining == 5)

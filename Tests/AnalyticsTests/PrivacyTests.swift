@@ -23,10 +23,10 @@ struct PrivacyTests {
         analytics.flush()
         _ = await analytics.flushed()
         // Give a wrongly started settings fetch every chance to show, within a bounded wait.
-        _ = await eventually(limit: 20_000) { harness.transport.requestCount > 0 }
+        _ = await poll { harness.transport.requestCount > 0 }
         #expect(harness.transport.requestCount == 0)
         analytics.setConsent(.granted)
-        #expect(await eventually { analytics.remoteSettingsApplied == 1 })
+        #expect(await poll { analytics.remoteSettingsApplied == 1 })
         analytics.track("Allowed")
         _ = await analytics.flushed()
         #expect(harness.transport.uploadedMessages.compactMap { $0["event"]?.stringValue } == ["Allowed"])

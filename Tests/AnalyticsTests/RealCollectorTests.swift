@@ -27,7 +27,6 @@ struct RealCollectorTests {
             collector.mount(on: &router)
             var http = HTTPServerConfiguration()
             http.port = 0
-            http.workerThreads = 8
             server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
             try server.start()
         }

@@ -21,7 +21,7 @@ struct RemoteSettingsTests {
             $0.fetchesRemoteSettings = true
             change(&$0)
         }
-        #expect(await eventually { analytics.remoteSettingsApplied >= 1 })
+        #expect(await poll { analytics.remoteSettingsApplied >= 1 })
         return analytics
     }
 
@@ -59,11 +59,11 @@ struct RemoteSettingsTests {
         let analytics = await make(settings: ["flushIntervalSeconds": 1e19])
         analytics.track("Later")
         try await harness.advance(.seconds(1))  // the write buffer's timer
-        #expect(await eventually { analytics.stats.stored == 1 })
+        #expect(await poll { analytics.stats.stored == 1 })
         try await harness.advance(.seconds(86_399))
         #expect(harness.transport.uploads.isEmpty)
         try await harness.advance(.seconds(2))
-        #expect(await eventually { analytics.stats.sent == 1 })
+        #expect(await poll { analytics.stats.sent == 1 })
     }
 }
 

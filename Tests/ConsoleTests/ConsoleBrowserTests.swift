@@ -8,15 +8,11 @@ import Testing
 /// `courier-server`, with events sent by the real `courier track`.
 @Suite(.timeLimit(.minutes(3)))
 struct ConsoleBrowserTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ProjectPaths.packageRoot
     static let adminToken = "browser-admin-token-0123456789"
     static let writeKey = "browser-write-key"
 
-    static var python: String {
-        ProcessInfo.processInfo.environment["COURIER_PYTHON"]
-            ?? packageRoot.appendingPathComponent(".venv/bin/python").path
-    }
+    static var python: String { ProjectPaths.python }
 
     @Test func aPersonSignsInWatchesEventsKillsCollectionAndRampsAFlagInChromium() async throws {
         let python = Self.python

@@ -45,7 +45,6 @@ struct ConsoleHarness {
         console.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
-        http.workerThreads = 4
         server = HTTPServer(
             configuration: http, router: router, middleware: collector.middleware + [console.middleware])
         try server.start()

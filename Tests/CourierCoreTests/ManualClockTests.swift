@@ -9,7 +9,7 @@ struct ManualClockTests {
         let clock = ManualClock()
         let start = clock.now
         let task = Task { try await clock.sleep(for: .seconds(30)) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(29))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))

@@ -13,10 +13,7 @@ struct HTTPHardeningTests {
     let echoCalls = CallCounter()
     let gate = Gate()
 
-    init() throws { try self.init(engine: .civetweb) }
-
-    /// The same server on `engine` (`LibWebSocketsEngineTests` runs these bodies on libwebsockets).
-    init(engine: HTTPEngineKind) throws {
+    init() throws {
         var router = Router()
         let echoCalls = self.echoCalls
         router.add("POST", "/echo") { request in
@@ -27,14 +24,15 @@ struct HTTPHardeningTests {
         router.add("GET", "/inject") { request in
             HTTPResponse(status: 200, headers: [("X-Name", request.query["v"] ?? "")], body: Array("hi".utf8))
         }
+        router.add("GET", "/split") { _ in
+            HTTPResponse(status: 200, headers: [("X-Name", "a\r\nSet-Cookie: admin=1")], body: Array("hi".utf8))
+        }
         router.add("GET", "/fails") { _ in throw DatabaseError(resultCode: 10, message: "disk I/O error at /var/secret")
         }
         router.add("GET", "/teapot") { _ in throw HTTPError(HTTPError.Code("teapot", status: 418), "short and stout") }
         gate.addSlowRoute(to: &router)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = engine
-        configuration.workerThreads = 4
         configuration.requestTimeoutMilliseconds = 500
         let metrics = HTTPMetrics()
         router.addMetrics(metrics, token: "metrics-token-0123456789")
@@ -55,14 +53,25 @@ struct HTTPHardeningTests {
         #expect(String(decoding: failed.body, as: UTF8.self).hasPrefix(#"{"error":{"code":"internal_error","message""#))
     }
 
+    /// A handler's header value with CR or LF would let whoever controls it add headers or split
+    /// the response: nothing of such a response is sent.
     @Test func aHeaderValueWithCRLFIsNeverSent() async throws {
+        defer { inBackground { [server] in server.stop() } }
+        let injected = try await client.send("GET", server.baseURL + "/split")
+        #expect(injected.status == 500)
+        #expect(injected.header("set-cookie") == nil)
+        #expect(injected.header("x-name") == nil)
+    }
+
+    /// The engine decodes the query itself and ends the value at the decoded CR, so a CRLF sent in
+    /// the query never reaches a handler, and nothing after the CR reaches the response.
+    @Test func aDecodedCRLFInTheQueryNeverReachesTheResponse() async throws {
         defer { inBackground { [server] in server.stop() } }
         let fine = try await client.send("GET", server.baseURL + "/inject?v=plain")
         #expect(fine.header("x-name") == "plain")
         let injected = try await client.send("GET", server.baseURL + "/inject?v=a%0D%0ASet-Cookie:%20admin=1")
-        #expect(injected.status == 500)
         #expect(injected.header("set-cookie") == nil)
-        #expect(injected.header("x-name") == nil)
+        #expect(injected.header("x-name") == "a")
     }
 
     @Test func twoDifferentContentLengthsAre400() async throws {
@@ -70,7 +79,7 @@ struct HTTPHardeningTests {
         let socket = try RawSocket(port: server.port)
         try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhelloXX")
         let response = await runOffPool { socket.readResponse() }
-        // civetweb itself or the server's framing check refuses it; the handler never runs.
+        // The engine or the server's framing check refuses it; the handler never runs.
         #expect(response?.status == 400)
         #expect(echoCalls.value == 0)
     }
@@ -107,8 +116,7 @@ struct HTTPHardeningTests {
         #expect(closed?.head.contains("Access-Control-Allow-Origin") == false)
     }
 
-    /// A client that sends its body one byte at a time keeps every read of civetweb's waiting for
-    /// a full buffer; the request deadline must still end it.
+    /// A client that sends its body one byte at a time is still cut off at the request deadline.
     @Test func aDrippingBodyIsCutOffAtTheDeadline() async throws {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port, timeoutSeconds: 30)
@@ -128,7 +136,7 @@ struct HTTPHardeningTests {
         let bytesSentWhenAnswered = sent.load(ordering: .relaxed)
         done.store(true, ordering: .relaxed)
         #expect(String(decoding: result.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
-        // 500 ms of deadline plus the watchdog's tick: a handful of bytes, far from all 60.
+        // 500 ms of deadline plus the engine's tick: a handful of bytes, far from all 60.
         #expect(bytesSentWhenAnswered < 20)
         #expect(echoCalls.value == 0)
         // The worker is free again.
@@ -138,7 +146,7 @@ struct HTTPHardeningTests {
     @Test func whileStoppingNewRequestsGet503AndTheOneInFlightIsAnswered() async throws {
         let server = self.server
         let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2]) }
-        await waitOffPool(gate.entered)
+        #expect(await waitOffPool(gate.entered))
         let stopped = Task { await runOffPool { server.stop(deadline: .seconds(20)) } }
         let port = server.port
         // Until the one in flight is answered, newcomers are told to come back.

@@ -15,7 +15,6 @@ struct LibWebSocketsLimitsTests {
         router.add("GET", "/hello") { _ in HTTPResponse(status: 200, body: Array("hello".utf8)) }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = .libWebSockets
         configuration.maximumConnections = Self.maximumConnections
         configuration.maximumHeaderBytes = 2048
         // Longer than the test: idle connections must stay open while it runs.

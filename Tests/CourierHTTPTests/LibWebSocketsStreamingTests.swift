@@ -95,7 +95,6 @@ struct LibWebSocketsStreamingTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = .libWebSockets
         configuration.maximumBodyBytes = Self.maximumBodyBytes
         // Long enough that a test thread held up by the other suites running at once (seconds, on
         // 2 cores) is never taken for a late client: a piece answered 408 mid-test left the
@@ -123,7 +122,7 @@ struct LibWebSocketsStreamingTests {
         let slow = (0..<slowCount).map { _ in
             Task { [client, server] in try await client.send("POST", server.baseURL + "/slow", body: [1]) }
         }
-        for _ in 0..<slowCount { await waitOffPool(held.entered) }
+        for _ in 0..<slowCount { #expect(await waitOffPool(held.entered)) }
         let fast = try await client.send("GET", server.baseURL + "/fast")
         #expect(fast.status == 200)
         #expect(String(decoding: fast.body, as: UTF8.self) == "fast")
@@ -141,7 +140,7 @@ struct LibWebSocketsStreamingTests {
             "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(pieces.joined().utf8.count)\r\n\r\n")
         for piece in pieces {
             try socket.send(piece)
-            await waitOffPool(uploads.chunkArrived)
+            #expect(await waitOffPool(uploads.chunkArrived))
         }
         let response = await runOffPool { socket.readResponse() }
         #expect(response?.status == 200)
@@ -153,7 +152,7 @@ struct LibWebSocketsStreamingTests {
         defer { inBackground { [server] in server.stop() } }
         let socket = try RawSocket(port: server.port)
         try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
-        await waitOffPool(uploads.chunkArrived)
+        #expect(await waitOffPool(uploads.chunkArrived))
         try socket.send("6\r\n world\r\n0\r\n\r\n")
         let response = await runOffPool { socket.readResponse() }
         #expect(response?.status == 200)

@@ -61,10 +61,7 @@ struct MiddlewareTests {
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(20))
 
-    init() throws { try self.init(engine: .civetweb) }
-
-    /// The same server on `engine` (`LibWebSocketsEngineTests` runs these bodies on libwebsockets).
-    init(engine: HTTPEngineKind) throws {
+    init() throws {
         var router = Router()
         let trail = trail
         router.add("GET", "/items/{id}") { request, context in
@@ -86,8 +83,6 @@ struct MiddlewareTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = engine
-        configuration.workerThreads = 4
         configuration.extraHeaderNames = ["X-Client"]
         server = HTTPServer(
             configuration: configuration, router: router,
@@ -125,7 +120,7 @@ struct MiddlewareTests {
     @Test func anAsyncHandlerAwaitsWithoutHoldingASharedThread() async throws {
         defer { inBackground { [server] in server.stop() } }
         let pending = Task { try await client.send("GET", server.baseURL + "/late") }
-        await waitOffPool(late.waiting)
+        #expect(await waitOffPool(late.waiting))
         // While the handler awaits, other requests are answered.
         #expect(try await client.send("GET", server.baseURL + "/items/1").status == 200)
         late.answer("done later")
@@ -136,9 +131,9 @@ struct MiddlewareTests {
     @Test func aTaskAHandlerLeavesRunningFinishesAfterTheAnswer() async throws {
         defer { inBackground { [server] in server.stop() } }
         #expect(try await client.send("POST", server.baseURL + "/later").status == 202)
-        await waitOffPool(leftRunning.late.waiting)
+        #expect(await waitOffPool(leftRunning.late.waiting))
         leftRunning.late.answer("go on")
-        await waitOffPool(leftRunning.done)
+        #expect(await waitOffPool(leftRunning.done))
     }
 
     @Test func bearerAuthGuardsOnlyTheRoutesItIsGivenTo() async throws {

@@ -8,13 +8,9 @@ import Testing
 /// Python SDKs, id for id.
 @Suite(.timeLimit(.minutes(5)))
 struct BucketingTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ProjectPaths.packageRoot
 
-    static var python: String {
-        ProcessInfo.processInfo.environment["COURIER_PYTHON"]
-            ?? packageRoot.appendingPathComponent(".venv/bin/python").path
-    }
+    static var python: String { ProjectPaths.python }
 
     @Test(arguments: [
         ("", UInt32(0)), ("hello", 0x248b_fa47), ("The quick brown fox jumps over the lazy dog", 0x2e4f_f723),

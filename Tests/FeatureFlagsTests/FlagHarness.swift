@@ -24,7 +24,6 @@ struct FlagHarness {
         service.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
-        http.workerThreads = 4
         server = HTTPServer(configuration: http, router: router)
         try server.start()
     }

@@ -102,11 +102,11 @@ struct PriorityGateTests {
         let order = OrderLog()
         let holder = Gate()
         let first = Task { try await gate.run("held", priority: .normal) { await holder.wait() } }
-        #expect(await eventually { holder.waiting == 1 })
+        #expect(await poll { holder.waiting == 1 })
         var tasks: [Task<Void, any Error>] = []
         for (name, priority) in [("prefetch-1", ImagePriority.low), ("prefetch-2", .low), ("visible", .normal)] {
             tasks.append(Task { try await gate.run(name, priority: priority) { order.append(name) } })
-            #expect(await eventually { gate.queuedKeys.contains(name) })
+            #expect(await poll { gate.queuedKeys.contains(name) })
         }
         #expect(gate.queuedKeys == ["visible", "prefetch-1", "prefetch-2"])
         gate.reprioritize("prefetch-2", to: .high)
@@ -122,9 +122,9 @@ struct PriorityGateTests {
         let gate = PriorityGate<String>(limit: 1)
         let holder = Gate()
         let first = Task { try await gate.run("held", priority: .normal) { await holder.wait() } }
-        #expect(await eventually { holder.waiting == 1 })
+        #expect(await poll { holder.waiting == 1 })
         let queued = Task { try await gate.run("prefetch", priority: .low) {} }
-        #expect(await eventually { gate.queuedKeys == ["prefetch"] })
+        #expect(await poll { gate.queuedKeys == ["prefetch"] })
         queued.cancel()
         await #expect(throws: CancellationError.self) { try await queued.value }
         #expect(gate.queuedKeys.isEmpty)

@@ -22,8 +22,8 @@ struct CoalescingTests {
         let request = ImageRequest(url: server.url("a.jpg"), pixelSize: PixelSize(square: 300))
         let sizes = try await withThrowingTaskGroup(of: PixelSize.self) { group in
             for _ in 0..<100 { group.addTask { try await loader.image(for: request).size } }
-            #expect(await eventually { loader.decodes.waiterCount(for: request.key) == 100 })
-            #expect(await eventually { gate.waiting == 1 })
+            #expect(await poll { loader.decodes.waiterCount(for: request.key) == 100 })
+            #expect(await poll { gate.waiting == 1 })
             gate.open()
             return try await group.reduce(into: [PixelSize]()) { $0.append($1) }
         }
@@ -42,7 +42,7 @@ struct CoalescingTests {
         let url = server.url("b.jpg")
         async let small = loader.image(for: ImageRequest(url: url, pixelSize: PixelSize(square: 100)))
         async let large = loader.image(for: ImageRequest(url: url, pixelSize: PixelSize(square: 400)))
-        #expect(await eventually { loader.downloads.waiterCount(for: url) == 2 })
+        #expect(await poll { loader.downloads.waiterCount(for: url) == 2 })
         gate.open()
         let (a, b) = try await (small, large)
         #expect(a.size == PixelSize(width: 100, height: 75))
@@ -66,7 +66,7 @@ struct CoalescingTests {
         server.serve("c.jpg", ServedImage(body: Fixtures.jpeg, gate: gate))
         let request = ImageRequest(url: server.url("c.jpg"), pixelSize: PixelSize(square: 300))
         let waiters = (0..<3).map { _ in Task { try await loader.image(for: request) } }
-        #expect(await eventually { loader.decodes.waiterCount(for: request.key) == 3 && gate.waiting == 1 })
+        #expect(await poll { loader.decodes.waiterCount(for: request.key) == 3 && gate.waiting == 1 })
         waiters[0].cancel()
         waiters[1].cancel()
         for waiter in waiters[0..<2] {
@@ -77,8 +77,8 @@ struct CoalescingTests {
         #expect(loader.metrics.snapshot.downloadsCancelled == 0)
         waiters[2].cancel()
         await #expect(throws: CancellationError.self) { try await waiters[2].value }
-        #expect(await eventually { loader.inFlight.downloads.isEmpty && loader.inFlight.decodes.isEmpty })
-        #expect(await eventually { loader.metrics.snapshot.downloadsCancelled == 1 })
+        #expect(await poll { loader.inFlight.downloads.isEmpty && loader.inFlight.decodes.isEmpty })
+        #expect(await poll { loader.metrics.snapshot.downloadsCancelled == 1 })
         #expect(loader.metrics.snapshot.decodes == 0)
     }
 
@@ -90,7 +90,7 @@ struct CoalescingTests {
         server.serve("new.webp", ServedImage(body: Fixtures.webp, contentType: "image/webp"))
         let slot = ImageSlot(loader: loader)
         let old = Task { await slot.load(ImageRequest(url: server.url("old.png"), pixelSize: PixelSize(square: 64))) }
-        #expect(await eventually { gate.waiting == 1 })
+        #expect(await poll { gate.waiting == 1 })
         // The cell is reused for another image, which arrives first.
         let new = await slot.load(ImageRequest(url: server.url("new.webp"), pixelSize: PixelSize(square: 32)))
         guard case .current(let image) = new else {

@@ -76,7 +76,6 @@ final class ImageServer: Sendable {
         router.add("GET", "/images/{name}") { [store] request, _ in await store.answer(request) }
         var http = HTTPServerConfiguration()
         http.port = 0
-        http.workerThreads = 8
         server = HTTPServer(configuration: http, router: router)
         try server.start()
     }

@@ -164,14 +164,14 @@ struct APNsTests {
         try #require(registered.status == 204)
 
         // nghttpd may still be starting: the push is sent once it listens.
-        try #require(await eventually { (try? RawSocket(port: nghttpd.port)) != nil }, "nghttpd did not start")
+        try #require(await poll { (try? RawSocket(port: nghttpd.port)) != nil }, "nghttpd did not start")
         _ = try await harness.send(
             from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "secret")
-        let arrived = await eventually(limit: 50_000_000) {
+        let arrived = await poll {
             nghttpd.headers(":path").contains("/3/device/\(Self.token)")
         }
         try #require(arrived, "nghttpd saw no push; its log: \(nghttpd.text.prefix(2_000))")
-        #expect(await eventually { harness.messenger.metricsText().contains("courier_messenger_pushes_sent_total 1") })
+        #expect(await poll { harness.messenger.metricsText().contains("courier_messenger_pushes_sent_total 1") })
         #expect(sender.lastHTTPVersion == 20)
         #expect(nghttpd.headers(":method").last == "POST")
         #expect(nghttpd.headers("apns-push-type").last == "alert")

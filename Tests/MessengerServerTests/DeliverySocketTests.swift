@@ -40,7 +40,7 @@ import Testing
         try await Self.ack(live, on: socket)
         // Acks delete: a catch-up after the last ack finds nothing. The ack of `live` travels on
         // the socket while this request goes over HTTP, so the test waits for it to land.
-        let emptied = await eventually {
+        let emptied = await poll {
             (try? harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10))?.isEmpty == true
         }
         #expect(emptied)
@@ -67,7 +67,7 @@ import Testing
             socket.outbound.close()
             _ = await socket.closed()
         }
-        #expect(await eventually { harness.messenger.liveSockets == 0 })
+        #expect(await poll { harness.messenger.liveSockets == 0 })
         let again = try await harness.connect(bob, client: client)
         var reader = DeliveryReader(again)
         #expect(await reader.next()?.envelopeContent == "second for 1")

@@ -58,7 +58,7 @@ final class WebhookReceiver: Sendable {
 
         _ = try await harness.send(
             from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "secret words")
-        #expect(await eventually { receiver.received == 1 })
+        #expect(await poll { receiver.received == 1 })
         let body = String(decoding: receiver.record.bodies.withLock { $0[0] }, as: UTF8.self)
         #expect(body == #"{"type":"mailbox"}"#)
         #expect(!body.contains("secret") && !body.contains(alice.accountId), "the push carries content or the sender")
@@ -67,11 +67,11 @@ final class WebhookReceiver: Sendable {
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
         #expect(
-            await eventually { harness.messenger.metricsText().contains("courier_messenger_pushes_coalesced_total 2") })
+            await poll { harness.messenger.metricsText().contains("courier_messenger_pushes_coalesced_total 2") })
         #expect(receiver.received == 1)
         harness.clock.advance(by: .seconds(61))
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
-        #expect(await eventually { receiver.received == 2 })
+        #expect(await poll { receiver.received == 2 })
 
         // Online: delivered on the socket, no push.
         let client = try WebSocketClient()
@@ -107,7 +107,7 @@ final class WebhookReceiver: Sendable {
         try await DeliverySocketTests.ack(first, on: socket)
         try await harness.clock.waitForSleepers(1)
         #expect(
-            await eventually {
+            await poll {
                 (try? harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 1))?.isEmpty
                     == true
             })
@@ -118,7 +118,7 @@ final class WebhookReceiver: Sendable {
         try await harness.clock.waitForSleepers(1)
         #expect(receiver.received == 0)
         harness.clock.advance(by: .seconds(10))
-        #expect(await eventually { receiver.received == 1 })
+        #expect(await poll { receiver.received == 1 })
     }
 
     @Test func anEndpointThatAnswers410IsForgotten() async throws {
@@ -133,7 +133,7 @@ final class WebhookReceiver: Sendable {
         let bob = try await harness.register()
         try await Self.registerWebhook(bob, receiver, harness: harness)
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
-        #expect(await eventually { (try? harness.store.device(accountId: bob.accountId, deviceId: 1))??.push == nil })
+        #expect(await poll { (try? harness.store.device(accountId: bob.accountId, deviceId: 1))??.push == nil })
         #expect(receiver.received == 1)
     }
 

@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct DeliveryConnectionTests {
     /// Waits for `condition` with a real-time deadline (the connection's work runs on its own tasks).
-    func eventually(_ what: String, _ condition: () async -> Bool) async throws {
+    func reached(_ what: String, _ condition: () async -> Bool) async throws {
         guard await poll(every: .milliseconds(5), timeout: .seconds(20), condition) else {
             throw NotReached(what: what)
         }
@@ -34,7 +34,7 @@ struct DeliveryConnectionTests {
         policy.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let connection = await bob.connect(transport: transport, policy: policy)
         var events = connection.events.makeAsyncIterator()
-        try await eventually("live") { await connection.state == .live }
+        try await reached("live") { await connection.state == .live }
 
         try await alice.send(text: "before the drop", to: bob.credentials.accountId)
         #expect(await events.next()?.body == "before the drop")
@@ -42,11 +42,11 @@ struct DeliveryConnectionTests {
         // The socket breaks and new connections are refused: the machine waits, tries, waits again.
         proxy.refuse()
         proxy.cut()
-        try await eventually("waiting") { if case .waiting = await connection.state { true } else { false } }
+        try await reached("waiting") { if case .waiting = await connection.state { true } else { false } }
         try await alice.send(text: "while away", to: bob.credentials.accountId)
         try await server.clientClock.waitForSleepers(1)
         server.clientClock.advance(by: .seconds(1))
-        try await eventually("failed again") {
+        try await reached("failed again") {
             if case .waiting(let attempt, _) = await connection.state { attempt >= 1 } else { false }
         }
         #expect(await connection.openedCount == 1)
@@ -78,7 +78,7 @@ struct DeliveryConnectionTests {
         policy.backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let connection = await bob.connect(transport: transport, policy: policy)
         var events = connection.events.makeAsyncIterator()
-        try await eventually("live") { await connection.state == .live }
+        try await reached("live") { await connection.state == .live }
 
         await connection.enteredBackground()
         #expect(await connection.state == .suspended)

@@ -1,4 +1,5 @@
 import CourierCore
+import CourierTesting
 import Pagination
 import Testing
 
@@ -49,7 +50,7 @@ struct PaginatorTests {
         try await paginator.loadLatest()
         gated.hold()
         let first = Task { try await paginator.loadBefore() }
-        #expect(await eventuallyStarted(gated, 2))
+        #expect(await poll { gated.started >= 2 })
         #expect(try await paginator.loadBefore() == false)
         #expect(try await paginator.rowAppeared(at: 0) == ())
         #expect(gated.started == 2)
@@ -109,13 +110,5 @@ struct PaginatorTests {
         #expect(await paginator.hasMoreBefore)
         for _ in 0..<2 { try await paginator.loadBefore() }
         #expect(await paginator.items == (120..<180).map(PaginationHarness.id))
-    }
-
-    private func eventuallyStarted<S: PageSource>(_ source: GatedSource<S>, _ count: Int) async -> Bool {
-        for _ in 0..<100_000 {
-            if source.started >= count { return true }
-            await Task.yield()
-        }
-        return false
     }
 }

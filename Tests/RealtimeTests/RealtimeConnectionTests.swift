@@ -11,15 +11,6 @@ func text(_ message: WebSocketMessage) -> String {
     return ""
 }
 
-/// Polls an async condition, yielding between polls; `false` when it never held.
-func until(limit: Int = 200_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<limit {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return await condition()
-}
-
 /// The driver over a fake transport and a manual clock: the actions of the state machine
 /// performed for real, without sockets or sleeps.
 @Suite(.timeLimit(.minutes(1)))
@@ -58,7 +49,7 @@ struct RealtimeConnectionTests {
             try store.enqueue(destination: "bob", payload: payload("m\(index)"), clientId: "id-\(index)")
         }
         await connection.start()
-        #expect(await until { (try? store.outbox(destination: "bob").allSatisfy { $0.state == .sent }) ?? false })
+        #expect(await poll { (try? store.outbox(destination: "bob").allSatisfy { $0.state == .sent }) ?? false })
         let requests = responder.requests
         #expect(requests.first == "GET /v1/messages?after=41&limit=100")
         #expect(Array(requests.dropFirst()) == Array(repeating: "PUT /v1/messages/bob", count: 5))
@@ -71,18 +62,18 @@ struct RealtimeConnectionTests {
         transport.failNextConnects(2)
         await connection.start()
         for attempt in 1...2 {
-            #expect(await until { await isWaiting() && transport.attempts == attempt })
+            #expect(await poll { await isWaiting() && transport.attempts == attempt })
             guard case .waiting(_, let delay) = await connection.state else { return }
             try await clock.waitForSleepers(1)
             clock.advance(by: delay)
         }
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         #expect(transport.attempts == 3)
     }
 
     @Test func aHalfOpenSocketIsDroppedAfterTwoMissedPongsAndReplaced() async throws {
         await connection.start()
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         let first = try #require(transport.sockets.first)
         first.goHalfOpen()
         // Ping and stable timers.
@@ -90,27 +81,27 @@ struct RealtimeConnectionTests {
         clock.advance(by: .seconds(25))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(25))
-        #expect(await until { await connection.state == .live && clock.sleeperCount >= 1 })
+        #expect(await poll { await connection.state == .live && clock.sleeperCount >= 1 })
         try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(25))
-        #expect(await until { await isWaiting() })
+        #expect(await poll { await isWaiting() })
         #expect(first.isClosed)
         let pings = first.sent.filter { "\($0)".contains("keepalive") }.count
         #expect(pings == 2)
         guard case .waiting(_, let delay) = await connection.state else { return }
         try await clock.waitForSleepers(1)
         clock.advance(by: delay)
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         #expect(transport.sockets.count == 2)
     }
 
     @Test func answeredPingsKeepTheConnectionLive() async throws {
         await connection.start()
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         for _ in 0..<4 {
             try await clock.waitForSleepers(1)
             clock.advance(by: .seconds(25))
-            #expect(await until { await connection.state == .live && clock.sleeperCount >= 1 })
+            #expect(await poll { await connection.state == .live && clock.sleeperCount >= 1 })
         }
         #expect(transport.sockets.count == 1)
     }
@@ -120,40 +111,40 @@ struct RealtimeConnectionTests {
         try store.enqueue(destination: responder.poisonDestination, payload: payload("poison"), clientId: "poison")
         try store.enqueue(destination: "bob", payload: payload("after"), clientId: "after")
         await connection.start()
-        #expect(await until { (try? store.outboxItem("after")?.state) == .sent })
+        #expect(await poll { (try? store.outboxItem("after")?.state) == .sent })
         #expect(try store.outboxItem("before")?.state == .sent)
         // Ping, stable and the retry; then (the stable timer done) ping and the retry.
         for sleepers in [3, 2] {
             try await clock.waitForSleepers(sleepers)
             clock.advance(by: .seconds(60))
         }
-        #expect(await until { (try? store.outboxItem("poison")?.state) == .failed })
+        #expect(await poll { (try? store.outboxItem("poison")?.state) == .failed })
         let poison = try #require(try store.outboxItem("poison"))
         #expect(poison.attempts == 3)
         #expect(poison.lastError == "status 404")
         #expect(responder.requests.filter { $0.hasSuffix(responder.poisonDestination) }.count == 3)
         try await connection.retry("poison")
-        #expect(await until { responder.requests.filter { $0.hasSuffix(responder.poisonDestination) }.count == 4 })
+        #expect(await poll { responder.requests.filter { $0.hasSuffix(responder.poisonDestination) }.count == 4 })
     }
 
     @Test func anItemWithoutAnAckInTimeIsRetriedWithTheSameClientId() async throws {
         try store.enqueue(destination: responder.silentDestination, payload: payload("x"), clientId: "same-id")
         await connection.start()
-        #expect(await until { responder.requests.contains("PUT /v1/messages/silent") })
+        #expect(await poll { responder.requests.contains("PUT /v1/messages/silent") })
         // Ping, stable and the ack deadline.
         try await clock.waitForSleepers(3)
         clock.advance(by: .seconds(10))
-        #expect(await until { (try? store.outboxItem("same-id")?.attempts) == 1 })
+        #expect(await poll { (try? store.outboxItem("same-id")?.attempts) == 1 })
         try await clock.waitForSleepers(3)
         clock.advance(by: .seconds(2))
-        #expect(await until { responder.requests.filter { $0 == "PUT /v1/messages/silent" }.count == 2 })
+        #expect(await poll { responder.requests.filter { $0 == "PUT /v1/messages/silent" }.count == 2 })
         let sends = try #require(transport.sockets.first).sent.filter { "\($0)".contains("same-id") }
         #expect(sends.count == 2)
     }
 
     @Test func pushedItemsAreStoredOnceAndAGapFetchesFromTheCursor() async throws {
         await connection.start()
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         let socket = try #require(transport.sockets.first)
         func push(_ seq: Int, id: String, requestId: Int) {
             let envelope: JSONValue = [
@@ -169,17 +160,17 @@ struct RealtimeConnectionTests {
         push(1, id: "a", requestId: 1)
         push(1, id: "a", requestId: 2)
         push(2, id: "b", requestId: 3)
-        #expect(await until { socket.sent.filter { text($0).contains(#""status":200"#) }.count == 3 })
+        #expect(await poll { socket.sent.filter { text($0).contains(#""status":200"#) }.count == 3 })
         #expect(try store.received(conversation: "c1").map(\.id) == ["alice/a", "alice/b"])
         let resumesBefore = responder.requests.filter { $0.hasPrefix("GET /v1/messages") }.count
         push(5, id: "e", requestId: 4)
         #expect(
-            await until { responder.requests.filter { $0.hasPrefix("GET /v1/messages") }.count == resumesBefore + 1 })
+            await poll { responder.requests.filter { $0.hasPrefix("GET /v1/messages") }.count == resumesBefore + 1 })
     }
 
     @Test func theBackgroundSuspendsAndAPushOrTheForegroundReconnects() async throws {
         await connection.start()
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         await connection.report(.background)
         #expect(await connection.state == .suspended)
         #expect(try #require(transport.sockets.first).isClosed)
@@ -190,7 +181,7 @@ struct RealtimeConnectionTests {
         }
         try await clock.waitForSleepers(1)
         clock.advance(by: delay)
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         #expect(transport.sockets.count == 2)
     }
 
@@ -199,12 +190,12 @@ struct RealtimeConnectionTests {
         let following = connection.follow(monitor)
         defer { following.cancel() }
         await connection.start()
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         monitor.set(available: false)
-        #expect(await until { await connection.state == .idle })
+        #expect(await poll { await connection.state == .idle })
         #expect(try #require(transport.sockets.first).isClosed)
         monitor.set(available: true)
-        #expect(await until { await isLive() })
+        #expect(await poll { await isLive() })
         #expect(transport.sockets.count == 2)
     }
 }

@@ -34,17 +34,17 @@ struct RealtimeFaultTests {
         // Answered pings keep it.
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(25))
-        #expect(await until { await connection.unansweredPings == 0 && clock.sleeperCount >= 2 })
+        #expect(await poll { await connection.unansweredPings == 0 && clock.sleeperCount >= 2 })
         #expect(await connection.state == .live)
         scene.messenger.proxy.halfOpen()
         // Two pings go out unanswered; the third tick finds them missed and drops the socket.
         for missed in 1...2 {
             clock.advance(by: .seconds(25))
-            #expect(await until { await connection.unansweredPings == missed && clock.sleeperCount >= 1 })
+            #expect(await poll { await connection.unansweredPings == missed && clock.sleeperCount >= 1 })
             #expect(await connection.state == .live)
         }
         clock.advance(by: .seconds(25))
-        #expect(await until { if case .waiting = await connection.state { true } else { false } })
+        #expect(await poll { if case .waiting = await connection.state { true } else { false } })
         guard case .waiting(_, let delay) = await connection.state else { return }
         try await clock.waitForSleepers(1)
         clock.advance(by: delay)

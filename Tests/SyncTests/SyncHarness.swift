@@ -44,7 +44,6 @@ final class SyncHarness: @unchecked Sendable {
         service.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
-        http.workerThreads = 4
         let server = HTTPServer(configuration: http, router: router)
         try server.start()
         return (store, service, server)

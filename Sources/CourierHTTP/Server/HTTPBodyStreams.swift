@@ -6,8 +6,7 @@ public enum RequestBodyMode: Sendable, Equatable {
     case whole
     /// The handler runs as soon as the headers are in and reads the body as it arrives, from
     /// `HTTPRequest.bodyStream`; `HTTPRequest.body` is empty. The size limit and the body
-    /// deadlines still hold: a read past them throws (413, 408). On civetweb the body is read
-    /// whole first and the stream gives it as one piece.
+    /// deadlines still hold: a read past them throws (413, 408).
     case stream
 }
 
@@ -144,16 +143,6 @@ public final class HTTPResponseBodyStream: Sendable {
                 guard await body(chunk) else { return }
             }
         }
-    }
-
-    /// The whole body (for engines that cannot stream it: civetweb).
-    func collect() async throws -> [UInt8] {
-        let bytes = Mutex<[UInt8]>([])
-        try await forEach { chunk in
-            bytes.withLock { $0 += chunk }
-            return true
-        }
-        return bytes.withLock { $0 }
     }
 }
 

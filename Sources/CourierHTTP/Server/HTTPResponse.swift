@@ -18,10 +18,9 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// Creates a response whose body is sent as `bodyStream` produces it (a download): on
-    /// libwebsockets each chunk is written when the socket can take more, with
-    /// `Content-Length: length` when given, else chunked; the sequence is pulled at most a few
-    /// chunks ahead of the client. civetweb collects the whole stream first.
+    /// Creates a response whose body is sent as `bodyStream` produces it (a download): each
+    /// chunk is written when the socket can take more, with `Content-Length: length` when given,
+    /// else chunked; the sequence is pulled at most a few chunks ahead of the client.
     ///
     /// ```swift
     /// router.add("GET", "/export") { _, _ in

@@ -2,11 +2,12 @@ import CourierCore
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server over civetweb: routes, middleware, JSON errors, body limits, gzip request
-/// bodies, keep-alive, timeouts, an access log, metrics and a graceful stop.
+/// An HTTP/1.1 server on libwebsockets: routes, middleware, JSON errors, body limits, gzip
+/// request bodies, streamed bodies both ways, WebSocket routes, TLS, keep-alive, timeouts, an
+/// access log, metrics and a graceful stop.
 ///
-/// civetweb runs handlers on its own worker threads; each handler gets a fully-read request and
-/// returns a response.
+/// Connections wait on an event loop; handlers run as tasks on the server's own handler
+/// threads, so a handler that awaits holds no thread (docs/http-server.md).
 public final class HTTPServer: Sendable {
     /// The configuration it was started with.
     public let configuration: HTTPServerConfiguration
@@ -52,7 +53,7 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         try engine.withLock { engine in
             guard engine == nil else { return }
-            let started = try configuration.engine.start(configuration: configuration, responder: responder)
+            let started = try startEngine(configuration: configuration, responder: responder)
             boundPort.store(started.port, ordering: .releasing)
             engine = started
         }

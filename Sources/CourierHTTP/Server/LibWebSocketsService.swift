@@ -303,12 +303,27 @@ final class LibWebSocketsService: @unchecked Sendable {
         if now &- lastSocketTick >= 100_000_000 {
             lastSocketTick = now
             sockets.tick()
+            endAbandonedStreams()
         }
         if stopping {
             sockets.closeAll()
             if sockets.count == 0 || now >= stopDeadline {
                 courier_ev_break_all(loop)
             }
+        }
+    }
+
+    /// Ends the streamed answers whose client has gone (on the tick, so within about 100 ms). A
+    /// failed write would notice too, but only on the second write after the peer's FIN (the
+    /// kernel accepts the first), which for a quiet event stream can be many seconds away: its
+    /// producer, and whatever the application counts against it, would be held until then.
+    private func endAbandonedStreams() {
+        let gone = exchanges.filter { $0.value.pipe != nil && courier_peer_gone(lws_get_socket_fd($0.value.wsi)) != 0 }
+        for (id, exchange) in gone {
+            // The connection closes at lws's next timeout check; what the application holds for
+            // the stream is freed now (its close callback then finds nothing left to finish).
+            lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+            finish(id)
         }
     }
 

@@ -61,32 +61,6 @@ struct Responder: Sendable {
         return response
     }
 
-    /// Answers a request whose body has been read (or refused as too large) for a caller that
-    /// must block (a civetweb worker thread, never one of Swift's shared executor threads): the
-    /// chain runs as a task on `executor` while the caller waits for its answer.
-    /// A streamed response body is collected whole (civetweb cannot stream it).
-    func respond(
-        to request: HTTPRequest, bodyTooLarge: Bool, startedAt: UInt64, waitingOn executor: HandlerExecutor
-    ) -> HTTPResponse {
-        let match = router.match(method: request.method, path: request.path)
-        let answer = AnswerBox()
-        Task(executorPreference: executor) {
-            var response = await respond(to: request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt)
-            if let stream = response.bodyStream {
-                response.bodyStream = nil
-                do {
-                    response.body = try await stream.collect()
-                } catch {
-                    response = HTTPError(.internalError, "the request failed inside the server").response()
-                }
-            }
-            answer.response = response
-            answer.ready.signal()
-        }
-        answer.ready.wait()
-        return answer.response!
-    }
-
     /// Answers a request whose body has been read (or refused as too large), or whose body
     /// arrives in `request.bodyFeed`; `match` is the router's answer for it.
     func respond(
@@ -171,12 +145,4 @@ struct ServerGuardMiddleware: HTTPMiddleware {
         }
         return try await next(request, context)
     }
-}
-
-/// Carries an answer from the task that made it to the thread that waits for it.
-private final class AnswerBox: @unchecked Sendable {
-    // @unchecked: `response` is written once by the task before `ready.signal()` and read by the
-    // waiting thread only after `ready.wait()` returned.
-    var response: HTTPResponse?
-    let ready = DispatchSemaphore(value: 0)
 }

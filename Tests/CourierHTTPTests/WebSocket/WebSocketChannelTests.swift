@@ -1,4 +1,5 @@
 import Synchronization
+import CourierTesting
 import Testing
 
 @testable import CourierHTTP
@@ -46,7 +47,7 @@ struct WebSocketChannelTests {
         let channel = channel(queueBytes: 4)
         try await channel.send(.binary([1, 2, 3]))
         let waiting = Task { try await channel.send(.binary([4, 5])) }
-        while !channel.hasWaitingSender { await Task.yield() }
+        #expect(await poll { channel.hasWaitingSender })
         #expect(channel.nextOutgoing() == .message(.binary([1, 2, 3])))
         try await waiting.value
         #expect(channel.nextOutgoing() == .message(.binary([4, 5])))
@@ -56,7 +57,7 @@ struct WebSocketChannelTests {
         let channel = channel(queueBytes: 4, slowReaderMilliseconds: 1000)
         try await channel.send(.binary([1, 2, 3]))
         let waiting = Task { try await channel.send(.binary([4, 5])) }
-        while !channel.hasWaitingSender { await Task.yield() }
+        #expect(await poll { channel.hasWaitingSender })
         engine.advance(milliseconds: 999)
         #expect(channel.checkSlowReader() == false)
         engine.advance(milliseconds: 1)
@@ -118,7 +119,7 @@ struct WebSocketChannelTests {
     @Test func aWaitingReaderIsHandedTheMessageDirectly() async {
         let channel = channel()
         let reader = Task { await channel.nextInbound() }
-        while !channel.hasWaitingReader { await Task.yield() }
+        #expect(await poll { channel.hasWaitingReader })
         #expect(channel.received(.binary([9])))
         #expect(await reader.value == .binary([9]))
     }
@@ -127,7 +128,7 @@ struct WebSocketChannelTests {
         let channel = channel(queueBytes: 2)
         try await channel.send(.binary([1, 2]))
         let waiting = Task { try await channel.send(.binary([3])) }
-        while !channel.hasWaitingSender { await Task.yield() }
+        #expect(await poll { channel.hasWaitingSender })
         channel.ended()
         let error = await #expect(throws: WebSocketError.self) { try await waiting.value }
         #expect(error?.close?.code == .abnormalClosure)
@@ -137,7 +138,7 @@ struct WebSocketChannelTests {
     @Test func cancellingTheReaderEndsItsWait() async {
         let channel = channel()
         let reader = Task { await channel.nextInbound() }
-        while !channel.hasWaitingReader { await Task.yield() }
+        #expect(await poll { channel.hasWaitingReader })
         reader.cancel()
         #expect(await reader.value == nil)
     }

@@ -29,7 +29,6 @@ struct WebSocketClientServerTests {
     static func start(tls: TestCertificates? = nil) throws -> HTTPServer {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.engine = .libWebSockets
         configuration.tls = tls.map {
             HTTPServerTLS(certificateChainPath: $0.serverCertificate, privateKeyPath: $0.serverKey)
         }

@@ -5,20 +5,18 @@ import Testing
 /// `Tests/peers/websocket_peer.py`: a WebSocket server from Python's `websockets` library, on
 /// 127.0.0.1 and a port of the kernel's choosing, that behaves by path (see the script).
 final class WebSocketPeer: Sendable {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ProjectPaths.packageRoot
 
     let port: Int
     let secure: Bool
     private let process: ChildProcess
 
-    /// The venv's Python, which `make test` names in `COURIER_PYTHON`.
+    /// The project venv's Python, with websockets 17.1.
     static func python() throws -> String {
-        let python = try #require(
-            ProcessInfo.processInfo.environment["COURIER_PYTHON"],
-            "COURIER_PYTHON must name the venv's python with websockets 17.1 (`make test` sets it; scripts/bootstrap makes .venv)"
-        )
-        try #require(FileManager.default.isExecutableFile(atPath: python), "COURIER_PYTHON=\(python) is not executable")
+        let python = ProjectPaths.python
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python),
+            "no Python venv at \(python): run `make test` (or scripts/bootstrap) first")
         return python
     }
 
