@@ -27,7 +27,18 @@ public struct WebhookAddressPolicy: Sendable, Hashable {
     public enum Scope: String, Sendable {
         /// Routable on the internet: allowed.
         case global
-        case unspecified, loopback, `private`, linkLocal = "link-local", multicast, reserved
+        /// `0.0.0.0/8` or `::`: on Linux a connection to it reaches the host itself.
+        case unspecified
+        /// `127.0.0.0/8` or `::1`.
+        case loopback
+        /// RFC 1918, carrier NAT (`100.64.0.0/10`), unique local (`fc00::/7`) and the like.
+        case `private`
+        /// `169.254.0.0/16` (cloud metadata services) or `fe80::/10`.
+        case linkLocal = "link-local"
+        /// `224.0.0.0/4` or `ff00::/8`.
+        case multicast
+        /// Not assigned for use on the internet (`240.0.0.0/4`, benchmarking, Teredo, …).
+        case reserved
     }
 
     /// Ranges reached even though their scope is refused.
