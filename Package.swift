@@ -53,6 +53,12 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // No pkgConfig: Debian's re2.pc adds -pthread, a flag SwiftPM refuses with a warning.
+        .systemLibrary(
+            name: "CRE2",
+            providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
+        // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
+        .target(name: "CRE2Shim", dependencies: ["CRE2"], linkerSettings: [.linkedLibrary("re2")]),
         // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
@@ -68,12 +74,18 @@ let package = Package(
         // The client side of HTTP: HTTPClient, WebSocketClient (lws on Linux, URLSession on Apple) and
         // the WebSocket channel both sides share. Client libraries depend on this, never on CourierHTTP.
         .target(name: "CourierHTTPClient", dependencies: ["CourierCore", "CLibWebSockets"]),
-        // The server side: router, middleware, the libwebsockets engine, WebSocket routes.
-        .target(name: "CourierHTTP", dependencies: ["CourierCore", "CourierHTTPClient", "CLibWebSockets"]),
+        // The server side: router, middleware, the libwebsockets engine, WebSocket routes. COpenSSL
+        // for SHA-256 of the keys rate limiters are given (CryptoKit's on Apple platforms).
+        .target(
+            name: "CourierHTTP",
+            dependencies: [
+                "CourierCore", "CourierHTTPClient", "CLibWebSockets",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android])),
+            ]),
         .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
-        .target(name: "FlagRules", dependencies: ["CourierCore"]),
+        .target(name: "FlagRules", dependencies: ["CourierCore", "CRE2Shim"]),
         .target(name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"]),
         .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.

@@ -20,7 +20,8 @@ enum BenchCommand {
           http        the HTTP layer: small GETs and 10 KB POSTs, through the full middleware chain beside a bare C lws
                       server answering the same routes
           flags       feature flag evaluations/s (10 rules and a rollout) beside a dictionary lookup,
-                      and fetch-to-activate latency on loopback beside a bare GET
+                      regex conditions on RE2 beside NSRegularExpression (everyday patterns and
+                      (a+)+$), and fetch-to-activate latency on loopback beside a bare GET
           json        parsing Segment batches: Courier's parser beside Foundation's
           sdk         the analytics SDK: track cost beside a bare actor hop, queue writes beside
                       SQLite, end to end to the collector, memory with the network down

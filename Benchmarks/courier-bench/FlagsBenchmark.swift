@@ -26,7 +26,69 @@ struct FlagsBenchmark {
     func run() throws {
         print("== flags: a flag with 10 rules and a rollout, median of \(runs) runs ==")
         try evaluations()
+        try regexEngines()
         try fetchToActivate()
+    }
+
+    /// Patterns that flag rules use, each with an attribute that matches and one that does not.
+    static let everydayPatterns: [(pattern: String, inputs: [String])] = [
+        (#"^[a-z0-9._%+-]+@example\.com$"#, ["ana.lopez@example.com", "ana.lopez@example.org"]),
+        (#"@(example|courier)\.(com|org)$"#, ["ops@courier.org", "ops@courier.net"]),
+        (#"^(2\.[3-9]|[3-9]\.)\d*"#, ["2.4.1", "1.9.0"]),
+        (#"(?i)^(fr|de|it)-"#, ["FR-paris", "es-madrid"]),
+    ]
+
+    /// RE2 (what `regex` conditions run on) beside NSRegularExpression (what they ran on before)
+    /// on the same patterns: everyday ones, then `(a+)+$` against `aaa…!`, which backtracks
+    /// exponentially in NSRegularExpression (so it gets 20 characters, RE2 the full 1,024).
+    private func regexEngines() throws {
+        let compiled = try Self.everydayPatterns.map { try CompiledPattern($0.pattern) }
+        let foundation = try Self.everydayPatterns.map { try NSRegularExpression(pattern: $0.pattern) }
+        let inputs = Self.everydayPatterns.map(\.inputs)
+        var ours: [Double] = []
+        var peer: [Double] = []
+        var sink = 0
+        for _ in 0..<runs {
+            ours.append(
+                rate(batches: 200, batch: 1024) { i in
+                    for j in 0..<1024 {
+                        let k = (i &+ j) & 3
+                        if compiled[k].matches(inputs[k][j & 1]) { sink &+= 1 }
+                    }
+                })
+            peer.append(
+                rate(batches: 200, batch: 1024) { i in
+                    for j in 0..<1024 {
+                        let k = (i &+ j) & 3
+                        let text = inputs[k][j & 1]
+                        if foundation[k].firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                            sink &+= 1
+                        }
+                    }
+                })
+        }
+        print(line("regex evals/s (RE2)", median(ours), "/s", median(peer), "NSRegularExpression"))
+        let attack = try CompiledPattern("(a+)+$")
+        let attackFoundation = try NSRegularExpression(pattern: "(a+)+$")
+        let long = String(repeating: "a", count: Condition.maximumRegexInputLength - 1) + "!"
+        let short = String(repeating: "a", count: 19) + "!"
+        var attackOurs: [Double] = []
+        var attackPeer: [Double] = []
+        for _ in 0..<runs {
+            var start = DispatchTime.now().uptimeNanoseconds
+            if attack.matches(long) { sink &+= 1 }
+            attackOurs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+            start = DispatchTime.now().uptimeNanoseconds
+            if attackFoundation.firstMatch(in: short, range: NSRange(short.startIndex..., in: short)) != nil {
+                sink &+= 1
+            }
+            attackPeer.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+        }
+        print(
+            line(
+                "(a+)+$ µs: RE2 1,024 chars", median(attackOurs), "µs", median(attackPeer),
+                "NSRegularExpression, 20 chars"))
+        if sink == 42 { print("") }
     }
 
     private func evaluations() throws {

@@ -18,6 +18,10 @@ static inline CURLcode courier_curl_setopt_write_function(
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, function);
 }
 
+static inline CURLcode courier_curl_setopt_opensocket_function(CURL *handle, curl_opensocket_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, function);
+}
+
 static inline CURLcode courier_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

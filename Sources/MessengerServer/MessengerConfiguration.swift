@@ -43,6 +43,11 @@ public struct MessengerConfiguration: Sendable {
     /// A device without a live socket gets at most one push per this many milliseconds (until it
     /// connects again).
     public var pushCoalescingMilliseconds: Int64 = 60_000
+    /// Which addresses webhook pushes may reach: public ones by default, so a device cannot make
+    /// the server POST to loopback, private, link-local or multicast addresses. A literal address
+    /// it refuses is refused at `PUT /v1/devices/push` (400); give the same policy to
+    /// `WebhookPushSender`, which applies it to the addresses it connects to.
+    public var webhookAddresses = WebhookAddressPolicy()
     /// The largest attachment, in bytes (100 MiB).
     public var maximumAttachmentBytes: Int64 = 100 << 20
     /// How long an attachment is kept, in milliseconds (30 days).

@@ -61,6 +61,7 @@ enum ServerCommand {
         var messengerConfiguration = MessengerConfiguration()
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
         messengerConfiguration.adminToken = configuration.adminToken
+        messengerConfiguration.webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
         let messenger = MessengerServer(
             configuration: messengerConfiguration,
             store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
@@ -141,7 +142,8 @@ enum ServerCommand {
 
     /// Webhook pushes always; APNs when its key and ids are given.
     private static func pushSenders(_ options: ServerOptions) throws -> [PushEndpoint.Kind: any PushSender] {
-        var senders: [PushEndpoint.Kind: any PushSender] = [.webhook: WebhookPushSender()]
+        let webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
+        var senders: [PushEndpoint.Kind: any PushSender] = [.webhook: WebhookPushSender(addresses: webhookAddresses)]
         if let file = options.apnsKeyFile, let keyId = options.apnsKeyId, let teamId = options.apnsTeamId,
             let topic = options.apnsTopic
         {

@@ -1,5 +1,6 @@
 import CourierHTTP
 import Foundation
+import MessengerServer
 
 /// The command-line options of `courier-server`.
 struct ServerOptions {
@@ -27,6 +28,8 @@ struct ServerOptions {
     var apnsTeamId: String?
     var apnsTopic: String?
     var apnsSandbox = false
+    /// Networks webhook pushes may reach besides public addresses.
+    var webhookAllowedNetworks: [IPNetwork] = []
     /// The environment, for `COURIER_ADMIN_TOKEN`.
     var environment: [String: String] = [:]
 
@@ -65,6 +68,10 @@ struct ServerOptions {
           --apns-team-id ID         the developer team id
           --apns-topic BUNDLE-ID    the app's bundle id
           --apns-sandbox            use APNs' development environment
+          --push-webhook-allow CIDR let webhook pushes reach this network although it is
+                                    loopback, private or link-local (repeatable, or comma-
+                                    separated: 127.0.0.0/8,::1); by default they reach only
+                                    public addresses
           --quiet                   no access log
           -h, --help                show this help
 
@@ -122,6 +129,15 @@ struct ServerOptions {
                 default: options.apnsTopic = v
                 }
             case "--apns-sandbox": options.apnsSandbox = true
+            case "--push-webhook-allow":
+                guard let v = value(flag) else { return .failure("\(flag) needs a network like 10.0.0.0/8") }
+                for part in v.split(separator: ",") {
+                    let text = part.trimmingCharacters(in: .whitespaces)
+                    guard let network = IPNetwork(text) else {
+                        return .failure("\(flag): \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8")
+                    }
+                    options.webhookAllowedNetworks.append(network)
+                }
             case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
                 "--admin-token", "--admin-token-file", "--dedupe-window-hours":
                 guard let v = value(flag) else { return .failure("\(flag) needs a value") }

@@ -27,6 +27,54 @@ struct CollectorHardeningTests {
         #expect(harness.collector.settingsCache.unknownKeyCount == 1)
     }
 
+    /// Batches whose body `writeKey` is 64 KB of text, each a different one, are refused with 401
+    /// and leave none of that text behind: no table of the collector keeps a refused key (the
+    /// refusal log files them under no project), so memory does not grow with such requests.
+    @Test func refusedLongWriteKeysLeaveNoKeyTextBehind() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        for number in 0..<200 {
+            let key = String(repeating: "k", count: 65_536 - String(number).count) + String(number)
+            let body: JSONValue = ["batch": [CollectorHarness.track("m\(number)")], "writeKey": .string(key)]
+            #expect(try await harness.post(json: body, auth: "").status == 401)
+        }
+        let rejections = harness.collector.rejections
+        #expect(rejections.keyBytes == 0)
+        #expect(rejections.projectCount == 1)
+        #expect(rejections.messageBytes <= 20 * RejectionLog.maximumMessageBytes)
+        #expect(harness.collector.settingsCache.unknownKeyCount == 0)
+        // A known project's refusals are still filed under it.
+        let disabled = try await harness.client.sendJSON(
+            "PUT", harness.server.baseURL + "/v1/projects/\(CollectorHarness.writeKey)/settings", ["enabled": false],
+            headers: ["Authorization": "Bearer \(CollectorHarness.adminToken)"])
+        #expect(disabled.status == 200)
+        #expect(try await harness.post(json: CollectorHarness.batch(1)).status == 403)
+        #expect(rejections.projectCount == 2)
+        #expect(rejections.keyBytes == CollectorHarness.writeKey.utf8.count)
+    }
+
+    /// Every JSON answer tells browsers not to guess another type (`X-Content-Type-Options:
+    /// nosniff`): reads, refusals, and the router's own 404.
+    @Test func everyJSONAnswerSaysNosniff() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        let admin = ["Authorization": "Bearer \(CollectorHarness.adminToken)"]
+        let base = harness.server.baseURL
+        let answers = [
+            try await harness.client.send(
+                "GET", base + "/v1/events?writeKey=\(CollectorHarness.writeKey)", headers: admin),
+            try await harness.post(json: CollectorHarness.batch(1)),
+            try await harness.post(json: CollectorHarness.batch(1), auth: ""),
+            try await harness.client.send("GET", base + "/v1/nowhere"),
+            try await harness.client.send("GET", base + "/v1/projects/\(CollectorHarness.writeKey)/settings"),
+        ]
+        for answer in answers {
+            #expect(answer.header("content-type")?.hasPrefix("application/json") == true)
+            #expect(answer.header("x-content-type-options") == "nosniff", "\(answer.status)")
+        }
+        #expect(answers.map(\.status) == [200, 200, 401, 404, 200])
+    }
+
     @Test func unknownKeysStayBoundedAndNeverPushOutRealProjects() throws {
         let store = try StoreBackend.memory.makeStore()
         try store.registerProject(writeKey: "real")

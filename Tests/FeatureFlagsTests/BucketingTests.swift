@@ -34,6 +34,41 @@ struct BucketingTests {
         #expect(Rollout(percentage: 100, algorithm: .growthBook(hashVersion: 2), seed: "x").includes("anyone"))
     }
 
+    /// GrowthBook's SDKs include an id whose hash equals the coverage (`n <= coverage`), and none
+    /// at coverage 0. Ids found by search whose hash lands exactly on 0.5 (v1 and v2) and on 0.
+    @Test(arguments: [1, 2])
+    func growthBookRolloutIncludesTheBoundary(version: Int) throws {
+        let seed = "boundary"
+        func firstID(hashing target: Double) throws -> String {
+            let found = (0..<1_000_000).lazy.map { "user-\($0)" }.first {
+                Bucketing.growthBookHash(seed: seed, value: $0, version: version) == target
+            }
+            return try #require(found, "no id hashes to \(target)")
+        }
+        let half = try firstID(hashing: 0.5)
+        let rollout = Rollout(percentage: 50, algorithm: .growthBook(hashVersion: version), seed: seed)
+        #expect(rollout.includes(half))
+        #expect(!Rollout(percentage: 49.99, algorithm: .growthBook(hashVersion: version), seed: seed).includes(half))
+        let zero = try firstID(hashing: 0)
+        #expect(!Rollout(percentage: 0, algorithm: .growthBook(hashVersion: version), seed: seed).includes(zero))
+        #expect(Rollout(percentage: 0.01, algorithm: .growthBook(hashVersion: version), seed: seed).includes(zero))
+        // The evaluation-ready rules answer the same way.
+        let flag = try FlagDefinition.parse(
+            [
+                "key": "f", "type": "bool", "value": false,
+                "rules": [
+                    [
+                        "id": "r", "value": true,
+                        "rollout": [
+                            "percentage": 50, "algorithm": "growthbook", "hashVersion": .int(Int64(version)),
+                            "seed": .string(seed),
+                        ],
+                    ]
+                ],
+            ], segments: [:])
+        #expect(RuleEvaluator.evaluate(flag, context: EvaluationContext(targetingKey: half)).value == true)
+    }
+
     /// 100,000 ids (ASCII, accented, CJK, emoji outside the BMP, random scalars from every plane)
     /// bucketed by UnleashClient's `normalized_hash` and growthbook's `gbhash` v1 and v2.
     @Test func bucketsEqualThePythonSDKsOnAHundredThousandIds() async throws {

@@ -31,6 +31,30 @@ struct FlagServerTests {
         #expect(unauthorized.status == 403)
     }
 
+    /// A pattern RE2 cannot compile (here a lookbehind) is refused at the admin API with 422 and
+    /// a message that names RE2, and nothing is stored.
+    @Test func regexRE2CannotCompileIsRefusedWith422() async throws {
+        let harness = try FlagHarness()
+        defer { harness.stop() }
+        let definition: JSONValue = [
+            "key": "staff", "type": "bool", "value": false,
+            "rules": [
+                [
+                    "id": "staff", "value": true,
+                    "conditions": [["attribute": "email", "operator": "regex", "values": ["(?<=@)example\\.com$"]]],
+                ]
+            ],
+        ]
+        let refused = try await harness.put(definition)
+        #expect(refused.status == 422)
+        #expect(refused.json?["error"]?["code"] == "invalid_definition")
+        let message = refused.json?["error"]?["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("rules[0].conditions[0].values[0]: "), "\(message)")
+        #expect(message.contains("RE2"), "\(message)")
+        let served = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        #expect(served.status == 404)
+    }
+
     @Test func etagGives304AndChangesWithEachEdit() async throws {
         let harness = try FlagHarness()
         defer { harness.stop() }

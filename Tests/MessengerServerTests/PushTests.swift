@@ -22,7 +22,9 @@ final class WebhookReceiver: Sendable {
         http.port = 0
         router.add("POST", "/push/{device}") { [record] request in
             record.bodies.withLock { $0.append(request.body) }
-            return HTTPResponse(status: HTTPStatus(code: record.status.load(ordering: .relaxed)))
+            var response = HTTPResponse(status: HTTPStatus(code: record.status.load(ordering: .relaxed)))
+            if (300..<400).contains(response.status.code) { response.headers.append(("Location", "/push/elsewhere")) }
+            return response
         }
         server = HTTPServer(configuration: http, router: router)
         try server.start()
@@ -46,7 +48,9 @@ final class WebhookReceiver: Sendable {
     @Test func anOfflineDeviceGetsOneContentFreePushPerIntervalAndOnlineDevicesNone() async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender()])
+        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
+            $0.webhookAddresses = .allowingLoopback
+        }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -83,8 +87,9 @@ final class WebhookReceiver: Sendable {
     @Test func aLiveDeviceThatDoesNotAcknowledgeInTimeIsPushedToo() async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender()]) {
+        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
             $0.unackedPushDelayMilliseconds = 10_000
+            $0.webhookAddresses = .allowingLoopback
         }
         defer { harness.stop() }
         let alice = try await harness.register()
@@ -120,13 +125,93 @@ final class WebhookReceiver: Sendable {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
         receiver.record.status.store(410, ordering: .relaxed)
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender()])
+        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
+            $0.webhookAddresses = .allowingLoopback
+        }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
         try await Self.registerWebhook(bob, receiver, harness: harness)
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
         #expect(await poll { (try? harness.store.device(accountId: bob.accountId, deviceId: 1))??.push == nil })
+        #expect(receiver.received == 1)
+    }
+
+    /// Webhook addresses that are literals of loopback, link-local, private, multicast,
+    /// unspecified or reserved addresses (in every spelling the resolver reads) are refused at
+    /// registration; public ones and names are accepted.
+    @Test(arguments: [
+        ("http://127.0.0.1:9/push", false), ("http://169.254.169.254/latest/meta-data", false),
+        ("http://0.0.0.0:8080/", false), ("http://[::1]:8080/", false), ("http://[::]/", false),
+        ("http://[::ffff:127.0.0.1]/", false), ("http://[::ffff:a9fe:a9fe]/", false), ("http://10.1.2.3/", false),
+        ("http://172.16.0.1/", false), ("http://192.168.1.1/", false), ("http://100.64.0.1/", false),
+        ("http://[fd12::1]/", false), ("http://[fe80::1%25eth0]/", false), ("http://224.0.0.1/", false),
+        ("http://[ff02::1]/", false), ("http://255.255.255.255/", false), ("http://2130706433/", false),
+        ("http://127.1/", false), ("http://0x7f.0.0.1/", false), ("http://[64:ff9b::7f00:1]/", false),
+        ("http://[2002:7f00:1::]/", false), ("http://localhost:8080/", false), ("http://api.localhost./", false),
+        ("https://push.example.com/up/abc", true), ("http://93.184.215.14/hook", true),
+        ("https://[2606:4700:4700::1111]/hook", true),
+    ])
+    func webhookRegistrationRefusesInternalAddresses(address: String, accepted: Bool) async throws {
+        let harness = try MessengerHarness()
+        defer { harness.stop() }
+        let bob = try await harness.register()
+        let response = try await harness.request(
+            "PUT", "/v1/devices/push", as: bob, json: ["kind": "webhook", "address": .string(address)])
+        #expect(response.status == (accepted ? 204 : 400), "\(address): \(response.status)")
+        if !accepted {
+            let message = response.json?["message"]?.stringValue ?? ""
+            #expect(message.hasPrefix("a webhook address may not be"), "\(message)")
+        }
+    }
+
+    /// The allow-list opens what it names, and only that.
+    @Test func allowedNetworksAreAcceptedAtRegistration() async throws {
+        let network = try #require(IPNetwork("10.8.0.0/16"))
+        let harness = try MessengerHarness { $0.webhookAddresses = WebhookAddressPolicy(allowedNetworks: [network]) }
+        defer { harness.stop() }
+        let bob = try await harness.register()
+        for (address, status) in [("http://10.8.3.4/hook", 204), ("http://10.9.0.1/hook", 400)] {
+            let body: JSONValue = ["kind": "webhook", "address": .string(address)]
+            let response = try await harness.request("PUT", "/v1/devices/push", as: bob, json: body)
+            #expect(response.status == status, "\(address)")
+        }
+    }
+
+    /// The sender checks the address it connects to after DNS resolution: `localhost` resolves to
+    /// loopback, so without the allow-list no connection is made and the listener sees nothing;
+    /// with it, the push arrives.
+    @Test func aWebhookToLoopbackIsRefusedAfterResolutionUnlessAllowed() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let port = try #require(URL(string: receiver.server.baseURL)?.port)
+        let endpoint = PushEndpoint(kind: .webhook, address: "http://localhost:\(port)/push/1")
+        let notification = PushNotification(collapseId: "c")
+        for address in [endpoint.address, receiver.server.baseURL + "/push/1"] {
+            let refused = await WebhookPushSender().send(
+                notification, to: PushEndpoint(kind: .webhook, address: address))
+            guard case .failed(let reason) = refused else {
+                Issue.record("\(address): \(refused)")
+                continue
+            }
+            #expect(reason.contains("refused to connect") && reason.contains("loopback"), "\(reason)")
+        }
+        #expect(receiver.received == 0)
+        let allowed = await WebhookPushSender(addresses: .allowingLoopback).send(notification, to: endpoint)
+        #expect(allowed == .sent)
+        #expect(receiver.received == 1)
+    }
+
+    /// A redirect is not followed: it would lead the push to an address never checked at
+    /// registration.
+    @Test func aWebhookRedirectIsNotFollowed() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        receiver.record.status.store(307, ordering: .relaxed)
+        let sent = await WebhookPushSender(addresses: .allowingLoopback).send(
+            PushNotification(collapseId: "c"),
+            to: PushEndpoint(kind: .webhook, address: receiver.server.baseURL + "/push/1"))
+        #expect(sent == .failed("endpoint answered 307"))
         #expect(receiver.received == 1)
     }
 

@@ -6,7 +6,8 @@ extension Collector {
     /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
     /// the others are stored.
     func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(CollectorError) -> HTTPResponse {
-        // The project a refusal is filed under, once the write key is known.
+        // The project a refusal is filed under, once the write key is known to be a registered
+        // one: an unknown key is text a client chose, of any length, and is never kept.
         var project = RejectionLog.unknownProject
         do throws(CollectorError) {
             try limit(clientLimiter, key: request.remoteAddress, what: "this client")
@@ -14,8 +15,7 @@ extension Collector {
             // costs no parsing; a key in the body can only be checked after.
             let headerKey = request.basicCredentials?.user
             if let headerKey, !headerKey.isEmpty {
-                project = headerKey
-                _ = try authenticate(key: headerKey)
+                _ = try authenticate(key: headerKey, project: &project)
                 try limit(writeKeyLimiter, key: headerKey, what: "this write key")
             }
             let batch = try IncomingBatch(body: request.body, singleType: singleType, configuration: configuration)
@@ -23,8 +23,7 @@ extension Collector {
             if let headerKey, !headerKey.isEmpty {
                 writeKey = headerKey
             } else {
-                project = batch.bodyWriteKey ?? project
-                writeKey = try authenticate(key: batch.bodyWriteKey)
+                writeKey = try authenticate(key: batch.bodyWriteKey, project: &project)
                 try limit(writeKeyLimiter, key: writeKey, what: "this write key")
             }
             let messages = batch.prepare(writeKey: writeKey, receivedAt: clock.nowMilliseconds)
@@ -54,8 +53,9 @@ extension Collector {
     }
 
     /// The write key from HTTP Basic (user part) or the body's `writeKey`, checked for its shape,
-    /// then against the known projects and their kill switch.
-    private func authenticate(key: String?) throws(CollectorError) -> String {
+    /// then against the known projects (setting `project` to it when it is one) and their kill
+    /// switch.
+    private func authenticate(key: String?, project: inout String) throws(CollectorError) -> String {
         guard let key, !key.isEmpty else {
             throw CollectorError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)")
         }
@@ -67,6 +67,7 @@ extension Collector {
         guard let settings = try settingsCache.settings(writeKey: key) else {
             throw CollectorError(.unauthorized, "unknown write key")
         }
+        project = key
         guard settings.enabled else {
             throw CollectorError(.projectDisabled, "collection is disabled for this project")
         }

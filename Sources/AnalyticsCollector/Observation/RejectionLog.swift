@@ -2,7 +2,9 @@ import CourierCore
 import Synchronization
 
 /// Why the collector refused requests or messages, per project: counts by code and the last
-/// few reasons. Kept in memory and bounded; a restarted collector starts from zero.
+/// few reasons. Kept in memory and bounded in entries and in bytes (projects are registered
+/// keys of at most 128 bytes, reasons are cut at `maximumMessageBytes`); a restarted collector
+/// starts from zero.
 final class RejectionLog: Sendable {
     /// One refusal as the console shows it.
     struct Entry: Sendable {
@@ -19,6 +21,8 @@ final class RejectionLog: Sendable {
 
     /// Requests whose write key could not be told are filed under this name.
     static let unknownProject = ""
+    /// The longest reason kept, in UTF-8 bytes.
+    static let maximumMessageBytes = 256
     private let keep: Int
     private let maximumProjects: Int
     private let projects = Mutex<[String: Project]>([:])
@@ -31,9 +35,15 @@ final class RejectionLog: Sendable {
         self.maximumProjects = maximumProjects
     }
 
-    /// Files `count` refusals with `code` under `writeKey`.
+    /// Files `count` refusals with `code` under `writeKey`, which must be a registered project's
+    /// (refusals of unknown or malformed keys go under `unknownProject`: the log never keeps
+    /// text a client chose as a key). Reasons longer than `maximumMessageBytes` are cut.
     func record(writeKey: String, code: String, message: String, count: Int = 1, atMilliseconds milliseconds: Int64) {
         guard count > 0 else { return }
+        var message = message
+        if message.utf8.count > Self.maximumMessageBytes {
+            message = String(decoding: message.utf8.prefix(Self.maximumMessageBytes - 3), as: UTF8.self) + "…"
+        }
         projects.withLock { projects in
             if projects[writeKey] == nil && projects.count >= maximumProjects { return }
             var project = projects[writeKey] ?? Project()
@@ -42,6 +52,17 @@ final class RejectionLog: Sendable {
             if project.recent.count > keep { project.recent.removeFirst(project.recent.count - keep) }
             projects[writeKey] = project
         }
+    }
+
+    /// Projects with refusals on file.
+    var projectCount: Int { projects.withLock { $0.count } }
+
+    /// Bytes of the write keys the log is keyed by.
+    var keyBytes: Int { projects.withLock { $0.keys.reduce(0) { $0 + $1.utf8.count } } }
+
+    /// Bytes of the reasons on file.
+    var messageBytes: Int {
+        projects.withLock { $0.values.reduce(0) { $0 + $1.recent.reduce(0) { $0 + $1.message.utf8.count } } }
     }
 
     /// Counts by code and the last reasons, newest first.

@@ -6,6 +6,8 @@ import Synchronization
 ///
 /// Memory is bounded: at most `maximumKeys` buckets are kept; when full, the buckets that have
 /// refilled (idle keys, which would start full anyway) are dropped first, then the whole table.
+/// Keys are kept as their SHA-256 (`KeyDigest`), so a bucket costs the same whatever the length
+/// of the text a client sent as its key.
 ///
 /// ```swift
 /// let perClient = RateLimiter(perSecond: 100, burst: 200, clock: SystemClock())
@@ -31,7 +33,7 @@ public final class RateLimiter: Sendable {
     private let burst: Double
     private let maximumKeys: Int
     private let clock: any Clock
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[KeyDigest: Bucket]>([:])
 
     /// Creates a limiter.
     /// - Parameters:
@@ -48,6 +50,7 @@ public final class RateLimiter: Sendable {
 
     /// Spends one token of `key`.
     public func take(_ key: String) -> Decision {
+        let key = KeyDigest(key)
         let now = clock.uptimeNanoseconds
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now)
@@ -71,6 +74,7 @@ public final class RateLimiter: Sendable {
     /// Whether `key` has no token left now, without spending one: for limits that count only
     /// failures (wrong passwords), checked before the attempt and spent after a failure.
     public func check(_ key: String) -> Decision {
+        let key = KeyDigest(key)
         let now = clock.uptimeNanoseconds
         return buckets.withLock { buckets in
             guard let bucket = buckets[key] else { return .allowed }
@@ -83,7 +87,10 @@ public final class RateLimiter: Sendable {
     /// Buckets held now.
     public var keyCount: Int { buckets.withLock { $0.count } }
 
-    private func evict(_ buckets: inout [String: Bucket], now: UInt64) {
+    /// Bytes of keys the table holds now: a 32-byte digest per bucket, however long the keys.
+    public var keyBytes: Int { keyCount * KeyDigest.byteCount }
+
+    private func evict(_ buckets: inout [KeyDigest: Bucket], now: UInt64) {
         let full = burst
         buckets = buckets.filter { _, bucket in
             bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond < full

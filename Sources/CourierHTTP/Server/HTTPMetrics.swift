@@ -25,6 +25,9 @@ public final class HTTPMetrics: Sendable {
     }
 
     private let series = Mutex<[Key: Series]>([:])
+    private static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE",
+    ]
     private let refused = Atomic<Int>(0)
 
     /// Creates empty metrics.
@@ -32,7 +35,9 @@ public final class HTTPMetrics: Sendable {
 
     /// Records one request.
     public func record(method: String, route: String, status: Int, seconds: Double) {
-        let key = Key(method: method, route: route)
+        // The method is the client's text: any other than the usual ones is counted as OTHER,
+        // so the series stay bounded by the routes.
+        let key = Key(method: Self.knownMethods.contains(method) ? method : "OTHER", route: route)
         // Changed in place: copying the series out and back would copy its buckets each time.
         series.withLock { all in all[key, default: Series()].record(status: status, seconds: seconds) }
     }

@@ -56,6 +56,7 @@ struct Responder: Sendable {
             requestID: Self.requestID(request), match: .notFound, startedAt: startedAt, bodyTooLarge: false)
         var response = HTTPError(.requestTimeout, "the request body did not arrive in time").response()
         response.headers.append(("X-Request-Id", context.requestID))
+        Self.addNoSniff(&response)
         observation.record(request, context: context, response: response)
         return response
     }
@@ -86,7 +87,16 @@ struct Responder: Sendable {
             // response; nothing of such a response is sent.
             response = HTTPError(.internalError, "the response had an invalid header").response()
         }
+        Self.addNoSniff(&response)
         return response
+    }
+
+    /// Tells browsers to take the declared `Content-Type` at its word (a JSON answer holding
+    /// client text is never run as script or styles), unless the handler said otherwise.
+    static func addNoSniff(_ response: inout HTTPResponse) {
+        if response.header("x-content-type-options") == nil {
+            response.headers.append(("X-Content-Type-Options", "nosniff"))
+        }
     }
 
     /// The client's `X-Request-Id` when it is short and plain, else a new id.

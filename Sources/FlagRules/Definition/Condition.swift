@@ -17,7 +17,8 @@ public struct Condition: Sendable {
         /// Semantic version comparisons.
         case semverEq, semverLt, semverLte, semverGt, semverGte
         /// The attribute (text, at most `Condition.maximumRegexInputLength` characters) matches a
-        /// regular expression of at most `Condition.maximumRegexLength` characters.
+        /// regular expression of at most `Condition.maximumRegexLength` characters, in RE2's
+        /// syntax (no backreferences or lookaround), anywhere in the text.
         case regex
     }
 
@@ -74,7 +75,10 @@ public struct Condition: Sendable {
             do {
                 pattern = try CompiledPattern(text)
             } catch {
-                throw FlagDefinitionError(path: path + ".values[0]", "not a valid regular expression")
+                throw FlagDefinitionError(
+                    path: path + ".values[0]",
+                    "not a regular expression RE2 accepts (\(error.reason)); backreferences and lookaround are not supported"
+                )
             }
         }
         self.keys = keys

@@ -6,7 +6,8 @@ public struct Rollout: Sendable, Equatable {
     public enum Algorithm: Sendable, Equatable {
         /// Unleash's gradual rollout: `murmur3("{groupId}:{id}") % 100 + 1 <= percentage`.
         case unleash
-        /// GrowthBook's coverage: `hash(seed, id, hashVersion) < percentage / 100`.
+        /// GrowthBook's coverage: `percentage > 0 && hash(seed, id, hashVersion) <= percentage / 100`,
+        /// as GrowthBook's JavaScript SDK includes an id whose hash equals the coverage.
         case growthBook(hashVersion: Int)
     }
 
@@ -34,8 +35,11 @@ public struct Rollout: Sendable, Equatable {
         case .unleash:
             return percentage > 0 && Double(Bucketing.unleashNormalizedValue(id: id, groupId: seed)) <= percentage
         case .growthBook(let version):
-            guard let n = Bucketing.growthBookHash(seed: seed, value: id, version: version) else { return false }
-            return n < percentage / 100
+            // GrowthBook's SDKs (`isIncludedInRollout`): no one at coverage 0, else `n <= coverage`.
+            guard percentage > 0, let n = Bucketing.growthBookHash(seed: seed, value: id, version: version) else {
+                return false
+            }
+            return n <= percentage / 100
         }
     }
 

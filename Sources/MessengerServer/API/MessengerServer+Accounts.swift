@@ -121,6 +121,9 @@ extension MessengerServer {
             guard let url = URL(string: address), url.scheme == "https" || url.scheme == "http", url.host != nil else {
                 throw MessengerError.badRequest("a webhook address must be an http(s) URL")
             }
+            if let refusal = configuration.webhookAddresses.refusal(forHost: url.host ?? "") {
+                throw MessengerError.badRequest(refusal)
+            }
         }
         try stored { () throws(MessengerStoreError) in
             try store.setPushEndpoint(

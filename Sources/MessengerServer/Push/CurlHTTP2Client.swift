@@ -10,7 +10,8 @@ final class CurlHTTP2Client: @unchecked Sendable {
     private let certificateAuthorityFile: String?
     private let timeoutSeconds: Int
 
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// Whether `curl_global_init` succeeded; the first use runs it, once for every handle.
+    static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     init(certificateAuthorityFile: String?, timeoutSeconds: Int) throws(APNsError) {
         guard Self.initialized, let handle = curl_easy_init() else {

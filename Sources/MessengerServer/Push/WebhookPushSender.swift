@@ -1,27 +1,55 @@
 import CourierCore
-import CourierHTTP
+import Foundation
 
 /// Pushes as an HTTP POST to the URL a device registered (UnifiedPush, or a webhook of the app's
 /// own). The body is `{"type":"mailbox"}`: nothing about the message.
+///
+/// The connection goes only to addresses `addresses` permits, checked on the address libcurl is
+/// about to connect to after DNS resolution (see `WebhookAddressPolicy`); redirects are not
+/// followed (a 3xx is a failure) and no proxy from the environment is used.
 public struct WebhookPushSender: PushSender {
-    private let client: HTTPClient
+    private let timeout: Duration
+    private let addresses: WebhookAddressPolicy
 
-    /// Creates a sender whose requests give up after `timeout`.
-    public init(timeout: Duration = .seconds(10)) {
-        client = HTTPClient(timeout: timeout)
+    /// Creates a sender.
+    /// - Parameters:
+    ///   - timeout: how long one push may take, connection included.
+    ///   - addresses: which addresses pushes may connect to (public ones only by default).
+    public init(timeout: Duration = .seconds(10), addresses: WebhookAddressPolicy = WebhookAddressPolicy()) {
+        self.timeout = timeout
+        self.addresses = addresses
     }
 
     public func send(_ notification: PushNotification, to endpoint: PushEndpoint) async -> PushResult {
-        do {
-            let response = try await client.sendJSON(
-                "POST", endpoint.address, ["type": "mailbox"], headers: ["Topic": notification.collapseId])
-            switch response.status {
+        let url = endpoint.address
+        let headers = [("Content-Type", "application/json"), ("Topic", notification.collapseId)]
+        let body = JSONWriter.encode(["type": "mailbox"])
+        let (policy, milliseconds) = (addresses, Int(max(timeout.wholeMilliseconds, 1)))
+        let outcome: CurlWebhookPost.Outcome = await withCheckedContinuation { continuation in
+            // libcurl blocks: the request runs on a thread of its own, not on Swift's shared pool.
+            Thread.detachNewThread {
+                guard let post = CurlWebhookPost() else {
+                    continuation.resume(returning: .failed("curl_easy_init failed"))
+                    return
+                }
+                continuation.resume(
+                    returning: post.post(
+                        url, headers: headers, body: body, policy: policy, timeoutMilliseconds: milliseconds))
+            }
+        }
+        switch outcome {
+        case .answered(let status):
+            switch status {
             case 200..<300: return .sent
             case 404, 410: return .unregistered
-            default: return .failed("endpoint answered \(response.status)")
+            default: return .failed("endpoint answered \(status)")
             }
-        } catch {
-            return .failed("\(error)")
+        case .refused(let address):
+            return .failed(
+                "refused to connect to \(address) (\(WebhookAddressPolicy.scope(of: address).rawValue)): "
+                    + "not a public address and not in the allowed networks")
+        case .failed(let reason):
+            return .failed(reason)
         }
     }
 }

@@ -1,0 +1,35 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Testing
+
+/// The rate limiter's table against keys chosen by a hostile client.
+struct RateLimiterTests {
+    /// A key of `length` bytes that differs from the others by its number.
+    static func longKey(_ number: Int, length: Int = 65_536) -> String {
+        var bytes = [UInt8](repeating: UInt8(ascii: "k"), count: length)
+        for (index, digit) in String(number).utf8.enumerated() { bytes[length - 8 + index] = digit }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// 10,000 distinct 64 KB keys (a write key, a header a middleware keys on): the table keeps a
+    /// fixed-size digest per key, so it holds at most `maximumKeys` × 32 bytes of keys, not what
+    /// the clients sent.
+    @Test func distinctLongKeysKeepTheTableBoundedInBytes() {
+        let limiter = RateLimiter(perSecond: 1, burst: 1, maximumKeys: 1_000, clock: ManualClock())
+        for number in 0..<10_000 { _ = limiter.take(Self.longKey(number)) }
+        #expect(limiter.keyCount <= 1_000)
+        #expect(limiter.keyBytes <= 1_000 * 32)
+        #expect(limiter.keyBytes == limiter.keyCount * 32)
+    }
+
+    /// Keys that differ only in their last byte are still buckets of their own.
+    @Test func longKeysThatDifferAtTheEndAreKeptApart() {
+        let limiter = RateLimiter(perSecond: 1, burst: 1, clock: ManualClock())
+        #expect(limiter.take(Self.longKey(1)) == .allowed)
+        #expect(limiter.take(Self.longKey(2)) == .allowed)
+        #expect(limiter.take(Self.longKey(1)) == .limited(retryAfterSeconds: 1))
+        #expect(limiter.check(Self.longKey(2)) == .limited(retryAfterSeconds: 1))
+        #expect(limiter.check(Self.longKey(3)) == .allowed)
+    }
+}
