@@ -41,12 +41,13 @@ final class MessengerBenchServer: Sendable {
         return server
     }
 
-    /// No rate limits, cheapest password hashing: the benchmark creates many devices from one address.
+    /// No rate limits: the benchmark creates many devices from one address.
     static var configuration: MessengerConfiguration {
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
         configuration.sendRate = nil
         configuration.registrationRate = nil
+        configuration.linkingRate = nil
+        configuration.oneTimePreKeyBudgetPerTarget = nil
         configuration.preKeyFetchRate = nil
         configuration.failedAuthenticationRate = nil
         return configuration

@@ -17,7 +17,9 @@ struct MessengerServerBenchmark {
     let senders = 16
     let drainCount = 10_000
 
-    static let password = "bench-password-0123456789"
+    /// A device secret as the messenger client makes one: base64 of 32 bytes (fixed here, so a
+    /// child process can sign in with it).
+    static let password = "YmVuY2gtc2VjcmV0LTAxMjM0NTY3ODlhYmNkZWZnaGk="
 
     func run() throws {
         var routed: [Double] = [], p50: [Double] = [], p99: [Double] = [], echo: [Double] = []
