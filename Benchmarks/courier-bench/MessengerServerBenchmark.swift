@@ -246,8 +246,8 @@ struct MessengerServerBenchmark {
             withExtendedLifetime(open) {}
         }
         print(
-            "== messenger-server idle: \(sockets) devices connect with HTTP Basic credentials (Argon2id at libsodium's "
-                + "minimum cost), each gets queue/empty, then idle; server in a child process; median of \(runs) runs =="
+            "== messenger-server idle: \(sockets) devices connect with HTTP Basic credentials (salted token "
+                + "hashes), each gets queue/empty, then idle; server in a child process; median of \(runs) runs =="
         )
         print(line("authenticated sockets held", median(held), "", Double(sockets), "asked for"))
         print(decimalLine("server RSS per socket", median(perSocket), "KB", 16, "goal ≤ 16 KB"))

@@ -216,7 +216,10 @@ extension MessengerConfiguration {
     /// create devices through the store.
     package func hashPassword(_ password: String) -> String? { SaltedTokenHash(hashing: password).encoded }
 
-    /// An Argon2id hash at libsodium's minimum cost, as devices registered before salted token
-    /// hashes kept theirs: for tests of the migration.
-    package func legacyArgon2idHash(_ password: String) -> String? { PasswordHasher.fastest.hash(password) }
+    /// An Argon2id hash as devices registered before salted token hashes kept theirs, at
+    /// libsodium's minimum cost or (`owaspCost`) the old default of 19 MiB and 2 passes: for
+    /// tests and benchmarks of the migration and of the cap on concurrent verifications.
+    package func legacyArgon2idHash(_ password: String, owaspCost: Bool = false) -> String? {
+        (owaspCost ? PasswordHasher.standard : PasswordHasher.fastest).hash(password)
+    }
 }
