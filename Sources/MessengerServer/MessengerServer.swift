@@ -114,6 +114,9 @@ public final class MessengerServer: Sendable {
         return (counters.tokenHashes, counters.argon2idVerifications, counters.migrated, counters.refusedBusy)
     }
 
+    /// Target accounts whose one-time prekey budget is held in memory now: for tests of its bound.
+    package var preKeyBudgetAccounts: Int { preKeyBudget?.keyCount ?? 0 }
+
     /// Takes one slot of the cap on concurrent Argon2id verifications, as a verification would,
     /// until `body` returns: for tests of what happens when every slot is busy.
     /// - Returns: `nil` when no slot was free.

@@ -52,6 +52,31 @@ import Testing
         #expect(later.json?["devices"]?.arrayValue?.first?["preKey"] != nil)
     }
 
+    @Test func theBudgetIsKeptOnlyForAccountsThatExistAndHasABound() async throws {
+        let harness = try MessengerHarness {
+            $0.preKeyFetchRate = nil
+            $0.maximumPreKeyBudgetAccounts = 2
+        }
+        defer { harness.stop() }
+        let caller = try await harness.register(name: "caller")
+        // Long made-up account names: 404, and nothing is remembered for them.
+        for index in 0..<50 {
+            let made = String(repeating: "\(index % 10)", count: 4_000)
+            #expect(try await harness.request("GET", "/v2/keys/\(made)/1", as: caller).status == 404)
+        }
+        #expect(harness.messenger.preKeyBudgetAccounts == 0)
+        var targets: [TestDevice] = []
+        for index in 0..<3 {
+            let target = try await harness.register(name: "target \(index)")
+            try await harness.uploadKeys(target, preKeys: 5)
+            targets.append(target)
+        }
+        for target in targets {
+            #expect(try await harness.request("GET", "/v2/keys/\(target.accountId)/1", as: caller).status == 200)
+            #expect(harness.messenger.preKeyBudgetAccounts <= 2)
+        }
+    }
+
     @Test func accountCreationIsLimitedPerAddress() async throws {
         let harness = try MessengerHarness()
         defer { harness.stop() }
