@@ -36,6 +36,12 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          messenger-signin
+                      devices opening authenticated sockets per second against a fresh server
+                      (salted token hashes) beside the same with legacy Argon2id credentials, and
+                      the server's peak memory under floods of unauthenticated registrations and
+                      links and of wrong legacy sign-ins, with a signed-in device's slowest answer
+                      (--sockets for the devices, default 3,000; not in `all`)
           messenger   end-to-end messages/s and send → stored p50/p99 for 1:1 with two devices each
                       and a group of 50 pairwise and by sender keys, beside the SignalProtocol-only
                       cost of the same encryptions in the same run (--messages for 1:1, default 200;
@@ -75,7 +81,10 @@ enum BenchCommand {
         // The child process `images` measures: its arguments are paths, not benchmark names.
         if arguments.first == "images-worker" { return ImageBenchmark.worker(Array(arguments.dropFirst())) }
         if arguments.first == "messenger-idle-server" {
-            return MessengerIdleServerProcess.serve(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 0)
+            let rest = arguments.dropFirst()
+            return MessengerIdleServerProcess.serve(
+                devices: rest.first.flatMap(Int.init) ?? 0,
+                credentials: rest.dropFirst().first.flatMap(MessengerIdleServerProcess.Credentials.init) ?? .salted)
         }
         var runs = 3
         var seconds = 8
@@ -135,6 +144,7 @@ enum BenchCommand {
                     try WebSocketBenchmark(runs: runs, seconds: seconds, sockets: sockets, compression: compression)
                         .run()
                 case "messenger": try MessengerBenchmark(runs: runs, messages: messages == 4000 ? 200 : messages).run()
+                case "messenger-signin": try MessengerSignInBenchmark(runs: runs, devices: sockets ?? 3_000).run()
                 case "messenger-server":
                     try MessengerServerBenchmark(runs: runs, seconds: seconds, sockets: sockets ?? 10_000).run()
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)

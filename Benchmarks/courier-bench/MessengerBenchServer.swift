@@ -41,12 +41,13 @@ final class MessengerBenchServer: Sendable {
         return server
     }
 
-    /// No rate limits, cheapest password hashing: the benchmark creates many devices from one address.
+    /// No rate limits: the benchmark creates many devices from one address.
     static var configuration: MessengerConfiguration {
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
         configuration.sendRate = nil
         configuration.registrationRate = nil
+        configuration.linkingRate = nil
+        configuration.oneTimePreKeyBudgetPerTarget = nil
         configuration.preKeyFetchRate = nil
         configuration.failedAuthenticationRate = nil
         return configuration
@@ -91,27 +92,48 @@ final class MessengerBenchServer: Sendable {
     }
 }
 
-/// The messenger server in a child process (`courier-bench messenger-idle-server N`) with N
+/// The messenger server in a child process (`courier-bench messenger-idle-server N [mode]`) with N
 /// accounts `bench-0` … `bench-(N-1)` made through the store, so that its memory is its own.
 final class MessengerIdleServerProcess {
+    /// How the child's devices keep their secrets.
+    enum Credentials: String {
+        /// Salted token hashes, as every device registered today.
+        case salted
+        /// Argon2id at OWASP's cost (19 MiB, 2 passes), as devices registered before issue 22,
+        /// under the default cap on concurrent verifications.
+        case legacy
+        /// The same with no practical cap: how the server behaved before.
+        case legacyUncapped = "legacy-uncapped"
+    }
+
     private let child: BenchChildServer
 
-    init(devices: Int) throws { child = try BenchChildServer(["messenger-idle-server", String(devices)]) }
+    init(devices: Int, credentials: Credentials = .salted) throws {
+        child = try BenchChildServer(["messenger-idle-server", String(devices), credentials.rawValue])
+    }
 
     var port: Int { child.port }
 
     /// The child's resident memory, in bytes.
     var residentBytes: Int { child.residentBytes }
 
+    /// The child's peak resident memory, in bytes.
+    var peakResidentBytes: Int { child.peakResidentBytes }
+
     func stop() { child.stop() }
 
     /// The child's side.
-    static func serve(devices: Int) -> Int32 {
+    static func serve(devices: Int, credentials: Credentials) -> Int32 {
         do {
             var configuration = MessengerBenchServer.configuration
             configuration.deliveryWindow = 16
+            if credentials == .legacyUncapped { configuration.maximumConcurrentPasswordHashes = 10_000 }
             let server = try MessengerBenchServer(configuration: configuration)
-            guard let hash = configuration.hashPassword(MessengerServerBenchmark.password) else { return 1 }
+            let password = MessengerServerBenchmark.password
+            let hash =
+                credentials == .salted
+                ? configuration.hashPassword(password) : configuration.legacyArgon2idHash(password, owaspCost: true)
+            guard let hash else { return 1 }
             try server.store.createAccounts(
                 (0..<devices).map { "bench-\($0)" },
                 device: DeviceRecord(id: 1, registrationId: 1, name: "bench", passwordHash: hash, createdAt: 0))

@@ -89,9 +89,14 @@ final class BenchChildServer {
     }
 
     /// The child's resident memory (`VmRSS`), in bytes.
-    var residentBytes: Int {
+    var residentBytes: Int { status("VmRSS:") }
+
+    /// The most resident memory the child has had (`VmHWM`), in bytes.
+    var peakResidentBytes: Int { status("VmHWM:") }
+
+    private func status(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let row = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return 0 }
         return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
     }

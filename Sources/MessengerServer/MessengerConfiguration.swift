@@ -2,14 +2,6 @@ import CourierHTTP
 
 /// Limits and policies of the messenger server.
 public struct MessengerConfiguration: Sendable {
-    /// How costly stored password hashes are.
-    public enum PasswordHashing: Sendable {
-        /// Argon2id with 19 MiB and 2 passes (OWASP's minimum).
-        case standard
-        /// libsodium's minimum: for tests that create many devices, never for real accounts.
-        case minimal
-    }
-
     /// Devices per account, the first included (Signal: 6).
     public var maximumDevicesPerAccount = 6
     /// How long a linking token can be used, in milliseconds (10 minutes).
@@ -26,15 +18,24 @@ public struct MessengerConfiguration: Sendable {
     public var sendRate: RateLimit? = RateLimit(perSecond: 50, burst: 200)
     /// Prekey bundle fetches per requesting account: draining prekeys is an attack.
     public var preKeyFetchRate: RateLimit? = RateLimit(perSecond: 1, burst: 50)
-    /// Accounts created per client address.
-    public var registrationRate: RateLimit? = RateLimit(perSecond: 1, burst: 100)
+    /// Bundle fetches per *target* account that hand out one-time prekeys (30 at once, then one
+    /// every 2 minutes): beyond it a bundle carries the signed prekey only, so sessions still
+    /// start but fresh accounts cannot drain a victim's one-time prekeys (`nil`: no budget).
+    public var oneTimePreKeyBudgetPerTarget: RateLimit? = RateLimit(perSecond: 1.0 / 120, burst: 30)
+    /// Target accounts whose budget is remembered at most. Only existing accounts are keyed
+    /// (server-made ids of 36 bytes), so the table stays under about 15 MB.
+    public var maximumPreKeyBudgetAccounts = 100_000
+    /// Accounts created per client address (10 at once, then one a minute).
+    public var registrationRate: RateLimit? = RateLimit(perSecond: 1.0 / 60, burst: 10)
+    /// Device links per client address.
+    public var linkingRate: RateLimit? = RateLimit(perSecond: 1, burst: 20)
     /// Wrong credentials per client address.
     public var failedAuthenticationRate: RateLimit? = RateLimit(perSecond: 1, burst: 10)
-    /// How long a verified credential is remembered, in milliseconds, so Argon2id runs once per
-    /// device and not once per request.
-    public var credentialCacheMilliseconds: Int64 = 300_000
-    /// Password hashing cost.
-    public var passwordHashing = PasswordHashing.standard
+    /// Legacy Argon2id credentials verified at once by this server, all requests together
+    /// (courier-server runs one per process; each verification takes the memory its hash names,
+    /// 19 MiB for the old default): beyond it a sign-in gets 503 with `Retry-After`.
+    /// New credentials are salted token hashes, which cost microseconds and no memory.
+    public var maximumConcurrentPasswordHashes = 2
     /// Envelopes sent on a socket and not yet acknowledged, at most.
     public var deliveryWindow = 256
     /// A live device that has not acknowledged an envelope this many milliseconds after it was
@@ -59,6 +60,4 @@ public struct MessengerConfiguration: Sendable {
 
     /// The defaults above.
     public init() {}
-
-    var hasher: PasswordHasher { passwordHashing == .standard ? .standard : .fastest }
 }

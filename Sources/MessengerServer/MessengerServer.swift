@@ -21,7 +21,9 @@ public final class MessengerServer: Sendable {
     let pushes: PushScheduler
     let sendLimiter: RateLimiter?
     let preKeyLimiter: RateLimiter?
+    let preKeyBudget: RateLimiter?
     let registrationLimiter: RateLimiter?
+    let linkingLimiter: RateLimiter?
     let attachments: AttachmentFiles?
     let envelopesStored = Atomic<Int>(0)
 
@@ -45,7 +47,13 @@ public final class MessengerServer: Sendable {
             intervalMilliseconds: configuration.pushCoalescingMilliseconds)
         sendLimiter = configuration.sendRate.map { RateLimiter($0, clock: clock) }
         preKeyLimiter = configuration.preKeyFetchRate.map { RateLimiter($0, clock: clock) }
+        preKeyBudget = configuration.oneTimePreKeyBudgetPerTarget.map {
+            RateLimiter(
+                perSecond: $0.perSecond, burst: $0.burst, maximumKeys: configuration.maximumPreKeyBudgetAccounts,
+                clock: clock)
+        }
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
+        linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
         attachments = configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
         notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
     }
@@ -89,8 +97,33 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_pushes_coalesced_total Pushes not sent because one had just gone to the device.
         # TYPE courier_messenger_pushes_coalesced_total counter
         courier_messenger_pushes_coalesced_total \(pushes.coalesced.load(ordering: .relaxed))
+        # HELP courier_messenger_legacy_credentials_migrated_total Argon2id credentials replaced by salted token hashes at sign-in.
+        # TYPE courier_messenger_legacy_credentials_migrated_total counter
+        courier_messenger_legacy_credentials_migrated_total \(authenticator.counters.migrated)
+        # HELP courier_messenger_password_hashes_refused_total Legacy sign-ins answered 503: every hashing slot was busy.
+        # TYPE courier_messenger_password_hashes_refused_total counter
+        courier_messenger_password_hashes_refused_total \(authenticator.counters.refusedBusy)
 
         """
+    }
+
+    /// Salted token hashes and Argon2id verifications so far, and legacy credentials migrated:
+    /// for tests that check what a request cost.
+    package var credentialWork: (tokenHashes: Int, argon2idVerifications: Int, migrated: Int, refusedBusy: Int) {
+        let counters = authenticator.counters
+        return (counters.tokenHashes, counters.argon2idVerifications, counters.migrated, counters.refusedBusy)
+    }
+
+    /// Target accounts whose one-time prekey budget is held in memory now: for tests of its bound.
+    package var preKeyBudgetAccounts: Int { preKeyBudget?.keyCount ?? 0 }
+
+    /// Takes one slot of the cap on concurrent Argon2id verifications, as a verification would,
+    /// until `body` returns: for tests of what happens when every slot is busy.
+    /// - Returns: `nil` when no slot was free.
+    package func holdingPasswordHashSlot<T>(_ body: () async throws -> T) async rethrows -> T? {
+        guard authenticator.gate.tryEnter() else { return nil }
+        defer { authenticator.gate.leave() }
+        return try await body()
     }
 
     /// The authenticated device of `request`.

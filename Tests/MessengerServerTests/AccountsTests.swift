@@ -66,8 +66,7 @@ import Testing
         #expect(limited.header("retry-after") != nil)
         // No credentials at all, and malformed ones.
         #expect(try await harness.request("GET", "/v1/devices").status == 401)
-        // The right password still works from the cache of verified credentials? Not yet verified,
-        // and the source is limited: refused until the budget refills.
+        // The source is limited: even the right password is refused until the budget refills.
         #expect(try await harness.request("GET", "/v1/devices", as: phone).status == 429)
         harness.clock.advance(by: .seconds(200))
         #expect(try await harness.request("GET", "/v1/devices", as: phone).status == 200)
@@ -82,7 +81,7 @@ import Testing
         #expect(try await harness.request("DELETE", "/v1/devices/3", as: laptop).status == 403)
         #expect(try await harness.request("DELETE", "/v1/devices/1", as: phone).status == 403)
         #expect(try await harness.request("DELETE", "/v1/devices/3", as: phone).status == 204)
-        // The removed device's credentials no longer work, even though they were cached.
+        // The removed device's credentials no longer work.
         #expect(try await harness.request("GET", "/v1/devices", as: tablet).status == 401)
         #expect(try await harness.request("DELETE", "/v1/devices/2", as: laptop).status == 204)
         #expect(try await harness.request("DELETE", "/v1/devices/2", as: phone).status == 404)

@@ -25,7 +25,6 @@ final class MessengerHarness: Sendable {
         self.directory = directory
         store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)
         messenger = MessengerServer(configuration: configuration, store: store, clock: clock, pushSenders: pushSenders)
@@ -122,7 +121,8 @@ final class MessengerHarness: Sendable {
 /// A device as a client sees it: its credentials and its identity key.
 final class TestDevice: @unchecked Sendable {
     let name: String
-    let password = UUID().uuidString + UUID().uuidString
+    /// A secret as the messenger client makes one: base64 of 32 random bytes.
+    let password = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
     let registrationId: Int
     var identity: IdentityKeyPair
     var accountId = ""

@@ -83,7 +83,7 @@ struct SocketRequestTests {
             2, "PUT", "/v1/messages/nobody",
             body: [
                 "conversationId": "c", "clientMessageId": "y", "timestamp": 1,
-                "messages": [["destinationDeviceId": 1, "destinationRegistrationId": 1, "type": 1, "content": ""]],
+                "messages": [["destinationDeviceId": 1, "destinationRegistrationId": 1, "type": 1, "content": "AA=="]],
             ],
             on: socket, reader: &reader)
         #expect(noAccount["status"] == 404)

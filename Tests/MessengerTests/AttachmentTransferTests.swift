@@ -23,7 +23,6 @@ final class AttachmentTestServer: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)
         messenger = MessengerServer(configuration: configuration, store: store, clock: clock)
@@ -46,7 +45,7 @@ final class AttachmentTestServer: Sendable {
 
     /// `POST /v1/accounts`: a new account's first device, as an upload configuration.
     func register(baseURL: String? = nil) async throws -> AttachmentTransferConfiguration {
-        let password = UUID().uuidString + UUID().uuidString
+        let password = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
         let response = try await client.sendJSON(
             "POST", self.baseURL + "/v1/accounts",
             ["password": .string(password), "registrationId": 4242, "name": "phone"])

@@ -238,6 +238,20 @@ struct KeyMaintenanceTests {
 
 @Suite(.timeLimit(.minutes(3)))
 struct DeviceStorageTests {
+    @Test func eachDeviceRegistersAndLinksWithItsOwnRandomSecret() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let laptop = try await server.link("laptop", to: phone)
+        let secrets = [phone.credentials.password, laptop.credentials.password]
+        for secret in secrets {
+            let bytes = try #require(Base64.decodeStrict(secret), "not strict base64: \(secret)")
+            #expect(bytes.count == 32)
+            #expect(Set(bytes).count >= 16)
+        }
+        #expect(secrets[0] != secrets[1])
+    }
+
     @Test func thePasswordIsSealedAndTheDeviceReopens() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

@@ -21,11 +21,12 @@ final class MessengerTestServer: Sendable {
         try FileManager.default.createDirectory(atPath: root + "/server", withIntermediateDirectories: true)
         let store = try SQLiteMessengerStore(path: root + "/server/messenger.sqlite")
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
         configuration.attachmentDirectory = root + "/server/attachments"
         // The manual server clock never refills a budget: the limits are the server suite's subject.
         configuration.sendRate = nil
         configuration.preKeyFetchRate = nil
+        configuration.oneTimePreKeyBudgetPerTarget = nil
+        configuration.registrationRate = nil
         configure(&configuration)
         let messenger = MessengerServer(configuration: configuration, store: store, clock: serverClock)
         var router = Router()

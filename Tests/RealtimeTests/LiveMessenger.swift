@@ -25,7 +25,7 @@ final class LiveMessenger: Sendable {
 
     private static func startServer(directory: String) throws -> HTTPServer {
         var configuration = MessengerConfiguration()
-        configuration.passwordHashing = .minimal
+        configuration.registrationRate = nil
         configuration.sendRate = nil
         configuration.attachmentDirectory = directory + "/attachments"
         let store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
@@ -66,7 +66,7 @@ final class LiveMessenger: Sendable {
 
     /// Registers an account; its first device.
     func register() async throws -> LiveDevice {
-        let password = UUID().uuidString
+        let password = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
         let registrationId = Int64.random(in: 1...16_000)
         let response = try await http.send(
             "POST", baseURL + "/v1/accounts", headers: ["Content-Type": "application/json"],

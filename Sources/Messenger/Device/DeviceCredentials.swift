@@ -7,7 +7,8 @@ public struct DeviceCredentials: Sendable, Hashable {
     public let accountId: String
     /// The device number within the account (1 for the first device).
     public let deviceId: UInt32
-    /// The device's password (at least 16 random bytes, encoded).
+    /// The device's secret: base64 of 32 random bytes that the device drew itself (the server
+    /// refuses anything that is not base64 of 16–64 random-looking bytes).
     public let password: String
 
     /// Creates credentials.

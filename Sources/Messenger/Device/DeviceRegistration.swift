@@ -4,7 +4,8 @@ import SignalProtocol
 
 /// Creates a device: a new account's first device, or one linked to an existing account.
 enum DeviceRegistration {
-    /// A password of 32 random bytes.
+    /// The device's secret: 32 bytes from the system's CSPRNG, in standard base64 (256 bits; the
+    /// server wants base64 of at least 16 random bytes and keeps only a salted hash of it).
     static func newPassword() -> String {
         var generator = SystemRandomNumberGenerator()
         return Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })

@@ -19,20 +19,17 @@ extension MessengerServer {
         }
     }
 
-    /// The fields every new device sends: its password and registration id, and a name.
+    /// The fields every new device sends: its secret ("password", `DeviceSecret`'s rule), its
+    /// registration id and a name. The secret is checked and hashed last, once everything else
+    /// in the request has been accepted.
     private func newDevice(_ body: RequestJSON) throws(MessengerError) -> DeviceRecord {
-        let password = try body.string("password", maximumBytes: 512)
-        guard password.utf8.count >= 16 else {
-            throw MessengerError.badRequest("password must be at least 16 bytes (devices generate it)")
-        }
         let registrationId = try body.int("registrationId", in: 1...16_380)
         let name = (try? body.string("name", maximumBytes: 256)) ?? ""
-        guard let hash = configuration.hasher.hash(password) else {
-            throw MessengerError(503, "unavailable", "cannot hash the password now (out of memory)")
-        }
+        let password = try body.string("password", maximumBytes: 512)
+        try DeviceSecret.validate(password)
         return DeviceRecord(
-            id: 1, registrationId: Int(registrationId), name: name, passwordHash: hash,
-            createdAt: clock.nowMilliseconds)
+            id: 1, registrationId: Int(registrationId), name: name,
+            passwordHash: authenticator.hashNewSecret(password), createdAt: clock.nowMilliseconds)
     }
 
     func createAccount(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
@@ -54,18 +51,27 @@ extension MessengerServer {
         return .json(["token": .string(token), "expiresAt": .int(expiresAt)])
     }
 
+    /// `PUT /v1/devices/link`: the token is checked first (one SHA-256 and an index lookup), so a
+    /// request with a wrong token costs no secret hash; it is consumed only when the device is
+    /// added.
     func linkDevice(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
-        try Self.limit(registrationLimiter, request.remoteAddress)
+        try Self.limit(linkingLimiter, request.remoteAddress)
         let body = try RequestJSON(request)
         let token = try body.string("token", maximumBytes: 128)
+        let tokenHash = SodiumRandom.sha256(Array(token.utf8))
+        let invalidToken = MessengerError(403, "invalid_linking_token", "the linking token is unknown, used or expired")
+        let known = try stored { () throws(MessengerStoreError) in
+            try store.linkingTokenIsValid(tokenHash: tokenHash, now: clock.nowMilliseconds)
+        }
+        guard known else { throw invalidToken }
         let device = try newDevice(body)
         do {
             let linked = try store.linkDevice(
-                tokenHash: SodiumRandom.sha256(Array(token.utf8)), device: device,
-                maximumDevices: configuration.maximumDevicesPerAccount, now: clock.nowMilliseconds)
+                tokenHash: tokenHash, device: device, maximumDevices: configuration.maximumDevicesPerAccount,
+                now: clock.nowMilliseconds)
             return .json(["accountId": .string(linked.accountId), "deviceId": .int(Int64(linked.deviceId))])
         } catch  where error.kind == .notFound {
-            throw MessengerError(403, "invalid_linking_token", "the linking token is unknown, used or expired")
+            throw invalidToken
         } catch {
             throw MessengerError.store(error)
         }
@@ -99,9 +105,7 @@ extension MessengerServer {
             try store.removeDevice(accountId: caller.accountId, deviceId: target)
         }
         guard existed else { throw MessengerError(404, "not_found", "no device \(target)") }
-        let removed = AuthenticatedDevice(accountId: caller.accountId, deviceId: target)
-        authenticator.forget(removed)
-        hub.disconnect(removed)
+        hub.disconnect(AuthenticatedDevice(accountId: caller.accountId, deviceId: target))
         return HTTPResponse(status: 204)
     }
 

@@ -38,11 +38,14 @@ extension MessengerServer {
     /// `PUT /v1/attachments/{id}` with `Content-Range: bytes S-E/T`: the next piece, which must
     /// start where the last ended. `bytes */T` with no body asks how much has arrived. An
     /// incomplete upload answers 308 with `Range: bytes=0-N` (Google's resumable uploads).
+    /// Only the account that created the upload may write or ask: any other gets the 404 of an
+    /// unknown id, before a byte is written.
     func uploadAttachment(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
-        _ = try device(request)
+        let caller = try device(request)
         let files = try attachmentFiles()
         guard let id = request.pathParameters["id"], Self.isAttachmentId(id),
-            let state = try stored({ () throws(MessengerStoreError) in try store.attachment(id: id) })
+            let state = try stored({ () throws(MessengerStoreError) in try store.attachment(id: id) }),
+            state.accountId == caller.accountId
         else { throw MessengerError(404, "not_found", "no such attachment upload") }
         guard let range = ContentRange(request.header("content-range") ?? ""), range.total == state.length else {
             throw MessengerError.badRequest("send Content-Range: bytes start-end/\(state.length)")

@@ -64,7 +64,9 @@ extension MessengerServer {
     }
 
     /// `GET /v2/keys/{account}/{device|*}`: each device's registration id, signed prekey and one
-    /// one-time prekey, which no other caller will get.
+    /// one-time prekey, which no other caller will get. One-time prekeys are handed out within
+    /// the target account's budget (`oneTimePreKeyBudgetPerTarget`); beyond it the bundle has
+    /// the signed prekey only, which still starts a session (X3DH without the fourth DH).
     func getBundle(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
         let caller = try device(request)
         try Self.limit(preKeyLimiter, caller.accountId)
@@ -79,10 +81,14 @@ extension MessengerServer {
             throw MessengerError.badRequest("deviceId must be a positive integer or *")
         }
         let identityKey = try stored { () throws(MessengerStoreError) in try store.identityKey(accountId: accountId) }
+        guard let identityKey else { throw MessengerError(404, "not_found", "no keys for \(accountId).\(deviceText)") }
+        // The target's budget is spent only for accounts that exist: its table is keyed by
+        // server-made ids, never by text a client chose.
+        let oneTimePreKeys = preKeyBudget.map { $0.take(accountId) == .allowed } ?? true
         let devices = try stored { () throws(MessengerStoreError) in
-            try store.takePreKeys(accountId: accountId, deviceId: deviceId)
+            try store.takePreKeys(accountId: accountId, deviceId: deviceId, oneTimePreKeys: oneTimePreKeys)
         }
-        guard let identityKey, !devices.isEmpty else {
+        guard !devices.isEmpty else {
             throw MessengerError(404, "not_found", "no keys for \(accountId).\(deviceText)")
         }
         for device in devices where device.oneTimePreKey != nil {

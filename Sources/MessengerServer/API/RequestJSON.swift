@@ -32,9 +32,11 @@ struct RequestJSON {
         return number
     }
 
+    /// The bytes of a base64 field: strict (`Base64.decodeStrict`: padding optional, no stray
+    /// `=`, no unused bits) and never empty.
     func bytes(_ key: String, count: Int? = nil, maximum: Int = 1 << 20) throws(MessengerError) -> [UInt8] {
-        guard let text = value[key]?.stringValue, let bytes = Base64.decode(text), bytes.count <= maximum else {
-            throw MessengerError.badRequest("\(key) must be base64")
+        guard let text = value[key]?.stringValue, let bytes = Base64.decodeStrict(text), bytes.count <= maximum else {
+            throw MessengerError.badRequest("\(key) must be non-empty standard base64")
         }
         if let count, bytes.count != count {
             throw MessengerError.badRequest("\(key) must be \(count) bytes, got \(bytes.count)")

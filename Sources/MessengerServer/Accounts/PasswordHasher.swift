@@ -1,21 +1,25 @@
 internal import CSodium
 
-/// Argon2id password hashes through libsodium (`crypto_pwhash_str`): the encoded string keeps
-/// the salt and the cost, so the cost can rise later without breaking stored hashes.
+/// Argon2id hashes through libsodium (`crypto_pwhash_str`), the form device secrets were kept in
+/// before `SaltedTokenHash`. Stored ones are still verified (each under `HashingGate`: one costs
+/// the memory its encoded parameters name, 19 MiB for the old default) and replaced by a salted
+/// token hash at the device's next successful sign-in; nothing new is hashed this way.
 struct PasswordHasher: Sendable {
     /// Argon2id's passes.
     let operations: UInt64
     /// Argon2id's memory in bytes.
     let memoryBytes: Int
 
-    /// OWASP's minimum for Argon2id (19 MiB, 2 passes): about 30 ms here, paid once per
-    /// connection or credential cache miss, not per request.
+    /// The cost new credentials had: OWASP's minimum for Argon2id (19 MiB, 2 passes).
     static let standard = PasswordHasher(operations: 2, memoryBytes: 19 << 20)
-    /// libsodium's minimum, for tests that create many devices.
+    /// libsodium's minimum, for tests that make legacy credentials.
     static let fastest = PasswordHasher(
         operations: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN), memoryBytes: Int(crypto_pwhash_argon2id_MEMLIMIT_MIN))
 
     private static let initialized: Bool = sodium_init() >= 0
+
+    /// Whether `encoded` is an Argon2id string.
+    static func isArgon2id(_ encoded: String) -> Bool { encoded.hasPrefix("$argon2id$") }
 
     /// The encoded hash of `password`, or `nil` when libsodium cannot allocate the memory.
     func hash(_ password: String) -> String? {
@@ -50,10 +54,7 @@ enum SodiumRandom {
     }
 
     /// A URL-safe random token of `count` bytes of entropy (hex).
-    static func token(_ count: Int = 32) -> String {
-        bytes(count).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
-    }
+    static func token(_ count: Int = 32) -> String { Hex.encode(bytes(count)) }
 
     /// SHA-256 of `bytes` (how tokens are kept: a stolen database gives no usable token).
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {

@@ -12,6 +12,10 @@ public protocol MessengerStore: Sendable {
     /// Keeps a linking token's hash for `accountId` until `expiresAt`.
     func storeLinkingToken(accountId: String, tokenHash: [UInt8], expiresAt: Int64) throws(MessengerStoreError)
 
+    /// Whether a linking token is known and unexpired at `now`, without consuming it: checked
+    /// before a new device's secret is validated or hashed.
+    func linkingTokenIsValid(tokenHash: [UInt8], now: Int64) throws(MessengerStoreError) -> Bool
+
     /// Consumes a linking token and adds a device with the next free id, in one transaction.
     /// - Returns: the account and the new device's id.
     /// - Throws: `.notFound` for an unknown, used or expired token; `.limitReached` when the
@@ -21,6 +25,12 @@ public protocol MessengerStore: Sendable {
 
     /// One device, or `nil`.
     func device(accountId: String, deviceId: Int) throws(MessengerStoreError) -> DeviceRecord?
+
+    /// Replaces a device's stored credential hash, only if it still is `expected` (a legacy
+    /// hash migrated at sign-in).
+    /// - Returns: whether it was replaced.
+    func replacePasswordHash(accountId: String, deviceId: Int, expected: String, with replacement: String)
+        throws(MessengerStoreError) -> Bool
 
     /// The account's devices by id; empty for an unknown account.
     func devices(accountId: String) throws(MessengerStoreError) -> [DeviceRecord]
@@ -47,8 +57,10 @@ public protocol MessengerStore: Sendable {
     func oneTimePreKeyCount(accountId: String, deviceId: Int) throws(MessengerStoreError) -> Int
 
     /// The prekeys of one device (or of every device when `deviceId` is `nil`), each with one
-    /// one-time prekey removed from the store in the same transaction.
-    func takePreKeys(accountId: String, deviceId: Int?) throws(MessengerStoreError) -> [DevicePreKeys]
+    /// one-time prekey removed from the store in the same transaction when `oneTimePreKeys` is
+    /// set (without it: signed prekeys only, nothing removed).
+    func takePreKeys(accountId: String, deviceId: Int?, oneTimePreKeys: Bool) throws(MessengerStoreError)
+        -> [DevicePreKeys]
 
     /// Checks the envelopes against the destination's devices and, when they match, assigns the
     /// conversation's next sequence number and stores one mailbox row per device.
@@ -72,8 +84,8 @@ public protocol MessengerStore: Sendable {
     /// Records a new attachment upload.
     func createAttachment(id: String, accountId: String, length: Int64, expiresAt: Int64) throws(MessengerStoreError)
 
-    /// An attachment's declared length and how many bytes have arrived, or `nil`.
-    func attachment(id: String) throws(MessengerStoreError) -> (length: Int64, received: Int64)?
+    /// An attachment's creator, its declared length and how many bytes have arrived, or `nil`.
+    func attachment(id: String) throws(MessengerStoreError) -> (accountId: String, length: Int64, received: Int64)?
 
     /// Records that an attachment now has `received` bytes.
     func setAttachmentReceived(id: String, received: Int64) throws(MessengerStoreError)

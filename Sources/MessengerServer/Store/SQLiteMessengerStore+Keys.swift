@@ -57,7 +57,9 @@ extension SQLiteMessengerStore {
         }
     }
 
-    public func takePreKeys(accountId: String, deviceId: Int?) throws(MessengerStoreError) -> [DevicePreKeys] {
+    public func takePreKeys(accountId: String, deviceId: Int?, oneTimePreKeys: Bool) throws(MessengerStoreError)
+        -> [DevicePreKeys]
+    {
         try storage {
             // A write transaction: the one-time prekey is read and deleted by one caller at a time.
             try pool.transaction { db in
@@ -76,6 +78,7 @@ extension SQLiteMessengerStore {
                     ) { row in
                         SignedPreKeyUpload(keyId: Int(row.int(0)), publicKey: row.bytes(1), signature: row.bytes(2))
                     }.first
+                    guard oneTimePreKeys else { continue }
                     devices[index].oneTimePreKey = try db.query(
                         """
                         DELETE FROM one_time_prekeys WHERE account_id = ?1 AND device_id = ?2 AND key_id = (

@@ -160,11 +160,13 @@ extension SQLiteMessengerStore {
         }
     }
 
-    public func attachment(id: String) throws(MessengerStoreError) -> (length: Int64, received: Int64)? {
+    public func attachment(id: String) throws(MessengerStoreError)
+        -> (accountId: String, length: Int64, received: Int64)?
+    {
         try storage {
             try pool.read { db in
-                try db.query("SELECT length, received FROM attachments WHERE id = ?1", [.text(id)]) { row in
-                    (row.int(0), row.int(1))
+                try db.query("SELECT account_id, length, received FROM attachments WHERE id = ?1", [.text(id)]) { row in
+                    (row.text(0) ?? "", row.int(1), row.int(2))
                 }.first
             }
         }

@@ -73,6 +73,17 @@ public final class SQLiteMessengerStore: MessengerStore {
         }
     }
 
+    public func linkingTokenIsValid(tokenHash: [UInt8], now: Int64) throws(MessengerStoreError) -> Bool {
+        try storage {
+            try pool.read { db in
+                try !db.query(
+                    "SELECT 1 FROM linking_tokens WHERE token_hash = ?1 AND expires_at > ?2",
+                    [.blob(tokenHash), .integer(now)]
+                ) { _ in true }.isEmpty
+            }
+        }
+    }
+
     public func linkDevice(tokenHash: [UInt8], device: DeviceRecord, maximumDevices: Int, now: Int64)
         throws(MessengerStoreError) -> (accountId: String, deviceId: Int)
     {
@@ -118,6 +129,19 @@ public final class SQLiteMessengerStore: MessengerStore {
                     "SELECT \(Self.deviceColumns) FROM devices WHERE account_id = ?1 AND device_id = ?2",
                     [.text(accountId), .integer(Int64(deviceId))], row: Self.deviceRecord
                 ).first
+            }
+        }
+    }
+
+    public func replacePasswordHash(accountId: String, deviceId: Int, expected: String, with replacement: String)
+        throws(MessengerStoreError) -> Bool
+    {
+        try storage {
+            try pool.write { db in
+                try db.run(
+                    "UPDATE devices SET password_hash = ?4 WHERE account_id = ?1 AND device_id = ?2 AND password_hash = ?3",
+                    [.text(accountId), .integer(Int64(deviceId)), .text(expected), .text(replacement)])
+                return db.changes > 0
             }
         }
     }
@@ -188,7 +212,14 @@ extension SQLiteMessengerStore {
 }
 
 extension MessengerConfiguration {
-    /// The stored hash of `password` at this configuration's cost, for benchmarks that create
-    /// devices through the store.
-    package func hashPassword(_ password: String) -> String? { hasher.hash(password) }
+    /// The stored form of a device secret (a salted token hash), for benchmarks and tests that
+    /// create devices through the store.
+    package func hashPassword(_ password: String) -> String? { SaltedTokenHash(hashing: password).encoded }
+
+    /// An Argon2id hash as devices registered before salted token hashes kept theirs, at
+    /// libsodium's minimum cost or (`owaspCost`) the old default of 19 MiB and 2 passes: for
+    /// tests and benchmarks of the migration and of the cap on concurrent verifications.
+    package func legacyArgon2idHash(_ password: String, owaspCost: Bool = false) -> String? {
+        (owaspCost ? PasswordHasher.standard : PasswordHasher.fastest).hash(password)
+    }
 }
