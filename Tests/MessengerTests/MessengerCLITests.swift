@@ -266,8 +266,8 @@ struct MessengerCLITests {
 
     @Test(arguments: [
         (["chat", "register", "--name", "x"], "chat register needs --server"),
-        (["chat", "run"], "chat needs --name NAME"),
-        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --server, --token and --identity"),
+        (["chat", "run"], "chat run needs --name NAME"),
+        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --token TOKEN and --identity FILE"),
         (["chat", "dance", "--name", "x"], "unknown chat command dance"),
         (["chat", "provision", "--name", "x", "--dir", "/nonexistent/x"], "no chat device in /nonexistent/x"),
     ])
