@@ -101,7 +101,7 @@ struct MessengerCLITests {
         try bob.send("/online")
         #expect(await bob.waitFor("away two"), "\(bob.output)")
         let bobText = String(bob.output.dropFirst(beforeOnline))
-        let one = try #require(bobText.range(of: "away one"))
+        let one = try #require(bobText.range(of: "away one"), "\(bob.output)\n--- alice:\n\(alice.output)")
         let two = try #require(bobText.range(of: "away two"))
         #expect(one.lowerBound < two.lowerBound, "caught up in the order sent")
 
