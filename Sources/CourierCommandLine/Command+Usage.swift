@@ -28,7 +28,7 @@ extension Command {
                 leaves.map { leaf in
                     var name = leaf.path.joined(separator: " ")
                     if let parent = command.parent(of: leaf.path), parent.defaultSubcommand == leaf.path.last {
-                        name = "\(leaf.path.dropLast().joined(separator: " ")) [\(leaf.path.last ?? "")]"
+                        name = (leaf.path.dropLast() + ["[\(leaf.path.last ?? "")]"]).joined(separator: " ")
                     }
                     return (name + leaf.command.synopsis(optionsShown: false), leaf.command.summary)
                 })
@@ -48,11 +48,14 @@ extension Command {
             let name = argument.isVariadic ? "\(argument.name) …" : argument.name
             words.append(argument.isRequired ? name : "[\(name)]")
         }
-        for option in options where optionsShown || option.isRequired {
+        // Beyond three optional options the synopsis says [OPTIONS]; the list below names them.
+        let spelled = optionsShown && options.filter { !$0.isRequired }.count <= 3
+        for option in options where spelled || option.isRequired {
             var word = option.kind == .flag ? option.name : "\(option.name) \(option.valueName)"
             if option.kind == .repeated { word += " …" }
             words.append(option.isRequired ? word : "[\(word)]")
         }
+        if optionsShown && !spelled { words.append("[OPTIONS]") }
         return words.map { " " + $0 }.joined()
     }
 
@@ -70,7 +73,7 @@ extension Command {
         let width = 32
         return rows.map { left, right in
             let cell = "  " + left
-            if cell.count < width {
+            if cell.count <= width - 2 {
                 return cell + String(repeating: " ", count: width - cell.count) + right + "\n"
             }
             return cell + "\n" + String(repeating: " ", count: width) + right + "\n"
