@@ -124,4 +124,23 @@ struct SesameTests {
         let sent = try await alice.messages(in: MessengerClient.conversationId(aliceAccount, bob.credentials.accountId))
         #expect(sent.first?.state == .delivered, "the receipt decrypted in the same session")
     }
+
+    @Test func aLateMessageFromARemovedDeviceDecryptsButDoesNotBringItBack() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bobPhone = try await server.register("bob-phone")
+        let bob = bobPhone.credentials.accountId
+        let laptop = try await server.link("bob-laptop", to: bobPhone)
+        try await alice.send(text: "to both", to: bob)
+        #expect(try await laptop.sync().bodies == ["to both"])
+        try await laptop.send(text: "late from the laptop", to: alice.credentials.accountId)
+        try await bobPhone.removeDevice(2)
+        try await alice.send(text: "phone only", to: bob)
+        let roster = { try alice.storage.read { try DeviceRoster.active(account: bob, db: $0) } }
+        #expect(try roster() == [1], "the 409 marked the laptop removed")
+
+        #expect(try await alice.sync().bodies.contains("late from the laptop"))
+        #expect(try roster() == [1], "its late message does not make it a device to send to again")
+    }
 }
