@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "Pagination", targets: ["Pagination"]),
+        .library(name: "CourierCommandLine", targets: ["CourierCommandLine"]),
         .executable(name: "courier-server", targets: ["courier-server"]),
         .executable(name: "courier", targets: ["courier"]),
         .executable(name: "courier-bench", targets: ["courier-bench"]),
@@ -62,6 +63,8 @@ let package = Package(
         // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
+        // The command table and its parser shared by courier, courier-server and courier-bench.
+        .target(name: "CourierCommandLine"),
         .target(name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"]),
         // Replays fuzz inputs; built with -DSIGNAL_FUZZ and -sanitize=fuzzer it is a libFuzzer target (docs/signal-protocol.md).
         .executableTarget(name: "signal-fuzz", dependencies: ["SignalProtocol"]),
@@ -112,12 +115,13 @@ let package = Package(
             name: "courier-server",
             dependencies: [
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
-                "CourierCore",
+                "CourierCore", "CourierCommandLine",
             ]),
         .executableTarget(
             name: "courier",
             dependencies: [
                 "CourierCore", "CourierHTTP", "Analytics", "Messenger", "MessengerServer", "Realtime", "SignalProtocol",
+                "CourierCommandLine",
             ]),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
@@ -129,7 +133,7 @@ let package = Package(
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer", "Messenger",
+                "SyncServer", "Messenger", "CourierCommandLine",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
@@ -148,6 +152,7 @@ let package = Package(
                 "CourierCore", "CourierTesting",
             ]),
         .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
+        .testTarget(name: "CourierCommandLineTests", dependencies: ["CourierCommandLine", "CourierTesting"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
         .testTarget(
             name: "AnalyticsTests",

@@ -1,12 +1,11 @@
 import Foundation
 import SignalInteropPeer
+import CourierCommandLine
 import CourierHTTP
 
-/// `courier-bench <benchmark> [--runs N] [--seconds S]`.
+/// `courier-bench <benchmark> … [options]`: read against `command`, then each benchmark run in turn.
 enum BenchCommand {
-    static let usage = """
-        USAGE: courier-bench <benchmark> [options]
-
+    static let benchmarks = """
         BENCHMARKS:
           collector   durable ingest through POST /v1/batch (wrk, 32 and 4 connections, 100-event batches)
                       beside the same server answering a body-read-only route and SQLite inserting
@@ -17,8 +16,8 @@ enum BenchCommand {
                       restarted; fails unless every event is stored exactly once
           console     durable ingest with one console live event stream open beside none, same
                       run (goal: less than 5 % slower)
-          http        the HTTP layer: small GETs and 10 KB POSTs, through the full middleware chain beside a bare C lws
-                      server answering the same routes
+          http        the HTTP layer: small GETs and 10 KB POSTs through the full middleware chain,
+                      beside a bare C lws server answering the same routes
           flags       feature flag evaluations/s (10 rules and a rollout) beside a dictionary lookup,
                       regex conditions on RE2 beside NSRegularExpression (everyday patterns and
                       (a+)+$), and fetch-to-activate latency on loopback beside a bare GET
@@ -61,21 +60,40 @@ enum BenchCommand {
                       (resumable pieces; size and digest checked before decrypting) beside the same
                       bytes without encryption and beside AttachmentCipher alone (not in `all`)
           all         every benchmark above except websocket
-
-        OPTIONS:
-          --runs N        repetitions; the median is reported (default 3)
-          --seconds S     length of each load run (default 8)
-          --messages N    messages per signal run (default 4000)
-          --events N      events for sdk-memory (default 1000000)
-          --sockets N     idle sockets for websocket (default: the file limit less 500) and
-                          messenger-server (default 10,000)
-          --compression   websocket with permessage-deflate negotiated (default off)
-          --records N     records for sync, messages for messenger-store (default 10000)
-          --clients N     realtime connections for realtime (default 200)
-          --cap S         realtime's jitter cap in seconds (default 5; the connection's default is 30)
-          --in-flight K   sdk end to end: uploads in flight at once (default 4, the SDK's default)
-          --downtime S    how long realtime's restarted server stays down, in seconds (default 2)
         """
+
+    /// The benchmark names `run` knows: the ones listed above and the child processes some of
+    /// them start (`websocket-server`, …) or their parts (`sdk-queue`, …).
+    static let benchmarkNames = [
+        "collector", "dedupe", "ingest-profile", "sdk-e2e-kill", "console", "http", "flags", "json", "sdk",
+        "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
+        "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
+        "realtime", "attachments",
+        "all",
+    ]
+
+    /// `courier-bench`'s one command: the table its command line is read against.
+    static let command = Command(
+        "courier-bench",
+        summary: "Benchmarks, each printing its figure beside a peer or ceiling measured in the same run.",
+        discussion: benchmarks,
+        arguments: [.variadic("BENCHMARK", help: "the benchmarks to run (default: all)", choices: benchmarkNames)],
+        options: [
+            .value("--runs", "N", help: "repetitions; the median is reported (default 3)"),
+            .value("--seconds", "S", help: "length of each load run (default 8)"),
+            .value("--messages", "N", help: "messages per signal run (default 4000)"),
+            .value("--events", "N", help: "events for sdk-memory (default 1000000)"),
+            .value(
+                "--sockets", "N",
+                help: "idle sockets for websocket (default: the file limit less 500) and messenger-server (10,000)"),
+            .flag("--compression", help: "websocket with permessage-deflate negotiated (default off)"),
+            .value("--records", "N", help: "records for sync, messages for messenger-store (default 10000)"),
+            .value("--clients", "N", help: "realtime connections for realtime (default 200)"),
+            .value("--cap", "S", help: "realtime's jitter cap in seconds (default 5; the connection's default is 30)"),
+            .value(
+                "--in-flight", "K", help: "sdk end to end: uploads in flight at once (default 4, the SDK's default)"),
+            .value("--downtime", "S", help: "how long realtime's restarted server stays down, in seconds (default 2)"),
+        ])
 
     static func run(_ arguments: [String]) -> Int32 {
         // The child process `images` measures: its arguments are paths, not benchmark names.
@@ -86,38 +104,45 @@ enum BenchCommand {
                 devices: rest.first.flatMap(Int.init) ?? 0,
                 credentials: rest.dropFirst().first.flatMap(MessengerIdleServerProcess.Credentials.init) ?? .salted)
         }
-        var runs = 3
-        var seconds = 8
-        var messages = 4000
-        var events = 1_000_000
-        var sockets: Int?
-        var compression = false
-        var records = 10_000
-        var clients = 200
-        var cap = 5
-        var downtime = 2
-        var inFlight = 4
-        var names: [String] = []
-        var rest = arguments[...]
-        while let word = rest.popFirst() {
-            switch word {
-            case "--runs": runs = rest.popFirst().flatMap(Int.init) ?? runs
-            case "--seconds": seconds = rest.popFirst().flatMap(Int.init) ?? seconds
-            case "--messages": messages = rest.popFirst().flatMap(Int.init) ?? messages
-            case "--events": events = rest.popFirst().flatMap(Int.init) ?? events
-            case "--sockets": sockets = rest.popFirst().flatMap(Int.init) ?? sockets
-            case "--compression": compression = true
-            case "--records": records = rest.popFirst().flatMap(Int.init) ?? records
-            case "--clients": clients = rest.popFirst().flatMap(Int.init) ?? clients
-            case "--cap": cap = rest.popFirst().flatMap(Int.init) ?? cap
-            case "--downtime": downtime = rest.popFirst().flatMap(Int.init) ?? downtime
-            case "--in-flight": inFlight = rest.popFirst().flatMap(Int.init) ?? inFlight
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default: names.append(word)
-            }
+        let invocation: Invocation
+        switch command.parse(arguments) {
+        case .help(let usage):
+            print(usage, terminator: "")
+            return 0
+        case .refused(let error):
+            FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+            return UsageError.exitCode
+        case .run(let parsed):
+            invocation = parsed
         }
+        let positive = 1...Int.max
+        let runs: Int
+        let seconds: Int
+        let messages: Int
+        let events: Int
+        let sockets: Int?
+        let records: Int
+        let clients: Int
+        let cap: Int
+        let downtime: Int
+        let inFlight: Int
+        do {
+            runs = try invocation.integer("--runs", in: positive) ?? 3
+            seconds = try invocation.integer("--seconds", in: positive) ?? 8
+            messages = try invocation.integer("--messages", in: positive) ?? 4000
+            events = try invocation.integer("--events", in: positive) ?? 1_000_000
+            sockets = try invocation.integer("--sockets", in: positive)
+            records = try invocation.integer("--records", in: positive) ?? 10_000
+            clients = try invocation.integer("--clients", in: positive) ?? 200
+            cap = try invocation.integer("--cap", in: positive) ?? 5
+            downtime = try invocation.integer("--downtime", in: 0...Int.max) ?? 2
+            inFlight = try invocation.integer("--in-flight", in: positive) ?? 4
+        } catch {
+            FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+            return UsageError.exitCode
+        }
+        let compression = invocation.flag("--compression")
+        var names = invocation.arguments("BENCHMARK")
         if names.isEmpty || names == ["all"] { names = ["json", "http", "collector", "sdk", "signal", "flags"] }
         do {
             for name in names {
@@ -155,8 +180,8 @@ enum BenchCommand {
                     for _ in 0..<runs { reports.append(try SignalBenchmark.run(messages: messages)) }
                     printSignal(reports)
                 default:
-                    print(usage)
-                    return 64
+                    FileHandle.standardError.write(Data("courier-bench: \(name) is not wired to a benchmark\n".utf8))
+                    return 1
                 }
             }
             return 0

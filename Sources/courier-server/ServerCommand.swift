@@ -1,5 +1,6 @@
 import AnalyticsCollector
 import Console
+import CourierCommandLine
 import CourierCore
 import CourierHTTP
 import FlagServer
@@ -12,15 +13,20 @@ import SyncServer
 enum ServerCommand {
     static func run(_ arguments: [String]) -> Int32 {
         var options: ServerOptions
-        switch ServerOptions.parse(arguments) {
-        case .help:
-            print(ServerOptions.usage)
+        switch ServerOptions.command.parse(arguments) {
+        case .help(let usage):
+            print(usage, terminator: "")
             return 0
-        case .failure(let message):
-            FileHandle.standardError.write(Data("courier-server: \(message)\n\n\(ServerOptions.usage)\n".utf8))
-            return 64
-        case .run(let parsed):
-            options = parsed
+        case .refused(let error):
+            FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
+            return UsageError.exitCode
+        case .run(let invocation):
+            do {
+                options = try ServerOptions(invocation)
+            } catch {
+                FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
+                return UsageError.exitCode
+            }
             options.environment = ProcessInfo.processInfo.environment
         }
         do {

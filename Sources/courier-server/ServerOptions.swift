@@ -1,4 +1,4 @@
-import CourierHTTP
+import CourierCommandLine
 import Foundation
 import MessengerServer
 
@@ -36,142 +36,101 @@ struct ServerOptions {
     /// The shortest admin token accepted.
     static let minimumAdminTokenBytes = 16
 
-    static let usage = """
-        USAGE: courier-server [options]
+    /// Every option of `courier-server`: the one table the command line is read against.
+    static let command = Command(
+        "courier-server",
+        summary: """
+            Serves the analytics collector (Segment's tracking API), the messenger server and the
+            feature flags, with data in embedded SQLite databases in the data directory.
+            """,
+        discussion: """
+            SIGINT or SIGTERM stop the server gracefully: requests in flight are finished and answered
+            (new ones get 503 with Retry-After) for up to 10 s, then it stops listening, commits and
+            closes the database.
+            """,
+        options: [
+            .value("--host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
+            .value("--port", "N", help: "port; 0 picks a free one (default 8080)"),
+            .value("--data-dir", "PATH", help: "data directory (default .courier)"),
+            .value("--threads", "N", help: "threads the HTTP handlers run on (default 32)"),
+            .value(
+                "--loops", "N",
+                help: "HTTP event loops, each a thread with its own listening socket on the port (default 1)"),
+            .value("--tls-cert", "PATH", help: "serve HTTPS: the certificate chain, PEM"),
+            .value("--tls-key", "PATH", help: "and its private key, PEM"),
+            .repeated("--write-key", "KEY", help: "accept this write key"),
+            .value("--write-keys-file", "PATH", help: "accept the write keys in this file, one per line"),
+            .value(
+                "--admin-token-file", "PATH",
+                help: "read the admin token (at least 16 bytes) from this file; or set COURIER_ADMIN_TOKEN"),
+            .value(
+                "--admin-token", "TOKEN",
+                help: "the same on the command line (visible in the process list: prefer the file)"),
+            .flag("--metrics-require-admin", help: "GET /metrics needs the admin token too"),
+            .value("--rate-limit-key", "N", help: "requests per second per write key (default 1000; 0: none)"),
+            .value("--rate-limit-client", "N", help: "requests per second per client address (default 500; 0: none)"),
+            .value("--quota-key-mib", "N", help: "stored MiB allowed per write key (default: no quota)"),
+            .value("--quota-total-mib", "N", help: "stored MiB allowed in all (default: no quota)"),
+            .value("--dedupe-window-hours", "H", help: "how long messageIds are remembered (default 24)"),
+            .value("--apns-key-file", "PATH", help: "send messenger pushes to Apple devices: the .p8 key (PEM)"),
+            .value("--apns-key-id", "ID", help: "its key id"),
+            .value("--apns-team-id", "ID", help: "the developer team id"),
+            .value("--apns-topic", "BUNDLE-ID", help: "the app's bundle id"),
+            .flag("--apns-sandbox", help: "use APNs' development environment"),
+            .repeated(
+                "--push-webhook-allow", "CIDR",
+                help:
+                    "let webhook pushes reach this network although it is loopback, private or link-local (repeatable, or comma-separated: 127.0.0.0/8,::1); by default they reach only public addresses"
+            ),
+            .flag("--quiet", help: "no access log"),
+        ])
 
-        Serves the analytics collector (Segment's tracking API), the messenger server and the
-        feature flags, with data in embedded SQLite databases in the data directory.
-
-        OPTIONS:
-          --host ADDRESS            address to listen on (default 127.0.0.1)
-          --port N                  port; 0 picks a free one (default 8080)
-          --data-dir PATH           data directory (default .courier)
-          --threads N               threads the HTTP handlers run on (default 32)
-          --loops N                 HTTP event loops, each a thread with its own listening socket
-                                    on the port (SO_REUSEPORT) (default 1)
-          --tls-cert PATH           serve HTTPS: the certificate chain, PEM
-          --tls-key PATH            and its private key, PEM
-          --write-key KEY           accept this write key (repeatable)
-          --write-keys-file PATH    accept the write keys in this file, one per line
-          --admin-token-file PATH   read the admin token (at least 16 bytes) from this file;
-                                    or set COURIER_ADMIN_TOKEN in the environment
-          --admin-token TOKEN       the same on the command line (visible to other local users
-                                    in the process list: prefer the file or the environment)
-          --metrics-require-admin   GET /metrics needs the admin token too
-          --rate-limit-key N        requests per second per write key (default 1000; 0: none)
-          --rate-limit-client N     requests per second per client address (default 500; 0: none)
-          --quota-key-mib N         stored MiB allowed per write key (default: no quota)
-          --quota-total-mib N       stored MiB allowed in all (default: no quota)
-          --dedupe-window-hours H   how long messageIds are remembered (default 24)
-          --apns-key-file PATH      send messenger pushes to Apple devices: the .p8 key (PEM)
-          --apns-key-id ID          its key id
-          --apns-team-id ID         the developer team id
-          --apns-topic BUNDLE-ID    the app's bundle id
-          --apns-sandbox            use APNs' development environment
-          --push-webhook-allow CIDR let webhook pushes reach this network although it is
-                                    loopback, private or link-local (repeatable, or comma-
-                                    separated: 127.0.0.0/8,::1); by default they reach only
-                                    public addresses
-          --quiet                   no access log
-          -h, --help                show this help
-
-        SIGINT or SIGTERM stop the server gracefully: requests in flight are finished and answered
-        (new ones get 503 with Retry-After) for up to 10 s, then it stops listening, commits and
-        closes the database.
-        """
-
-    enum ParseResult {
-        case run(ServerOptions)
-        case help
-        case failure(String)
-    }
-
-    static func parse(_ arguments: [String]) -> ParseResult {
-        var options = ServerOptions()
-        var rest = arguments[...]
-        func value(_ flag: String) -> String? {
-            guard let v = rest.popFirst() else { return nil }
-            return v
+    /// The options of a checked invocation of `command`.
+    /// - Throws: `UsageError` for a value out of range or options that go together given alone.
+    init(_ invocation: Invocation) throws(UsageError) {
+        host = invocation.value("--host") ?? host
+        port = try invocation.integer("--port", in: 0...65535) ?? port
+        dataDirectory = invocation.value("--data-dir") ?? dataDirectory
+        handlerThreads = try invocation.integer("--threads", in: 1...1024) ?? handlerThreads
+        loops = try invocation.integer("--loops", in: 1...64) ?? loops
+        tlsCertificate = invocation.value("--tls-cert")
+        tlsKey = invocation.value("--tls-key")
+        writeKeys = invocation.values("--write-key")
+        writeKeysFile = invocation.value("--write-keys-file")
+        adminToken = invocation.value("--admin-token")
+        adminTokenFile = invocation.value("--admin-token-file")
+        metricsRequireAdmin = invocation.flag("--metrics-require-admin")
+        rateLimitPerWriteKey = try invocation.number("--rate-limit-key", in: 0...1_000_000)
+        rateLimitPerClient = try invocation.number("--rate-limit-client", in: 0...1_000_000)
+        quotaPerWriteKeyMiB = try invocation.integer("--quota-key-mib", in: 1...(1 << 40)).map(Int64.init)
+        quotaTotalMiB = try invocation.integer("--quota-total-mib", in: 1...(1 << 40)).map(Int64.init)
+        if let hours = try invocation.number("--dedupe-window-hours", in: 0...87_600) {
+            guard hours > 0 else { throw invocation.refusal("--dedupe-window-hours must be more than 0") }
+            dedupeWindowHours = hours
         }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "-h", "--help": return .help
-            case "--quiet": options.accessLog = false
-            case "--metrics-require-admin": options.metricsRequireAdmin = true
-            case "--rate-limit-key", "--rate-limit-client":
-                guard let v = value(flag), let n = Double(v), n.isFinite, n >= 0, n <= 1_000_000 else {
-                    return .failure("\(flag) must be a number of requests per second from 0 to 1000000")
+        apnsKeyFile = invocation.value("--apns-key-file")
+        apnsKeyId = invocation.value("--apns-key-id")
+        apnsTeamId = invocation.value("--apns-team-id")
+        apnsTopic = invocation.value("--apns-topic")
+        apnsSandbox = invocation.flag("--apns-sandbox")
+        for value in invocation.values("--push-webhook-allow") {
+            for part in value.split(separator: ",") {
+                let text = part.trimmingCharacters(in: .whitespaces)
+                guard let network = IPNetwork(text) else {
+                    throw invocation.refusal(
+                        "--push-webhook-allow: \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8")
                 }
-                if flag == "--rate-limit-key" {
-                    options.rateLimitPerWriteKey = n
-                } else {
-                    options.rateLimitPerClient = n
-                }
-            case "--quota-key-mib", "--quota-total-mib":
-                guard let v = value(flag), let n = Int64(v), n > 0, n <= 1 << 40 else {
-                    return .failure("\(flag) must be a positive number of MiB")
-                }
-                if flag == "--quota-key-mib" { options.quotaPerWriteKeyMiB = n } else { options.quotaTotalMiB = n }
-            case "--loops":
-                guard let v = value(flag), let n = Int(v), (1...64).contains(n) else {
-                    return .failure("--loops must be 1…64")
-                }
-                options.loops = n
-            case "--tls-cert", "--tls-key":
-                guard let v = value(flag) else { return .failure("\(flag) needs a path") }
-                if flag == "--tls-cert" { options.tlsCertificate = v } else { options.tlsKey = v }
-            case "--apns-key-file", "--apns-key-id", "--apns-team-id", "--apns-topic":
-                guard let v = value(flag) else { return .failure("\(flag) needs a value") }
-                switch flag {
-                case "--apns-key-file": options.apnsKeyFile = v
-                case "--apns-key-id": options.apnsKeyId = v
-                case "--apns-team-id": options.apnsTeamId = v
-                default: options.apnsTopic = v
-                }
-            case "--apns-sandbox": options.apnsSandbox = true
-            case "--push-webhook-allow":
-                guard let v = value(flag) else { return .failure("\(flag) needs a network like 10.0.0.0/8") }
-                for part in v.split(separator: ",") {
-                    let text = part.trimmingCharacters(in: .whitespaces)
-                    guard let network = IPNetwork(text) else {
-                        return .failure("\(flag): \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8")
-                    }
-                    options.webhookAllowedNetworks.append(network)
-                }
-            case "--host", "--port", "--data-dir", "--threads", "--write-key", "--write-keys-file",
-                "--admin-token", "--admin-token-file", "--dedupe-window-hours":
-                guard let v = value(flag) else { return .failure("\(flag) needs a value") }
-                switch flag {
-                case "--host": options.host = v
-                case "--port":
-                    guard let p = Int(v), (0...65535).contains(p) else { return .failure("--port must be 0…65535") }
-                    options.port = p
-                case "--data-dir": options.dataDirectory = v
-                case "--threads":
-                    guard let n = Int(v), (1...1024).contains(n) else { return .failure("--threads must be 1…1024") }
-                    options.handlerThreads = n
-                case "--write-key": options.writeKeys.append(v)
-                case "--write-keys-file": options.writeKeysFile = v
-                case "--admin-token": options.adminToken = v
-                case "--admin-token-file": options.adminTokenFile = v
-                default:
-                    guard let h = Double(v), h.isFinite, h > 0, h <= 87_600 else {
-                        return .failure("--dedupe-window-hours must be more than 0 and at most 87600")
-                    }
-                    options.dedupeWindowHours = h
-                }
-            default:
-                return .failure("unknown option \(flag)")
+                webhookAllowedNetworks.append(network)
             }
         }
-        if (options.tlsCertificate == nil) != (options.tlsKey == nil) {
-            return .failure("--tls-cert and --tls-key go together")
+        accessLog = !invocation.flag("--quiet")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw invocation.refusal("--tls-cert and --tls-key go together")
         }
-        let apns = [options.apnsKeyFile, options.apnsKeyId, options.apnsTeamId, options.apnsTopic]
+        let apns = [apnsKeyFile, apnsKeyId, apnsTeamId, apnsTopic]
         if apns.contains(where: { $0 != nil }) && apns.contains(where: { $0 == nil }) {
-            return .failure("--apns-key-file, --apns-key-id, --apns-team-id and --apns-topic go together")
+            throw invocation.refusal("--apns-key-file, --apns-key-id, --apns-team-id and --apns-topic go together")
         }
-        return .run(options)
     }
 
     /// Write keys from the flags and the file.

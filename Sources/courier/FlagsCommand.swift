@@ -1,3 +1,4 @@
+import CourierCommandLine
 import CourierCore
 import Foundation
 
@@ -6,10 +7,10 @@ struct FlagsCommand {
     let client: AdminClient
     let environment: String
 
-    func run(_ action: String, _ arguments: inout ParsedArguments) async throws {
+    func run(_ arguments: Invocation) async throws {
         let base = "/v1/flags/\(AdminClient.escape(environment))"
-        let flagKey = arguments.positional.dropFirst(2).first
-        switch action {
+        let flagKey = arguments.argument("FLAG") ?? ""
+        switch arguments.path.last {
         case "list":
             let query = arguments.flag("--expired") ? "?expired=true" : ""
             let answer = try await client.admin("GET", base + "/definitions" + query)
@@ -21,20 +22,17 @@ struct FlagsCommand {
                 print("\(key)\t\(flag["type"]?.stringValue ?? "?")\t\(state)\towner=\(owner)\texpires=\(expires)")
             }
         case "set":
-            guard let flagKey else { throw CommandError("flags set needs a flag key") }
-            let definition = try Self.definition(flagKey, &arguments)
+            let definition = try Self.definition(flagKey, arguments)
             let answer = try await client.admin(
                 "PUT", "\(base)/definitions/\(AdminClient.escape(flagKey))", body: definition)
             print(JSONWriter.string(answer))
         case "kill":
-            guard let flagKey else { throw CommandError("flags kill needs a flag key") }
             print(
                 JSONWriter.string(
                     try await client.admin("POST", "\(base)/definitions/\(AdminClient.escape(flagKey))/kill")))
         case "eval":
-            guard let flagKey else { throw CommandError("flags eval needs a flag key") }
             var attributes: [String: JSONValue] = [:]
-            for pair in arguments.contexts + arguments.positional.dropFirst(3) {
+            for pair in arguments.values("--context") + arguments.arguments("KEY=VALUE") {
                 guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                     throw CommandError("--context takes KEY=VALUE, got \(pair)")
                 }
@@ -42,7 +40,7 @@ struct FlagsCommand {
                 attributes[String(pair[..<equals])] = (try? JSONParser.parse(raw)) ?? .string(raw)
             }
             var context: [String: JSONValue] = ["attributes": .object(attributes)]
-            if let key = arguments.option("--targeting-key") { context["targetingKey"] = .string(key) }
+            if let key = arguments.value("--targeting-key") { context["targetingKey"] = .string(key) }
             let answer = try await client.post(
                 "\(base)/evaluate", body: ["context": .object(context), "flags": [.string(flagKey)]])
             print(JSONWriter.string(answer["flags"]?[flagKey] ?? .null))
@@ -50,28 +48,28 @@ struct FlagsCommand {
             let answer = try await client.admin("GET", base + "/audit")
             for entry in answer["entries"]?.arrayValue ?? [] { print(JSONWriter.string(entry)) }
         default:
-            throw CommandError("unknown flags command \(action): list, set, kill, eval or audit")
+            throw CommandError("\(arguments.commandName) has no action")
         }
     }
 
     /// The definition from `--file`/`--definition`, with `--type`, `--value`, `--owner` and
     /// `--expires` laid over it.
-    static func definition(_ key: String, _ arguments: inout ParsedArguments) throws -> JSONValue {
+    static func definition(_ key: String, _ arguments: Invocation) throws -> JSONValue {
         var object: [String: JSONValue] = [:]
-        if let path = arguments.option("--file") {
+        if let path = arguments.value("--file") {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read \(path)")
             }
             object = try parseObject(Array(data), "the file \(path)")
         }
-        if let text = arguments.option("--definition") { object = try parseObject(Array(text.utf8), "--definition") }
+        if let text = arguments.value("--definition") { object = try parseObject(Array(text.utf8), "--definition") }
         object["key"] = .string(key)
-        if let type = arguments.option("--type") { object["type"] = .string(type) }
-        if let value = arguments.option("--value") {
+        if let type = arguments.value("--type") { object["type"] = .string(type) }
+        if let value = arguments.value("--value") {
             object["value"] = (try? JSONParser.parse(value)) ?? .string(value)
         }
-        if let owner = arguments.option("--owner") { object["owner"] = .string(owner) }
-        if let expires = arguments.option("--expires") { object["expires"] = .string(expires) }
+        if let owner = arguments.value("--owner") { object["owner"] = .string(owner) }
+        if let expires = arguments.value("--expires") { object["expires"] = .string(expires) }
         return .object(object)
     }
 

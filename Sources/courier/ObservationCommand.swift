@@ -1,3 +1,4 @@
+import CourierCommandLine
 import CourierCore
 
 /// The read-only admin views the console shows, for the terminal: `courier sources list`,
@@ -6,15 +7,15 @@ import CourierCore
 struct ObservationCommand {
     let client: AdminClient
 
-    /// The admin path for `words` (the positional arguments after the command), or `nil` when
-    /// they name no view.
-    static func path(_ words: [String]) -> String? {
-        switch (words.first, words.dropFirst().first, words.dropFirst(2).first) {
-        case ("sources", "list", nil): "/v1/projects"
-        case ("sources", "volume", let key?): "/v1/projects/\(AdminClient.escape(key))/volume"
-        case ("sources", "rejections", let key?): "/v1/projects/\(AdminClient.escape(key))/rejections"
-        case ("settings", "history", let key?): "/v1/projects/\(AdminClient.escape(key))/settings/history"
-        case ("messenger", "devices", nil): "/v1/messenger/devices"
+    /// The admin path for an invocation of one of the views, or `nil` for any other command.
+    static func path(_ invocation: Invocation) -> String? {
+        let key = AdminClient.escape(invocation.argument("WRITE_KEY") ?? "")
+        return switch invocation.commandName {
+        case "sources list": "/v1/projects"
+        case "sources volume": "/v1/projects/\(key)/volume"
+        case "sources rejections": "/v1/projects/\(key)/rejections"
+        case "settings history": "/v1/projects/\(key)/settings/history"
+        case "messenger devices": "/v1/messenger/devices"
         default: nil
         }
     }

@@ -101,7 +101,7 @@ struct MessengerCLITests {
         try bob.send("/online")
         #expect(await bob.waitFor("away two"), "\(bob.output)")
         let bobText = String(bob.output.dropFirst(beforeOnline))
-        let one = try #require(bobText.range(of: "away one"))
+        let one = try #require(bobText.range(of: "away one"), "\(bob.output)\n--- alice:\n\(alice.output)")
         let two = try #require(bobText.range(of: "away two"))
         #expect(one.lowerBound < two.lowerBound, "caught up in the order sent")
 
@@ -266,8 +266,8 @@ struct MessengerCLITests {
 
     @Test(arguments: [
         (["chat", "register", "--name", "x"], "chat register needs --server"),
-        (["chat", "run"], "chat needs --name NAME"),
-        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --server, --token and --identity"),
+        (["chat", "run"], "chat run needs --name NAME"),
+        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --token TOKEN and --identity FILE"),
         (["chat", "dance", "--name", "x"], "unknown chat command dance"),
         (["chat", "provision", "--name", "x", "--dir", "/nonexistent/x"], "no chat device in /nonexistent/x"),
     ])

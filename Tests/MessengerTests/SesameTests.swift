@@ -101,4 +101,46 @@ struct SesameTests {
         _ = try await alice.maintainKeys()
         #expect(try !SessionCipher(stores: alice.storage.signal.stores, remoteAddress: laptop).hasSession())
     }
+
+    @Test func theFirstReplyToAnIncomingSessionUsesItAndSpendsNoneOfTheSendersPreKeys() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let aliceAccount = alice.credentials.accountId
+        try await alice.send(text: "alice writes first", to: bob.credentials.accountId)
+        let before = try await alice.api.preKeyCount(as: alice.credentials)
+
+        // Bob's first answer is his delivered receipt: it goes in the session Alice's prekey
+        // message started, so no bundle of Alice is fetched and none of her prekeys is spent.
+        #expect(try await bob.sync().bodies == ["alice writes first"])
+        try await bob.sendPendingReceipts()
+        try await bob.send(text: "bob answers", to: aliceAccount)
+        #expect(try await alice.api.preKeyCount(as: alice.credentials) == before)
+
+        let atAlice = try await alice.sync()
+        #expect(atAlice.bodies == ["bob answers"])
+        #expect(!atAlice.contains { if case .undecryptable = $0 { true } else { false } })
+        let sent = try await alice.messages(in: MessengerClient.conversationId(aliceAccount, bob.credentials.accountId))
+        #expect(sent.first?.state == .delivered, "the receipt decrypted in the same session")
+    }
+
+    @Test func aLateMessageFromARemovedDeviceDecryptsButDoesNotBringItBack() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bobPhone = try await server.register("bob-phone")
+        let bob = bobPhone.credentials.accountId
+        let laptop = try await server.link("bob-laptop", to: bobPhone)
+        try await alice.send(text: "to both", to: bob)
+        #expect(try await laptop.sync().bodies == ["to both"])
+        try await laptop.send(text: "late from the laptop", to: alice.credentials.accountId)
+        try await bobPhone.removeDevice(2)
+        try await alice.send(text: "phone only", to: bob)
+        let roster = { try alice.storage.read { try DeviceRoster.active(account: bob, db: $0) } }
+        #expect(try roster() == [1], "the 409 marked the laptop removed")
+
+        #expect(try await alice.sync().bodies.contains("late from the laptop"))
+        #expect(try roster() == [1], "its late message does not make it a device to send to again")
+    }
 }

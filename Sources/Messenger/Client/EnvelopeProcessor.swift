@@ -28,6 +28,9 @@ struct EnvelopeProcessor: Sendable {
                     event = try SessionCipher(stores: stores, remoteAddress: address).decrypt(message) {
                         try apply($0, from: envelope, senderKeys: senderKeys, db: db)
                     }
+                    // The session the sender started (or one this device started) is the one
+                    // to answer in: the sender's device joins the roster with it.
+                    try DeviceRoster.learn(account: envelope.sourceAccount, device: envelope.sourceDevice, db: db)
                 case IncomingEnvelope.senderKeyType:
                     let group = try groupId(of: envelope.conversationId)
                     let message = try SenderKeyMessage(serialized: envelope.content)

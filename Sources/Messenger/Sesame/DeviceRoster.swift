@@ -41,6 +41,18 @@ enum DeviceRoster {
             """, [.text(account), .integer(Int64(device))])
     }
 
+    /// Makes a device known that wrote to this one in a session of its own (a prekey message):
+    /// replies then go in that session instead of a new one from a fetched bundle, which would
+    /// spend one of the sender's one-time prekeys. A device marked removed stays removed: its late
+    /// messages still decrypt, but it is not sent to again.
+    static func learn(account: String, device: UInt32, db: Database) throws {
+        try db.run(
+            """
+            INSERT INTO messenger_roster (account, device, removed_at) VALUES (?, ?, NULL)
+            ON CONFLICT (account, device) DO NOTHING
+            """, [.text(account), .integer(Int64(device))])
+    }
+
     static func remove(account: String, device: UInt32, now: Int64, db: Database) throws {
         try db.run(
             "UPDATE messenger_roster SET removed_at = ? WHERE account = ? AND device = ? AND removed_at IS NULL",

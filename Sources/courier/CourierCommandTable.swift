@@ -1,0 +1,146 @@
+import CourierCommandLine
+
+/// Every command of `courier`, its arguments and options: the one table the command line is read
+/// against before anything runs.
+extension CourierCommand {
+    static let server = Option.value(
+        "--server", "URL", help: "the server (default $COURIER_SERVER or http://127.0.0.1:8080)")
+    static let adminToken = Option.value(
+        "--admin-token", "TOKEN", help: "admin API token (default $COURIER_ADMIN_TOKEN)")
+    /// What every command that calls the admin API takes.
+    static let common = [server, adminToken]
+    static let writeKey = Argument.required("WRITE_KEY", help: "the source's write key")
+
+    static let table = Command(
+        "courier", summary: "Talks to a running courier-server.",
+        subcommands: [
+            Command(
+                "track", summary: "send events through the Analytics SDK",
+                arguments: [.required("NAME", help: "the event's name")],
+                options: [
+                    .repeated("--prop", "KEY=VALUE", help: "a property (JSON values are parsed)"),
+                    .value("--write-key", "KEY", help: "default $COURIER_WRITE_KEY or dev-write-key"),
+                    .value("--user-id", "ID", help: "identify first"),
+                    .value("--count", "N", help: "send N events (each gets a \"seq\" property)"),
+                    .value("--data-dir", "PATH", help: "the SDK's queue folder"),
+                    .value("--progress", "N", help: "print progress every N events"),
+                    .value("--drain-seconds", "S", help: "how long to wait for the upload (default 10)"),
+                    server,
+                ]),
+            Command(
+                "settings", summary: "a project's settings",
+                subcommands: [
+                    Command("get", summary: "print a project's settings", arguments: [writeKey], options: common),
+                    Command(
+                        "set", summary: "change them (creates the project if new)", arguments: [writeKey],
+                        options: [
+                            .value("--enabled", "true|false", help: "the kill switch"),
+                            .value("--sample-rate", "PERCENT", help: "0–100"),
+                            .value("--flush-at", "N", help: "events per upload"),
+                            .value("--flush-interval", "SECONDS", help: "seconds between uploads"),
+                            .value("--allow-list", "KEY,KEY…", help: "property allow-list"),
+                            .flag("--allow-all", help: "no property allow-list"),
+                        ] + common),
+                    Command(
+                        "history", summary: "print the settings changes, newest first", arguments: [writeKey],
+                        options: common),
+                ]),
+            Command(
+                "sources", summary: "the sources sending events",
+                subcommands: [
+                    Command("list", summary: "print every write key with events per minute", options: common),
+                    Command(
+                        "volume", summary: "print events per minute and hour by type", arguments: [writeKey],
+                        options: common),
+                    Command(
+                        "rejections", summary: "print refusal counts and the last reasons", arguments: [writeKey],
+                        options: common),
+                ]),
+            Command(
+                "messenger", summary: "the messenger server",
+                subcommands: [
+                    Command("devices", summary: "print devices, mailbox depth and age, pushes", options: common)
+                ]),
+            Command(
+                "events", summary: "stored events",
+                subcommands: [
+                    Command(
+                        "tail", summary: "print stored events, one JSON line each",
+                        options: [
+                            .value("--write-key", "KEY", required: true, help: "the source's write key"),
+                            .flag("--follow", help: "keep printing new events"),
+                            .value("--after", "CURSOR", help: "start after this cursor (default: the start)"),
+                            .value("--interval", "SECONDS", help: "poll interval with --follow (default 1)"),
+                        ] + common)
+                ]),
+            flags,
+            chat,
+            Command(
+                "demo", summary: "scripted demonstrations",
+                subcommands: [
+                    Command(
+                        "messenger",
+                        summary: "Alice (phone, tablet) and Bob, scripted, against a server started on 127.0.0.1",
+                        options: [.value("--server", "URL", help: "use this running server instead")])
+                ]),
+        ])
+
+    static let environment = Option.value(
+        "--env", "ENV", help: "the environment (default $COURIER_FLAGS_ENV or development)")
+    static let flagKey = Argument.required("FLAG", help: "the flag's key")
+
+    static let flags = Command(
+        "flags", summary: "feature flags (docs/feature-flags.md)",
+        subcommands: [
+            Command(
+                "list", summary: "list the environment's flags",
+                options: [.flag("--expired", help: "only the overdue ones"), environment] + common),
+            Command(
+                "set", summary: "create or change a flag (validated by the server)", arguments: [flagKey],
+                options: [
+                    .value("--file", "PATH", help: "the whole definition, from a file"),
+                    .value("--definition", "JSON", help: "the whole definition"),
+                    .value("--type", "bool|string|int|double|json", help: "with --value, for a flag without rules"),
+                    .value("--value", "JSON", help: "the value served when no rule matches"),
+                    .value("--owner", "NAME", help: "who owns the flag"),
+                    .value("--expires", "YYYY-MM-DD", help: "when it is overdue"),
+                    environment,
+                ] + common),
+            Command("kill", summary: "turn the kill switch on", arguments: [flagKey], options: [environment] + common),
+            Command(
+                "eval", summary: "evaluate on the server, print the details",
+                arguments: [flagKey, .variadic("KEY=VALUE", help: "context attributes, as with --context")],
+                options: [
+                    .repeated("--context", "KEY=VALUE", help: "a context attribute"),
+                    .value("--targeting-key", "ID", help: "the id rollouts stick to"),
+                    environment,
+                ] + common),
+            Command("audit", summary: "print the changes, newest first", options: [environment] + common),
+        ])
+
+    static let name = Option.value("--name", "NAME", required: true, help: "the device's name")
+    static let directory = Option.value("--dir", "PATH", help: "the device's state (default .courier/chat/NAME)")
+
+    static let chat = Command(
+        "chat", summary: "a terminal messenger client (docs/messenger-cli.md)",
+        subcommands: [
+            Command(
+                "register", summary: "a new messenger account and its first device",
+                options: [.value("--server", "URL", required: true, help: "the messenger server"), name, directory]),
+            Command(
+                "provision", summary: "a linking token, and the identity key in a 0600 file for the new device",
+                options: [
+                    name, directory,
+                    .value("--identity", "FILE", help: "where to write the key (default <dir>-identity.handover)"),
+                ]),
+            Command(
+                "link", summary: "link this device to an account",
+                options: [
+                    .value("--server", "URL", required: true, help: "the messenger server"), name,
+                    .value("--token", "TOKEN", required: true, help: "the linking token"),
+                    .value("--identity", "FILE", required: true, help: "the identity key file from provision"),
+                    directory,
+                ]),
+            Command("run", summary: "the interactive client (/help lists its commands)", options: [name, directory]),
+        ], defaultSubcommand: "run")
+}
