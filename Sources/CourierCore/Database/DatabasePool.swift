@@ -14,6 +14,16 @@ public final class DatabasePool: Sendable {
     private let path: String
     private let options: Database.Options
     private let maximumIdleReaders: Int
+    /// Where async writes (and in-memory reads) block: a serial queue, so at most one of its
+    /// threads waits for the writer connection. A serial queue gets a thread of its own when it has
+    /// work; a concurrent one would borrow from the few threads that, on Linux, Swift's cooperative
+    /// pool shares with it.
+    let writerQueue = DispatchQueue(label: "courier.database.writer")
+    /// Where async reads on reader connections block: a few serial queues taken in turn, so
+    /// concurrent reads run side by side on a bounded number of threads.
+    let readerQueues = (0..<4).map { DispatchQueue(label: "courier.database.reader.\($0)") }
+    /// The reader queue the next async read takes.
+    let nextReaderQueue = Atomic<UInt>(0)
 
     /// Opens the database at `path` (`:memory:` gives one private connection for both reads and writes)
     /// and runs `migrator`.
@@ -34,25 +44,42 @@ public final class DatabasePool: Sendable {
     /// Whether this pool is a private in-memory database.
     public var isInMemory: Bool { path == ":memory:" }
 
-    /// Runs `body` with the writer connection, one caller at a time.
-    /// - Throws: what `body` throws; `DatabaseError` (`misuse`) when called from inside another
-    ///   `write`, `transaction` (or in-memory `read`) of the same pool on the same thread, which
-    ///   would otherwise wait for itself forever.
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE … COMMIT`) on the writer
+    /// connection, one caller at a time: all of it commits, or none of it when `body` throws. Inside
+    /// `body`, `db.savepoint` nests.
+    ///
+    /// ```swift
+    /// try pool.write { db in
+    ///     try db.run("INSERT INTO items(name) VALUES (?1)", [.text(name)])
+    ///     try db.run("UPDATE counts SET n = n + 1")
+    /// }
+    /// ```
+    /// - Throws: what `body` throws (the transaction rolls back); `DatabaseError` from begin or
+    ///   commit; `DatabaseError` (`misuse`) when called from inside another `write` (or in-memory
+    ///   `read`) of the same pool on the same thread, which would otherwise wait for itself forever.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.withLock { db in try db.transaction { try body(db) } }
+    }
+
+    /// Runs `body` with the writer connection outside any transaction: each statement commits on
+    /// its own. For what SQLite refuses inside a transaction (`VACUUM`, `PRAGMA wal_checkpoint`,
+    /// some `PRAGMA`s) and for code that issues its own `BEGIN`.
+    /// - Throws: what `body` throws; `DatabaseError` (`misuse`) on re-entry, as `write`.
+    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.withLock(body)
     }
 
-    /// Runs `body` inside a write transaction.
+    /// The same as `write`: runs `body` inside a write transaction.
     /// - Throws: what `body` throws; the transaction rolls back.
     public func transaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try write { db in try db.transaction { try body(db) } }
+        try write(body)
     }
 
     /// Runs `body` with a reader connection inside a deferred transaction, so every query in it
     /// sees one snapshot of the database; readers do not wait for the writer.
     /// - Throws: what `body` throws, or `DatabaseError` when a reader cannot be opened.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if isInMemory { return try write { db in try db.readTransaction { try body(db) } } }
+        if isInMemory { return try writer.withLock { db in try db.readTransaction { try body(db) } } }
         let reader = try idleReaders.withLock { $0.popLast() } ?? openReader()
         defer {
             idleReaders.withLock { idle in

@@ -82,7 +82,7 @@ extension MessageStore {
     /// - Throws: `ConversationStoreError` `diskFull`, `storage`.
     public static func markReceiptsSent(_ receipts: [PendingReceipt], in db: Database) throws(ConversationStoreError) {
         try ConversationStoreError.translating("marking receipts sent") {
-            try db.messengerSavepoint {
+            try db.savepoint { db in
                 for receipt in receipts {
                     try db.run(
                         """

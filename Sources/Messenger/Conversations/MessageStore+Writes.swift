@@ -17,7 +17,7 @@ extension MessageStore {
             throw ConversationStoreError(.invalidArgument, "an incoming message needs its serverSeq")
         }
         return try ConversationStoreError.translating("storing an incoming message") {
-            try db.messengerSavepoint {
+            try db.savepoint { db in
                 guard try insert(message, state: message.state == .read ? .read : .delivered, outgoing: false, in: db)
                 else { return false }
                 try db.run(
@@ -43,7 +43,7 @@ extension MessageStore {
             throw ConversationStoreError(.invalidArgument, "a message without a serverSeq is sending or failed")
         }
         return try ConversationStoreError.translating("storing an outgoing message") {
-            try db.messengerSavepoint {
+            try db.savepoint { db in
                 try insert(message, state: message.state, outgoing: true, in: db)
             }
         }
@@ -88,7 +88,7 @@ extension MessageStore {
         -> Int
     {
         try ConversationStoreError.translating("marking messages read") {
-            try db.messengerSavepoint {
+            try db.savepoint { db in
                 try db.run(
                     """
                     UPDATE messenger_messages SET state = 'read'
@@ -143,7 +143,7 @@ extension MessageStore {
     /// - Throws: `ConversationStoreError` `diskFull`, `storage`.
     public static func deleteHistory(conversationId: String, in db: Database) throws(ConversationStoreError) {
         try ConversationStoreError.translating("deleting a conversation's history") {
-            try db.messengerSavepoint {
+            try db.savepoint { db in
                 for table in ["messenger_messages", "messenger_control_seqs", "messenger_receipts_out"] {
                     try db.run("DELETE FROM \(table) WHERE conversation_id = ?1", [.text(conversationId)])
                 }

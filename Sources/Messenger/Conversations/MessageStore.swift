@@ -10,7 +10,7 @@ import Foundation
 /// `ConversationStore`.
 ///
 /// ```swift
-/// try pool.transaction { db in
+/// try pool.write { db in
 ///     try sessions.storeSession(…, in: db)
 ///     let isNew = try MessageStore.insertIncoming(message, in: db)
 /// }
@@ -23,7 +23,7 @@ public enum MessageStore {
     /// `Migrator` refuses a file that records migrations it does not know.
     /// - Throws: `DatabaseSchemaError` when a newer build migrated the file; `DatabaseError`.
     public static func migrate(_ db: Database) throws {
-        try db.messengerSavepoint {
+        try db.savepoint { db in
             try db.execute("CREATE TABLE IF NOT EXISTS messenger_migrations(name TEXT PRIMARY KEY) WITHOUT ROWID")
             let applied = Set(try db.query("SELECT name FROM messenger_migrations") { $0.text(0) ?? "" })
             let unknown = applied.subtracting(migrations.map(\.name))

@@ -8,20 +8,23 @@ extension SQLiteMessengerStore {
         return try batcher.submit(pending) { batch in commit(batch) }.get()
     }
 
-    /// One transaction for the batch, a savepoint per send.
+    /// One transaction for the batch, a savepoint per send: a send that fails is undone alone and
+    /// reported with its own error, and the others commit. When SQLite has rolled the whole
+    /// transaction back (a full disk, an I/O error), nothing of the batch is left to commit, so the
+    /// batch fails with that error.
     private func commit(_ batch: [SendBatcher.Pending]) {
         do {
-            try pool.transaction { db in
+            try pool.write { db in
                 for pending in batch {
-                    try db.execute("SAVEPOINT send")
                     do {
                         pending.result = .success(
-                            try store(
-                                pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt, in: db))
-                        try db.execute("RELEASE send")
+                            try db.savepoint { db in
+                                try store(
+                                    pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt,
+                                    in: db)
+                            })
                     } catch {
-                        try db.execute("ROLLBACK TO send")
-                        try db.execute("RELEASE send")
+                        if db.isAutocommit { throw error }
                         pending.result = .failure(Self.storeError(error))
                     }
                 }
@@ -115,7 +118,8 @@ extension SQLiteMessengerStore {
     public func acknowledge(accountId: String, deviceId: Int, ids: [Int64]) throws(MessengerStoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try storage {
-            try pool.write { db in
+            // Its own transaction, after a pragma that SQLite refuses inside one.
+            try pool.writeWithoutTransaction { db in
                 // A lost acknowledgement only redelivers: no fsync of its own (see the type's note).
                 try db.execute("PRAGMA synchronous = NORMAL")
                 defer { try? db.execute("PRAGMA synchronous = \(synchronous)") }

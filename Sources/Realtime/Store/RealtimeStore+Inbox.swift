@@ -6,20 +6,18 @@ extension RealtimeStore {
     /// - Throws: `RealtimeError` `storage`.
     public func receive(_ item: IncomingItem) throws(RealtimeError) -> InboxOutcome {
         try access { db in
-            try db.transaction {
-                let highest =
-                    try db.query(
-                        "SELECT max(server_seq) FROM inbox WHERE conversation = ?1", [.text(item.conversation)]
-                    ) { $0.isNull(0) ? nil : $0.int(0) }.first ?? nil
-                try db.run(
-                    "INSERT OR IGNORE INTO inbox(id, conversation, server_seq, body) VALUES(?1, ?2, ?3, ?4)",
-                    [.text(item.id), .text(item.conversation), .integer(item.serverSeq), .text(item.body.description)])
-                guard db.changes > 0 else { return .duplicate }
-                if let highest, item.serverSeq > highest + 1 {
-                    return .acceptedAfterGap(missing: (highest + 1)...(item.serverSeq - 1))
-                }
-                return .accepted
+            let highest =
+                try db.query(
+                    "SELECT max(server_seq) FROM inbox WHERE conversation = ?1", [.text(item.conversation)]
+                ) { $0.isNull(0) ? nil : $0.int(0) }.first ?? nil
+            try db.run(
+                "INSERT OR IGNORE INTO inbox(id, conversation, server_seq, body) VALUES(?1, ?2, ?3, ?4)",
+                [.text(item.id), .text(item.conversation), .integer(item.serverSeq), .text(item.body.description)])
+            guard db.changes > 0 else { return .duplicate }
+            if let highest, item.serverSeq > highest + 1 {
+                return .acceptedAfterGap(missing: (highest + 1)...(item.serverSeq - 1))
             }
+            return .accepted
         }
     }
 

@@ -58,7 +58,8 @@ public final class RealtimeStore: Sendable {
         self.maximumPayloadBytes = maximumPayloadBytes
     }
 
-    /// Runs `body` on the connection, turning a SQLite failure into `RealtimeError.storage`.
+    /// Runs `body` in one transaction on the connection, turning a SQLite failure into
+    /// `RealtimeError.storage`.
     func access<T>(_ body: (Database) throws -> T) throws(RealtimeError) -> T {
         do {
             return try database.write { db in try body(db) }

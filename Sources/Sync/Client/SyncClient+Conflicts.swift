@@ -5,7 +5,9 @@ extension SyncClient {
     /// Resolves a conflict answer by the record type's policy, inside the push's transaction:
     /// every pending operation of the record is replaced by at most one new one that writes the
     /// resolved content over the server's current version.
-    func resolveConflict(_ db: Database, _ operation: SyncOperation, current: SyncRecord?, ancestor: SyncRecord?) throws
+    nonisolated func resolveConflict(
+        _ db: Database, _ operation: SyncOperation, current: SyncRecord?, ancestor: SyncRecord?
+    ) throws
         -> ([RecordChange], OperationOutcome)
     {
         let collection = operation.collection
@@ -54,7 +56,9 @@ extension SyncClient {
         return (changes, outcome)
     }
 
-    private func adoptServer(_ db: Database, _ collection: String, _ id: String, _ current: SyncRecord?) throws {
+    private nonisolated func adoptServer(_ db: Database, _ collection: String, _ id: String, _ current: SyncRecord?)
+        throws
+    {
         if let current {
             try LocalStore.adopt(db, current)
         } else {

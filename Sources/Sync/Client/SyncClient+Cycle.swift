@@ -33,7 +33,7 @@ extension SyncClient {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
         while !Task.isCancelled {
             do {
-                let cursor = try storage { try store.pool.read { db in try LocalStore.meta(db, "cursor") } }
+                let cursor = try await store.pool.read { db in try LocalStore.meta(db, "cursor") }
                 if try await transport.poke(since: cursor, wait: configuration.pokeWait) {
                     try await sync(.poke)
                 }
@@ -59,12 +59,12 @@ extension SyncClient {
             let batch = try storage { try store.nextBatch(limit: configuration.pushBatchSize) }
             if batch.isEmpty { return }
             let results = try await transport.push(clientID: clientID, operations: batch)
-            let (changes, outcomes) = try storage {
-                try store.pool.transaction { db in
+            let (changes, outcomes) = try await storage {
+                try await store.pool.write { db in
                     var changes: [RecordChange] = []
                     var outcomes: [OperationOutcome] = []
                     for (operation, result) in zip(batch, results) where result.opID == operation.id {
-                        let (change, outcome) = try acknowledge(db, operation, result.outcome)
+                        let (change, outcome) = try self.acknowledge(db, operation, result.outcome)
                         changes += change
                         outcomes.append(outcome)
                     }
@@ -84,7 +84,8 @@ extension SyncClient {
     }
 
     /// Applies the server's answer to one operation inside the push's local transaction.
-    private func acknowledge(_ db: Database, _ operation: SyncOperation, _ outcome: SyncOpResult.Outcome) throws
+    private nonisolated func acknowledge(_ db: Database, _ operation: SyncOperation, _ outcome: SyncOpResult.Outcome)
+        throws
         -> ([RecordChange], OperationOutcome)
     {
         let collection = operation.collection
@@ -131,7 +132,7 @@ extension SyncClient {
 
     /// A server copy of a record arrived: fast-forward when nothing is pending, else keep the
     /// local edits and move only their base (the next push answers the conflict).
-    func rebase(_ db: Database, _ record: SyncRecord) throws {
+    nonisolated func rebase(_ db: Database, _ record: SyncRecord) throws {
         if let stamp = HLCTimestamp(record.hlc) { hlc.receive(stamp) }
         guard var row = try LocalStore.row(db, record.collection, record.id),
             try LocalStore.pendingCount(db, record.collection, record.id) > 0
@@ -146,7 +147,7 @@ extension SyncClient {
 
     private func pullChanges(_ report: inout SyncReport) async throws(SyncError) {
         while true {
-            let cursor = try storage { try store.pool.read { db in try LocalStore.meta(db, "cursor") } }
+            let cursor = try await storage { try await store.pool.read { db in try LocalStore.meta(db, "cursor") } }
             let page: SyncPull
             do {
                 page = try await transport.changes(since: cursor, limit: configuration.pullBatchSize)
@@ -155,8 +156,8 @@ extension SyncClient {
                 try await refetch(&report)
                 continue
             }
-            let changes = try storage {
-                try store.pool.transaction { db in
+            let changes = try await storage {
+                try await store.pool.write { db in
                     var changes: [RecordChange] = []
                     for record in page.records {
                         if let row = try LocalStore.row(db, record.collection, record.id), row.base != nil,
@@ -164,7 +165,7 @@ extension SyncClient {
                         {
                             continue
                         }
-                        try rebase(db, record)
+                        try self.rebase(db, record)
                         changes.append(
                             RecordChange(
                                 collection: record.collection, id: record.id, deleted: record.deleted, origin: .remote))
@@ -184,8 +185,8 @@ extension SyncClient {
     /// keeps pending local edits on top, and proves the result with the snapshot's checksum.
     private func refetch(_ report: inout SyncReport) async throws(SyncError) {
         let snapshot = try await transport.snapshot()
-        let changes = try storage {
-            try store.pool.transaction { db in
+        let changes = try await storage {
+            try await store.pool.write { db in
                 var changes: [RecordChange] = []
                 let present = Set(snapshot.records.map { [$0.collection, $0.id] })
                 let local = try db.query("SELECT collection, id FROM records") { [$0.text(0) ?? "", $0.text(1) ?? ""] }
@@ -204,7 +205,7 @@ extension SyncClient {
                     }
                 }
                 for record in snapshot.records {
-                    try rebase(db, record)
+                    try self.rebase(db, record)
                     changes.append(
                         RecordChange(collection: record.collection, id: record.id, deleted: false, origin: .remote))
                 }

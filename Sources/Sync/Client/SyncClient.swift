@@ -214,4 +214,16 @@ public actor SyncClient {
             throw SyncError(.storage, "the local store failed: \(error)")
         }
     }
+
+    /// `storage` for the pool's async `read` and `write`, which leave the actor's thread free while
+    /// SQLite works.
+    func storage<T>(_ body: () async throws -> T) async throws(SyncError) -> T {
+        do {
+            return try await body()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.storage, "the local store failed: \(error)")
+        }
+    }
 }

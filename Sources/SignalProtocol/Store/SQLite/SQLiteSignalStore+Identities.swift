@@ -10,9 +10,7 @@ extension SQLiteSignalStore: IdentityKeyStore {
     /// - Throws: `.storageFailure`.
     @discardableResult
     public func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress) throws -> Bool {
-        try write("save an identity") { tables in
-            try tables.database.transaction { try tables.saveIdentity(identity, for: address) }
-        }
+        try write("save an identity") { tables in try tables.saveIdentity(identity, for: address) }
     }
 
     /// Applies `policy` to `identity` and the key stored for `address`.

@@ -66,7 +66,7 @@ public final class SQLiteSignalStore: Sendable {
             let pool = try DatabasePool(path: path, options: options, migrator: SQLiteSignalSchema.migrator)
             // Deleted rows are zeroed, nothing spills to temporary files, and the log is cut back to
             // nothing whenever it is reset.
-            try pool.write {
+            try pool.writeWithoutTransaction {
                 try $0.execute("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; PRAGMA journal_size_limit = 0")
             }
             return pool
@@ -113,7 +113,7 @@ public final class SQLiteSignalStore: Sendable {
         }
     }
 
-    /// Runs `body` on the writer connection; each statement commits on its own. Then clears the log.
+    /// Runs `body` in one transaction on the writer connection. Then clears the log.
     func write<T>(_ operation: String, _ body: (SQLiteSignalTables) throws -> T) throws -> T {
         try refuseReentrantUse(operation)
         let result = try SQLiteStorageError.translating(operation) {
@@ -129,7 +129,8 @@ public final class SQLiteSignalStore: Sendable {
     /// tries again; the commit it follows has succeeded either way.
     func truncateLog() {
         guard !pool.isInMemory else { return }
-        _ = try? pool.write { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        // A checkpoint cannot run inside a transaction.
+        _ = try? pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Inside its own transaction the store must be reached through the stores handed to the
