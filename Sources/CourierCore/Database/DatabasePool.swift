@@ -5,6 +5,11 @@ import Synchronization
 /// reader connections that run concurrently with it (WAL lets readers see the last commit while a
 /// write is in progress).
 ///
+/// `write` runs its closure in one transaction (`db.savepoint` nests inside it);
+/// `writeWithoutTransaction` is the exception for what SQLite refuses inside one. From an actor or
+/// another task, `try await pool.read { … }` and `try await pool.write { … }` block one of the
+/// pool's own threads instead of one of Swift's cooperative pool.
+///
 /// The `Database` handed to a closure belongs to the pool: return values computed from it, never
 /// the connection, a `Statement` or a `Row` (results are generic so that callers such as a
 /// decrypting session can hand back their own, possibly non-`Sendable`, values).
