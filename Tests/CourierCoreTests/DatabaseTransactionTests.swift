@@ -6,6 +6,8 @@ import Testing
 /// and the async `read` / `write`; every body runs against the in-memory and the file backend.
 struct DatabaseTransactionTests {
     struct Boom: Error, Equatable {}
+    /// A body ran on a thread that the holders were meant to take, or the pool never ran it.
+    struct BodyRanOnlyAfterTheDeadline: Error {}
 
     let migrator = Migrator([
         .init("items", sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)"),
@@ -224,7 +226,7 @@ struct DatabaseTransactionTests {
             tasks.append(
                 Task.immediate {
                     try await pool.write { db in
-                        guard holders.wait(for: threads) else { throw Boom() }
+                        guard holders.wait(for: threads) else { throw BodyRanOnlyAfterTheDeadline() }
                         try db.run("INSERT INTO items(name) VALUES (?1)", [.text("item \(i)")])
                         finished.increment()
                         return 1
@@ -233,7 +235,7 @@ struct DatabaseTransactionTests {
             tasks.append(
                 Task.immediate {
                     try await pool.read { db in
-                        guard holders.wait(for: threads) else { throw Boom() }
+                        guard holders.wait(for: threads) else { throw BodyRanOnlyAfterTheDeadline() }
                         _ = try db.query("SELECT count(*) FROM items") { $0.int(0) }
                         finished.increment()
                         return 0
