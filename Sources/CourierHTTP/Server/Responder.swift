@@ -35,7 +35,7 @@ struct Responder: Sendable {
                 RouteGroupMiddleware(),
                 RequestBodyMiddleware(
                     maximumBodyBytes: configuration.maximumBodyBytes,
-                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes)
+                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes),
             ]
         chain = layers.chained { request, context in
             switch context.match {

@@ -40,7 +40,8 @@ extension MessengerServer {
         }
         let uploads = body["preKeys"] == nil ? [] : try body.array("preKeys")
         guard uploads.count <= configuration.maximumOneTimePreKeysPerUpload else {
-            throw HTTPError(.tooManyPrekeys, "at most \(configuration.maximumOneTimePreKeysPerUpload) one-time prekeys at once")
+            throw HTTPError(
+                .tooManyPrekeys, "at most \(configuration.maximumOneTimePreKeysPerUpload) one-time prekeys at once")
         }
         var preKeys: [OneTimePreKeyUpload] = []
         for upload in uploads {

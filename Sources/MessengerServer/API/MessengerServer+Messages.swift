@@ -40,7 +40,8 @@ extension MessengerServer {
             let content = try item.bytes("content", maximum: Int.max)
             total += content.count
             guard total <= configuration.maximumMessageBytes else {
-                throw HTTPError(.payloadTooLarge, "a send carries at most \(configuration.maximumMessageBytes) bytes of ciphertext")
+                throw HTTPError(
+                    .payloadTooLarge, "a send carries at most \(configuration.maximumMessageBytes) bytes of ciphertext")
             }
             envelopes.append(
                 OutgoingEnvelope(

@@ -97,7 +97,10 @@ struct RouterGroupTests {
         var error = HTTPError(.invalidRequest, "one envelope per device", details: ["missingDevices": [2, 3]])
         error.retryAfterSeconds = 4
         let body = try #require(error.response().json)
-        #expect(body == ["error": ["code": "invalid_request", "message": "one envelope per device"], "missingDevices": [2, 3]])
+        #expect(
+            body == [
+                "error": ["code": "invalid_request", "message": "one envelope per device"], "missingDevices": [2, 3],
+            ])
         #expect(error.response().header("retry-after") == "4")
         #expect(error.withTopLevelFields().response().json?["code"] == "invalid_request")
     }
