@@ -30,53 +30,62 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3",
+            name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(
-            name: "CZlib", pkgConfig: "zlib",
+            name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
-            name: "CLibWebSockets", pkgConfig: "libwebsockets",
+            name: "CLibWebSockets", path: "Sources/System/CLibWebSockets", pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]),
         .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
+            name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(
-            name: "CSodium", pkgConfig: "libsodium",
+            name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
-        .systemLibrary(name: "CXEdDSA", providers: [.apt(["libxeddsa-dev"])]),
+        .systemLibrary(name: "CXEdDSA", path: "Sources/System/CXEdDSA", providers: [.apt(["libxeddsa-dev"])]),
         .systemLibrary(
-            name: "COpenSSL", pkgConfig: "libcrypto",
+            name: "COpenSSL", path: "Sources/System/COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(
-            name: "CPNG", pkgConfig: "libpng",
+            name: "CPNG", path: "Sources/System/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(
-            name: "CWebP", pkgConfig: "libwebp",
+            name: "CWebP", path: "Sources/System/CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // No pkgConfig: Debian's re2.pc adds -pthread, a flag SwiftPM refuses with a warning.
         .systemLibrary(
-            name: "CRE2",
+            name: "CRE2", path: "Sources/System/CRE2",
             providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
         // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
-        .target(name: "CRE2Shim", dependencies: ["CRE2"], linkerSettings: [.linkedLibrary("re2")]),
+        .target(
+            name: "CRE2Shim", dependencies: ["CRE2"], path: "Sources/System/CRE2Shim",
+            linkerSettings: [.linkedLibrary("re2")]),
         // libjpeg-turbo behind the setjmp that its error handling needs (Swift cannot hold one).
-        .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"]),
+        .target(name: "CJPEGTurbo", path: "Sources/System/CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"], path: "Sources/Core/CourierCore"),
         // The command table and its parser shared by courier, courier-server and courier-bench.
-        .target(name: "CourierCommandLine"),
-        .target(name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"]),
+        .target(name: "CourierCommandLine", path: "Sources/Core/CourierCommandLine"),
+        .target(
+            name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"],
+            path: "Sources/Shared/SignalProtocol"),
         // Replays fuzz inputs; built with -DSIGNAL_FUZZ and -sanitize=fuzzer it is a libFuzzer target (docs/signal-protocol.md).
-        .executableTarget(name: "signal-fuzz", dependencies: ["SignalProtocol"]),
+        .executableTarget(
+            name: "signal-fuzz", dependencies: ["SignalProtocol"], path: "Sources/Executables/signal-fuzz"),
         // Test and benchmark only: libsignal-protocol-c behind a small C harness of our own, the
         // independent implementation SignalProtocol is checked against.
         .target(
-            name: "CSignalPeer",
+            name: "CSignalPeer", path: "Sources/Testing/CSignalPeer",
             linkerSettings: [.linkedLibrary("signal-protocol-c"), .linkedLibrary("crypto")]),
-        .target(name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"]),
+        .target(
+            name: "SignalInteropPeer", dependencies: ["SignalProtocol", "CSignalPeer"],
+            path: "Sources/Testing/SignalInteropPeer"),
         // The client side of HTTP: HTTPClient, WebSocketClient (lws on Linux, URLSession on Apple) and
         // the WebSocket channel both sides share. Client libraries depend on this, never on CourierHTTP.
-        .target(name: "CourierHTTPClient", dependencies: ["CourierCore", "CLibWebSockets"]),
+        .target(
+            name: "CourierHTTPClient", dependencies: ["CourierCore", "CLibWebSockets"],
+            path: "Sources/Clients/CourierHTTPClient"),
         // The server side: router, middleware, the libwebsockets engine, WebSocket routes. COpenSSL
         // for SHA-256 of the keys rate limiters are given (CryptoKit's on Apple platforms).
         .target(
@@ -84,45 +93,62 @@ let package = Package(
             dependencies: [
                 "CourierCore", "CourierHTTPClient", "CLibWebSockets",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android])),
-            ]),
-        .target(name: "Analytics", dependencies: ["CourierCore"], resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
-        .target(name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"]),
+            ], path: "Sources/Servers/CourierHTTP"),
+        .target(
+            name: "Analytics", dependencies: ["CourierCore"], path: "Sources/Clients/Analytics",
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"],
+            path: "Sources/Servers/AnalyticsCollector"),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
-        .target(name: "FlagRules", dependencies: ["CourierCore", "CRE2Shim"]),
-        .target(name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"]),
-        .target(name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"]),
+        .target(name: "FlagRules", dependencies: ["CourierCore", "CRE2Shim"], path: "Sources/Shared/FlagRules"),
+        .target(
+            name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"], path: "Sources/Clients/FeatureFlags"),
+        .target(
+            name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"],
+            path: "Sources/Servers/FlagServer"),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
-        .target(name: "Console", dependencies: ["CourierCore", "CourierHTTP"]),
+        .target(name: "Console", dependencies: ["CourierCore", "CourierHTTP"], path: "Sources/Servers/Console"),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
-        .target(name: "CSpawn"),
-        .target(name: "CourierTesting", dependencies: ["CourierCore", "CourierHTTP", "Realtime", "CSpawn"]),
+        .target(name: "CSpawn", path: "Sources/Testing/CSpawn"),
+        .target(
+            name: "CourierTesting", dependencies: ["CourierCore", "CourierHTTP", "Realtime", "CSpawn"],
+            path: "Sources/Testing/CourierTesting"),
         .target(
             name: "MessengerServer",
-            dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"]),
+            dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"],
+            path: "Sources/Servers/MessengerServer"),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CourierCore", "CourierHTTPClient", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"]),
-        .target(name: "Realtime", dependencies: ["CourierCore", "CourierHTTPClient"]),
+            dependencies: ["CourierCore", "CourierHTTPClient", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"],
+            path: "Sources/Clients/ImagePipeline"),
         .target(
-            name: "Messenger", dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTPClient", "Pagination"]),
+            name: "Realtime", dependencies: ["CourierCore", "CourierHTTPClient"], path: "Sources/Clients/Realtime"),
+        .target(
+            name: "Messenger",
+            dependencies: ["SignalProtocol", "Realtime", "CourierCore", "CourierHTTPClient", "Pagination"],
+            path: "Sources/Clients/Messenger"),
         // Keyset cursors (signed by the server), page requests and the prefetching paginator.
-        .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"]),
+        .target(name: "Pagination", dependencies: ["CourierCore", "CSodium"], path: "Sources/Shared/Pagination"),
         // Operations, records, results and the record-set checksum: shared by Sync and SyncServer.
-        .target(name: "SyncWire", dependencies: ["CourierCore"]),
-        .target(name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTPClient"]),
-        .target(name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP"]),
+        .target(name: "SyncWire", dependencies: ["CourierCore"], path: "Sources/Shared/SyncWire"),
+        .target(
+            name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTPClient"], path: "Sources/Clients/Sync"),
+        .target(
+            name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP"],
+            path: "Sources/Servers/SyncServer"),
         .executableTarget(
             name: "courier-server",
             dependencies: [
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
                 "CourierCore", "CourierCommandLine",
-            ]),
+            ], path: "Sources/Executables/courier-server"),
         .executableTarget(
             name: "courier",
             dependencies: [
                 "CourierCore", "CourierHTTP", "Analytics", "Messenger", "MessengerServer", "Realtime", "SignalProtocol",
                 "CourierCommandLine",
-            ]),
+            ], path: "Sources/Executables/courier"),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.
         .target(
@@ -137,47 +163,64 @@ let package = Package(
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Clients/ImagePipelineTests"),
         .testTarget(
             name: "RealtimeTests",
-            dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["Realtime", "MessengerServer", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Clients/RealtimeTests"),
         // Test only: a second process on a device's store (the notification extension's stand-in).
         .executableTarget(
             name: "messenger-peer", dependencies: ["Messenger", "SignalProtocol", "CourierHTTP", "CourierCore"],
-            path: "Tests/MessengerPeer"),
+            path: "Tests/Support/MessengerPeer"),
         .testTarget(
             name: "MessengerTests",
             dependencies: [
                 "Messenger", "MessengerServer", "SignalProtocol", "Realtime", "Pagination", "CourierHTTP",
                 "CourierCore", "CourierTesting",
-            ]),
-        .testTarget(name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"]),
-        .testTarget(name: "CourierCommandLineTests", dependencies: ["CourierCommandLine", "CourierTesting"]),
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"]),
+            ], path: "Tests/Clients/MessengerTests"),
+        .testTarget(
+            name: "CourierCoreTests", dependencies: ["CourierCore", "CourierTesting"],
+            path: "Tests/Core/CourierCoreTests"),
+        .testTarget(
+            name: "CourierCommandLineTests", dependencies: ["CourierCommandLine", "CourierTesting"],
+            path: "Tests/Core/CourierCommandLineTests"),
+        .testTarget(
+            name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/CourierHTTPTests"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
-        .testTarget(name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore"]),
+            dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Clients/AnalyticsTests"),
+        .testTarget(
+            name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore"],
+            path: "Tests/Shared/SignalProtocolTests"),
         .testTarget(
             name: "MessengerServerTests",
-            dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/MessengerServerTests"),
         .testTarget(
             name: "AnalyticsCollectorTests",
-            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/AnalyticsCollectorTests"),
         .testTarget(
             name: "ConsoleTests",
             dependencies: [
                 "Console", "AnalyticsCollector", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting",
-            ]),
+            ], path: "Tests/Servers/ConsoleTests"),
         .testTarget(
             name: "FeatureFlagsTests",
-            dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Clients/FeatureFlagsTests"),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Clients/SyncTests"),
         .testTarget(
             name: "PaginationTests",
-            dependencies: ["Pagination", "SyncServer", "CourierHTTP", "CourierCore", "CourierTesting"]),
+            dependencies: ["Pagination", "SyncServer", "CourierHTTP", "CourierCore", "CourierTesting"],
+            path: "Tests/Shared/PaginationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One HTTP request the SDK makes.
+/// One HTTP request a client library makes through its `DataTransport`.
 public struct TransportRequest: Sendable {
     /// `GET` or `POST`.
     public var method: String
@@ -11,7 +11,7 @@ public struct TransportRequest: Sendable {
     public var url: String
     /// Request headers.
     public var headers: [String: String]
-    /// The body (already gzipped for uploads).
+    /// The body (the analytics SDK's uploads are gzipped already).
     public var body: [UInt8]?
 
     /// Creates a request.
@@ -25,20 +25,28 @@ public struct TransportRequest: Sendable {
 
 /// What came back: a response, or no response at all.
 public enum TransportResult: Sendable, Equatable {
-    /// The server answered.
+    /// The server answered (header names in lowercase).
     case response(status: Int, headers: [String: String], body: [UInt8])
     /// No answer: offline, refused, reset or timed out.
     case failure(String)
 }
 
-/// The SDK's network seam: URLSession in apps, fakes in tests.
-public protocol AnalyticsTransport: Sendable {
+/// The client libraries' one network seam (Nuke's `DataLoading` is the model): the analytics
+/// SDK's uploads and settings fetch and the flag client's fetches go through it, URLSession in
+/// apps, a fake that implements it once in tests.
+///
+/// ```swift
+/// struct Offline: DataTransport {
+///     func send(_ request: TransportRequest) async -> TransportResult { .failure("offline") }
+/// }
+/// ```
+public protocol DataTransport: Sendable {
     /// Sends one request; never throws — a failure is a `.failure` result.
     func send(_ request: TransportRequest) async -> TransportResult
 }
 
-/// The default transport over URLSession.
-public final class URLSessionTransport: AnalyticsTransport {
+/// The default transport over URLSession (which decodes `Content-Encoding: gzip` itself).
+public final class URLSessionTransport: DataTransport {
     private let session: URLSession
 
     /// Creates a transport whose requests time out after `timeout` seconds.
