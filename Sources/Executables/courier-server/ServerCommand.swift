@@ -128,7 +128,7 @@ enum ServerCommand {
         }
         let server = HTTPServer(
             configuration: http, router: router, metrics: metrics,
-            middleware: collector.middleware + [console.middleware])
+            middleware: [console.middleware])
         try server.start()
         FileHandle.standardOutput.write(
             Data(

@@ -58,14 +58,17 @@ public final class MessengerServer: Sendable {
         notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
     }
 
-    /// Adds the messenger's routes to `router`.
+    /// Adds the messenger's routes to `router`, in one group whose error bodies also carry `code`
+    /// and `message` at the top level, where the messenger's clients read them.
     public func mount(on router: inout Router) {
-        mountAccounts(on: &router)
-        mountKeys(on: &router)
-        mountMessages(on: &router)
-        mountAttachments(on: &router)
-        mountSocket(on: &router)
-        mountOverview(on: &router)
+        router.group(middleware: [TopLevelErrorFieldsMiddleware()]) { messenger in
+            mountAccounts(on: &messenger)
+            mountKeys(on: &messenger)
+            mountMessages(on: &messenger)
+            mountAttachments(on: &messenger)
+            mountSocket(on: &messenger)
+            mountOverview(on: &messenger)
+        }
     }
 
     /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index
@@ -127,22 +130,22 @@ public final class MessengerServer: Sendable {
     }
 
     /// The authenticated device of `request`.
-    func device(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+    func device(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedDevice {
         try authenticator.authenticate(request)
     }
 
     /// Runs a store call, turning its failure into an answer.
-    func stored<T>(_ body: () throws(MessengerStoreError) -> T) throws(MessengerError) -> T {
+    func stored<T>(_ body: () throws(MessengerStoreError) -> T) throws(HTTPError) -> T {
         do {
             return try body()
         } catch {
-            throw MessengerError.store(error)
+            throw HTTPError.store(error)
         }
     }
 
-    static func limit(_ limiter: RateLimiter?, _ key: String) throws(MessengerError) {
+    static func limit(_ limiter: RateLimiter?, _ key: String) throws(HTTPError) {
         if case .limited(let seconds) = limiter?.take(key) ?? .allowed {
-            throw MessengerError.rateLimited(retryAfter: seconds)
+            throw HTTPError.rateLimited(retryAfter: seconds)
         }
     }
 }

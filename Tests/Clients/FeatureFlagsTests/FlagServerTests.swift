@@ -93,6 +93,26 @@ struct FlagServerTests {
         #expect(try JSONParser.parse(plain)["flags"]?.arrayValue?.first?["key"] == "new-checkout")
     }
 
+    /// Every admin route is in the admin group: without the token it is refused before its
+    /// handler runs, while the public routes beside it need none.
+    @Test(arguments: [
+        ("GET", "/definitions"), ("PUT", "/definitions/new-checkout"), ("POST", "/definitions/new-checkout/kill"),
+        ("PUT", "/segments/beta"), ("GET", "/audit"),
+    ])
+    func adminRoutesNeedTheAdminToken(method: String, path: String) async throws {
+        let harness = try FlagHarness()
+        defer { harness.stop() }
+        try await harness.put(checkoutDefinition())
+        let url = "\(harness.baseURL)/v1/flags/production\(path)"
+        for headers in [[:], ["Authorization": "Bearer wrong"]] {
+            let refused = try await harness.client.send(method, url, headers: headers)
+            #expect(refused.status == 403)
+            #expect(refused.json?["error"]?["code"] == "forbidden")
+        }
+        let served = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        #expect(served.status == 200)
+    }
+
     @Test func killEditsTheFlagAndEveryChangeIsAudited() async throws {
         let harness = try FlagHarness()
         defer { harness.stop() }

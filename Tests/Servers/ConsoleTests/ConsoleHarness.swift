@@ -46,7 +46,7 @@ struct ConsoleHarness {
         var http = HTTPServerConfiguration()
         http.port = 0
         server = HTTPServer(
-            configuration: http, router: router, middleware: collector.middleware + [console.middleware])
+            configuration: http, router: router, middleware: [console.middleware])
         try server.start()
     }
 

@@ -1,6 +1,7 @@
 import CourierCore
 import Foundation
 import Synchronization
+import CourierHTTP
 
 /// Commits batches from many request threads in shared transactions.
 ///
@@ -9,7 +10,7 @@ import Synchronization
 /// waiter with its own outcome. Under load many batches share one `fsync`; alone, a batch commits
 /// at once.
 final class GroupCommitter: Sendable {
-    typealias Outcome = Result<CommitOutcome, CollectorError>
+    typealias Outcome = Result<CommitOutcome, HTTPError>
 
     /// One submitted batch and whoever waits for it; the first outcome (the commit's, or the
     /// timeout's) is the one the waiter gets.
@@ -83,11 +84,11 @@ final class GroupCommitter: Sendable {
     var pendingEvents: Int { state.withLock { $0.pendingEvents } }
 
     /// Queues `messages` and waits, without holding a thread, until they are committed.
-    /// - Throws: `CollectorError` — `overloaded` when too much is queued (nothing is queued then),
+    /// - Throws: `HTTPError` — `overloaded` when too much is queued (nothing is queued then),
     ///   `shuttingDown` after `stop()`, `commitTimeout` when the commit takes longer than
     ///   `commitTimeout` (it may still land; a retry is deduplicated), `storageUnavailable` when
     ///   the commit fails.
-    func submit(_ messages: [PreparedMessage]) async throws(CollectorError) -> CommitOutcome {
+    func submit(_ messages: [PreparedMessage]) async throws(HTTPError) -> CommitOutcome {
         let ticket = Ticket(messages)
         enum Admission { case accepted, busy, stopping }
         let admission: Admission = state.withLock { state in
@@ -102,16 +103,16 @@ final class GroupCommitter: Sendable {
         switch admission {
         case .accepted: break
         case .busy:
-            throw CollectorError(
+            throw HTTPError(
                 .overloaded, "the collector is busy; retry later",
                 retryAfterSeconds: configuration.retryAfterSeconds)
         case .stopping:
-            throw CollectorError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
+            throw HTTPError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
         }
         wake.signal()
         // The request is not held hostage by a stuck store: at the deadline the client is told to
         // retry, and if the commit does land later, the retry is a duplicate and is skipped.
-        let timeout = CollectorError(
+        let timeout = HTTPError(
             .commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
             retryAfterSeconds: configuration.retryAfterSeconds)
         DispatchQueue.global().asyncAfter(
@@ -161,7 +162,7 @@ final class GroupCommitter: Sendable {
 
     private func commit(_ tickets: [Ticket]) {
         let cutoff = clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds
-        var results: [Result<CommitOutcome, CollectorError>]
+        var results: [Result<CommitOutcome, HTTPError>]
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
             if results.count != tickets.count {
@@ -178,7 +179,7 @@ final class GroupCommitter: Sendable {
                     }
                     return .success(outcome)
                 } catch {
-                    return .failure(CollectorError(error))
+                    return .failure(HTTPError(error))
                 }
             }
         }
