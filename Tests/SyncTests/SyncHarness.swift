@@ -64,7 +64,7 @@ final class SyncHarness: @unchecked Sendable {
     /// same data directory: a server restart.
     func restart() async throws {
         let old = server
-        _ = await runOffPool { old.stop(deadline: .milliseconds(200)) }
+        await old.shutdown(deadline: .milliseconds(200))
         (store, service, server) = try Self.start(
             directory: directory, configuration: configuration, clock: clock, listening: listening)
     }

@@ -123,7 +123,8 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully: requests in flight finish and are answered (new ones get `503` with
     /// `Retry-After` and `Connection: close`) until `deadline`, then the server stops listening
     /// and `run()` returns once the background jobs have ended. Suspends meanwhile, holding no
-    /// thread; a second call waits for the first.
+    /// thread; a second call waits for the first. Called from a cancelled task, it does not wait
+    /// for requests in flight.
     /// - Returns: how many requests were still unanswered at the deadline (0 after a clean stop).
     @discardableResult
     public func shutdown(deadline: Duration = .seconds(10)) async -> Int {
