@@ -42,6 +42,7 @@ bench: bootstrap
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks
+	scripts/check-layering
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks

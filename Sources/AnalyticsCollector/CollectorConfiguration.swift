@@ -32,7 +32,7 @@ public struct CollectorConfiguration: Sendable {
     /// The shortest time between two reads of a live event stream (`GET /v1/events/stream`):
     /// commits in between are read together, so a stream costs at most a few reads a second.
     public var liveStreamInterval: Duration = .milliseconds(200)
-    /// Live event streams open at once; more are answered 503.
+    /// Live event streams open at once; more are answered `429 overloaded` with `Retry-After`.
     public var maximumLiveStreams = 16
     /// How long a quiet live event stream waits before it sends a keep-alive comment.
     public var liveStreamKeepAlive: Duration = .seconds(15)

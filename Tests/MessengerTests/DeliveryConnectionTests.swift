@@ -90,6 +90,47 @@ struct DeliveryConnectionTests {
         #expect(await connection.openedCount == 2)
         await connection.stop()
     }
+
+    /// What the socket delivers while the connection stops is either processed and in `events`
+    /// before they finish, or not processed at all and left on the server for the next catch-up:
+    /// never stored and acknowledged with nobody told (a chat that went offline lost the line).
+    @Test func envelopesArrivingAsTheConnectionStopsAreShownOrLeftOnTheServer() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        try await alice.send(text: "one", to: bob.credentials.accountId)
+        try await alice.send(text: "two", to: bob.credentials.accountId)
+        let pending = try await HTTPClient(timeout: .seconds(20)).send(
+            "GET", server.baseURL + "/v1/messages", headers: [bob.authorizationHeader.0: bob.authorizationHeader.1])
+        let envelopes = try #require(pending.json?["messages"]?.arrayValue)
+        #expect(envelopes.count == 2)
+
+        let transport = FakeRealtimeTransport()
+        let connection = await bob.connect(transport: transport)
+        try await reached("live") { await connection.state == .live }
+        let socket = try #require(transport.sockets.first)
+        for (index, entry) in envelopes.enumerated() {
+            let envelope = try #require(entry["envelope"])
+            socket.deliver(
+                .text(
+                    String(
+                        decoding: JSONWriter.encode([
+                            "type": "request", "id": .int(Int64(index + 1)), "verb": "PUT", "path": "/api/v1/message",
+                            "body": envelope,
+                        ]), as: UTF8.self)))
+        }
+        await connection.stop()
+        var shown: [String] = []
+        for await event in connection.events { if let body = event.body { shown.append(body) } }
+
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        let stored = try await bob.messages(in: conversation).map(\.body)
+        #expect(stored == shown, "every stored message was shown")
+        // The rest is still on the server: a catch-up brings it, each message once.
+        let caughtUp = try await bob.sync().compactMap(\.body)
+        #expect(shown + caughtUp == ["one", "two"])
+    }
 }
 
 struct NotReached: Error {

@@ -9,7 +9,7 @@ public struct FeatureFlagsConfiguration: Sendable {
     /// Where the last-known-good definitions live between launches.
     public var cacheStore: any FlagCacheStore
     /// The network seam.
-    public var transport: any FlagTransport = URLSessionFlagTransport()
+    public var transport: any FlagTransport = URLSessionTransport(timeout: 15)
     /// The time source (a manual clock in tests).
     public var clock: any Clock = SystemClock()
     /// Fetches closer together than this (on launch, on foreground) are skipped.

@@ -38,7 +38,8 @@ extension FeatureFlags {
         if let etag { headers["If-None-Match"] = etag }
         let url = "\(configuration.serverURL)/v1/flags/\(Self.escape(configuration.environmentKey))"
         let outcome = Self.interpret(
-            await configuration.transport.get(url, headers: headers), maximumBytes: configuration.maximumDocumentBytes)
+            await configuration.transport.send(TransportRequest(method: "GET", url: url, headers: headers)),
+            maximumBytes: configuration.maximumDocumentBytes)
         let now = clock.now
         switch outcome {
         case .document(let document, let newTag):

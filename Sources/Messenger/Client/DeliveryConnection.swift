@@ -26,6 +26,10 @@ public actor DeliveryConnection {
     private var machine: ConnectionStateMachine
     private var listener: DeliveryListener?
     private var timers: [ConnectionTimer: Task<Void, Never>] = [:]
+    /// The tasks that yield into `events` (catch-ups, each socket's forwarding): `stop()` waits
+    /// for them, so nothing they processed is left out of `events`.
+    private var producers: [Int: Task<Void, Never>] = [:]
+    private var nextProducer = 0
     /// How many sockets were opened so far.
     public private(set) var openedCount = 0
 
@@ -40,11 +44,17 @@ public actor DeliveryConnection {
     /// Where the connection is: idle, connecting, live or waiting before the next attempt.
     public var state: ConnectionState { machine.state }
 
-    /// Closes the socket, cancels the timers and finishes `events`.
-    public func stop() {
+    /// Closes the socket, cancels the timers and finishes `events` once what was being processed
+    /// is in them. An envelope the socket delivers after this is left unprocessed and
+    /// unacknowledged on the server, for the next catch-up: none is stored without an event.
+    public func stop() async {
         perform(machine.handle(.stop))
         for timer in timers.values { timer.cancel() }
         timers = [:]
+        while let (id, producer) = producers.first {
+            await producer.value
+            producers[id] = nil
+        }
         continuation.finish()
     }
 
@@ -85,7 +95,7 @@ public actor DeliveryConnection {
             case .sendPing:
                 if listener != nil { handle(.pong) }
             case .resume:
-                Task { [client, continuation] in
+                startProducing { [client, continuation] in
                     for event in (try? await client.sync()) ?? [] where event != .duplicate {
                         continuation.yield(event)
                     }
@@ -113,12 +123,24 @@ public actor DeliveryConnection {
         let listener = DeliveryListener(socket: socket, client: client)
         self.listener = listener
         openedCount += 1
-        Task { [continuation] in
+        startProducing { [continuation] in
             for await event in listener.events where event != .duplicate { continuation.yield(event) }
-            self.ended(listener)
+            await self.ended(listener)
         }
         handle(.opened)
     }
+
+    /// Runs `work`, which yields into `events`, as a task `stop()` waits for.
+    private func startProducing(_ work: @escaping @Sendable () async -> Void) {
+        let id = nextProducer
+        nextProducer += 1
+        producers[id] = Task {
+            await work()
+            self.producerFinished(id)
+        }
+    }
+
+    private func producerFinished(_ id: Int) { producers[id] = nil }
 
     /// A socket closed: a drop when it is the current one (not one this side closed).
     private func ended(_ ended: DeliveryListener) {

@@ -1,6 +1,7 @@
 import CourierCore
 import CourierHTTPClient
 import Realtime
+import Synchronization
 
 /// Reads the delivery socket (`GET /v1/websocket`, Signal's request/response framing): each
 /// envelope is decrypted and stored in one transaction and only then answered with the 200 that
@@ -17,13 +18,17 @@ public final class DeliveryListener: Sendable {
     public let events: AsyncStream<IncomingEvent>
     private let socket: any RealtimeSocket
     private let reader: Task<Void, Never>
+    /// Set by `stop()`: what the socket still delivers is left on the server, unacknowledged.
+    private let stopping = StopFlag()
 
     init(socket: any RealtimeSocket, client: MessengerClient) {
         let (events, sink) = AsyncStream.makeStream(of: IncomingEvent.self, bufferingPolicy: .unbounded)
         self.events = events
         self.socket = socket
+        let stopping = self.stopping
         reader = Task {
             while let message = await socket.receive() {
+                guard !stopping.isSet else { break }
                 guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
                     frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
                 else { continue }
@@ -52,8 +57,10 @@ public final class DeliveryListener: Sendable {
         }
     }
 
-    /// Closes the socket; `events` finishes.
+    /// Closes the socket; `events` finishes after the envelope being processed, if any. What the
+    /// socket delivers from now on is not processed: the server keeps it for the next catch-up.
     public func stop() {
+        stopping.set()
         socket.close()
     }
 
@@ -85,4 +92,11 @@ extension MessengerClient {
 
     /// The `Authorization` header for the delivery socket.
     public nonisolated var authorizationHeader: (String, String) { ("Authorization", credentials.authorization) }
+}
+
+/// A flag set once, read from any thread.
+private final class StopFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
