@@ -106,6 +106,25 @@ public final class Collector: Sendable {
             """
     }
 
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): forgets remembered
+    /// `messageId`s older than the dedupe window, every `configuration.dedupePruneInterval` of
+    /// the collector's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning") { [self] in
+                _ = try? pruneDedupeIndex()
+            }
+        ]
+    }
+
+    /// Forgets remembered `messageId`s older than the dedupe window.
+    /// - Returns: how many were forgotten.
+    /// - Throws: `EventStoreError` when the store fails.
+    @discardableResult
+    public func pruneDedupeIndex() throws(EventStoreError) -> Int {
+        try store.pruneSeenMessages(before: clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
+    }
+
     /// Live event streams (`GET /v1/events/stream`) open now.
     public var liveStreamCount: Int { liveStreams.load(ordering: .relaxed) }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// never sees plaintext or private keys.
 ///
 /// Mount it on an `HTTPServer`'s router beside the collector (docs/messenger-server.md lists
-/// every route); call `expire()` now and then (courier-server does it hourly).
+/// every route); run `backgroundJobs` beside the server (`HTTPServer(…, jobs:)`), or call
+/// `expire()` now and then.
 public final class MessengerServer: Sendable {
     /// The limits and policies in force.
     public let configuration: MessengerConfiguration
@@ -80,6 +81,16 @@ public final class MessengerServer: Sendable {
         let expired = try store.expire(now: clock.nowMilliseconds)
         for id in expired.attachments { attachments?.remove(id) }
         return (expired.envelopes, expired.attachments.count)
+    }
+
+    /// The work to run beside the server: `expire()` at once and then every
+    /// `configuration.expiryInterval` of the server's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.expiryInterval, on: clock, name: "messenger.expiry") { [self] in
+                _ = try? expire()
+            }
+        ]
     }
 
     /// Devices with a live socket on this instance.

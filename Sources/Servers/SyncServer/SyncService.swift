@@ -65,6 +65,16 @@ public final class SyncService: Sendable {
         }
     }
 
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): `collectTombstones()` at once
+    /// and then every `configuration.tombstoneCollectionInterval` of the service's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.tombstoneCollectionInterval, on: clock, name: "sync.tombstones") { [self] in
+                _ = try? collectTombstones()
+            }
+        ]
+    }
+
     /// The owner the request's bearer token belongs to.
     func owner(_ request: HTTPRequest) throws(HTTPError) -> String {
         guard let token = request.bearerToken, let owner = configuration.tokens[token] else {

@@ -400,7 +400,7 @@ struct CollectorIntegrationTests {
         let inFlight = Task { try await harness.rawPost(CollectorHarness.batch(10, prefix: "flight")) }
         #expect(await waitOffPool(store.commitEntered))
         let server = harness.server
-        let stopping = Task { await runOffPool { server.stop() } }
+        let stopping = Task { await server.shutdown() }
         store.holdCommits.store(false, ordering: .releasing)
         store.releaseCommit.signal()
         let response = try await inFlight.value

@@ -105,10 +105,9 @@ import Testing
         #expect(closed.code.rawValue == 4401)
         // Signal's query-string login works too. The password is base64: escaped, or a `+` in it
         // would arrive as a space.
-        let escaped = bob.password.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
-            .replacingOccurrences(of: "=", with: "%3D")
+        let password = try #require(bob.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         let query = try await client.connect(
-            to: "ws://127.0.0.1:\(harness.server.port)/v1/websocket?login=\(bob.accountId).1&password=\(escaped)")
+            to: "ws://127.0.0.1:\(harness.server.port)/v1/websocket?login=\(bob.accountId).1&password=\(password)")
         var reader = DeliveryReader(query)
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }

@@ -68,13 +68,11 @@ final class GroupCommitter: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    private let lastPrune = Atomic<UInt64>(0)
 
     init(store: any EventStore, clock: any Clock, configuration: CollectorConfiguration) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        lastPrune.store(clock.uptimeNanoseconds, ordering: .relaxed)
         let thread = Thread { [self] in run() }
         thread.name = "courier.collector.commit"
         thread.start()
@@ -156,7 +154,6 @@ final class GroupCommitter: Sendable {
                 finished.signal()
                 return
             }
-            pruneIfDue()
         }
     }
 
@@ -188,13 +185,5 @@ final class GroupCommitter: Sendable {
         for (ticket, result) in zip(tickets, results) {
             ticket.finish(result)
         }
-    }
-
-    private func pruneIfDue() {
-        let now = clock.uptimeNanoseconds
-        let interval = UInt64(max(0, configuration.dedupePruneInterval.wholeNanoseconds))
-        guard now &- lastPrune.load(ordering: .relaxed) >= interval else { return }
-        lastPrune.store(now, ordering: .relaxed)
-        _ = try? store.pruneSeenMessages(before: clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
     }
 }
