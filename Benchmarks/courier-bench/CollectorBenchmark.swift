@@ -46,7 +46,7 @@ struct CollectorBenchmark {
             var http = HTTPServerConfiguration()
             http.port = 0
             http.handlerThreads = connections + 4
-            let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
+            let server = HTTPServer(configuration: http, router: router)
             try server.start()
             sink.append(try load(server: server, script: script.path, path: "/sink"))
             let result = try load(server: server, script: script.path, path: "/v1/batch")

@@ -45,7 +45,7 @@ struct ConsoleStreamBenchmark {
             collector.mount(on: &router)
             var http = HTTPServerConfiguration()
             http.port = 0
-            let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
+            let server = HTTPServer(configuration: http, router: router)
             try server.start()
             let wrk = Wrk(connections: connections, seconds: seconds)
             for streamOpen in run % 2 == 0 ? [false, true] : [true, false] {

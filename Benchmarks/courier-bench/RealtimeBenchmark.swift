@@ -319,7 +319,7 @@ final class RestartableMessenger: Sendable {
     /// closed at once), then starts another on the same data.
     func restart(downtime: Duration) async throws {
         let old = server.withLock { $0 }
-        _ = await runOffPool { old.stop(deadline: .zero) }
+        await old.shutdown(deadline: .zero)
         try await Task.sleep(for: downtime)
         let next = try Self.start(store: try SQLiteMessengerStore(path: directory + "/messenger.sqlite"))
         server.withLock { $0 = next }

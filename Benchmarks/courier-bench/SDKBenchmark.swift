@@ -187,7 +187,7 @@ struct SDKBenchmark {
                 }
             }
         }
-        let server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
+        let server = HTTPServer(configuration: http, router: router)
         try server.start()
         defer {
             if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {

@@ -6,10 +6,10 @@ public struct RealtimeError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The store could not be opened, read or written.
         public static let storage = Code(name: "storage")
         /// The argument is not acceptable (an empty destination, a payload over the limit).
-        public static let invalidArgument = Code(name: "invalidArgument")
+        public static let invalidArgument = Code(name: "invalid_argument")
         /// No outbox item has that id, or it is not in a state that allows the change.
-        public static let notFound = Code(name: "notFound")
-        /// The code's name.
+        public static let notFound = Code(name: "not_found")
+        /// The code's name, in snake_case like every error code in Courier.
         public var description: String { name }
     }
 

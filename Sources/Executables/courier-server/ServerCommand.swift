@@ -11,7 +11,7 @@ import SyncServer
 /// Wires the server libraries onto one `HTTPServer` with one data directory and runs until
 /// SIGINT or SIGTERM.
 enum ServerCommand {
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) async -> Int32 {
         var options: ServerOptions
         switch ServerOptions.command.parse(arguments) {
         case .help(let usage):
@@ -30,7 +30,7 @@ enum ServerCommand {
             options.environment = ProcessInfo.processInfo.environment
         }
         do {
-            try serve(options)
+            try await serve(options)
             return 0
         } catch {
             FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
@@ -38,7 +38,7 @@ enum ServerCommand {
         }
     }
 
-    private static func serve(_ options: ServerOptions) throws {
+    private static func serve(_ options: ServerOptions) async throws {
         try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         let lock = try FileLock(path: options.dataDirectory + "/courier.lock")
         var configuration = CollectorConfiguration()
@@ -72,12 +72,6 @@ enum ServerCommand {
             configuration: messengerConfiguration,
             store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
             pushSenders: try pushSenders(options))
-        let expiry = Task.detached {
-            while !Task.isCancelled {
-                _ = try? messenger.expire()
-                try? await Task.sleep(for: .seconds(3_600))
-            }
-        }
 
         var router = Router()
         collector.mount(on: &router)
@@ -93,12 +87,6 @@ enum ServerCommand {
         let sync = try SyncService(
             configuration: syncConfiguration, store: try SQLiteSyncStore(path: options.dataDirectory + "/sync.sqlite"))
         sync.mount(on: &router)
-        let tombstones = Task.detached {
-            while !Task.isCancelled {
-                _ = try? sync.collectTombstones()
-                try? await Task.sleep(for: .seconds(3_600))
-            }
-        }
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
         }
@@ -128,20 +116,25 @@ enum ServerCommand {
         }
         let server = HTTPServer(
             configuration: http, router: router, metrics: metrics,
-            middleware: collector.middleware + [console.middleware])
+            middleware: [console.middleware],
+            jobs: collector.backgroundJobs + messenger.backgroundJobs + sync.backgroundJobs)
         try server.start()
         FileHandle.standardOutput.write(
             Data(
                 ("courier-server listening on \(server.baseURL) (data in \(options.dataDirectory))\n"
                     + "courier-server console at \(server.baseURL)/console/\n").utf8))
 
-        waitForTerminationSignal()
-        print("courier-server stopping: finishing requests in flight")
-        let unanswered = server.stop(deadline: .seconds(10))
-        if unanswered > 0 { print("courier-server: \(unanswered) requests were still in flight after 10 s") }
+        // The jobs (expiry, dedupe pruning, tombstone GC) run as child tasks of `run()` and end
+        // with it.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            await terminationSignal()
+            print("courier-server stopping: finishing requests in flight")
+            let unanswered = await server.shutdown(deadline: .seconds(10))
+            if unanswered > 0 { print("courier-server: \(unanswered) requests were still in flight after 10 s") }
+            try await group.waitForAll()
+        }
         collector.shutdown()
-        expiry.cancel()
-        tombstones.cancel()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")
     }
@@ -162,17 +155,18 @@ enum ServerCommand {
         return senders
     }
 
-    private static func waitForTerminationSignal() {
-        let stop = DispatchSemaphore(value: 0)
+    /// Returns on the first SIGINT or SIGTERM.
+    private static func terminationSignal() async {
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
         var sources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler { continuation.yield(signalNumber) }
             source.resume()
             sources.append(source)
         }
-        stop.wait()
+        for await _ in signals { break }
         sources.forEach { $0.cancel() }
     }
 }

@@ -2,4 +2,4 @@ import Foundation
 
 // Top-level code runs on the main actor; everything that the engine's threads or a signal call lives in
 // `ServerCommand`, which is nonisolated.
-exit(ServerCommand.run(Array(CommandLine.arguments.dropFirst())))
+exit(await ServerCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -51,40 +51,48 @@ public final class Collector: Sendable {
     }
 
     /// Registers write keys (projects with default settings unless they exist).
-    /// - Throws: `CollectorError` when the store fails.
-    public func register(writeKeys: [String]) throws(CollectorError) {
+    /// - Throws: `HTTPError` when the store fails.
+    public func register(writeKeys: [String]) throws(HTTPError) {
         for key in writeKeys {
             guard WriteKey.isWellFormed(key) else {
-                throw CollectorError(
+                throw HTTPError(
                     .invalidRequest,
                     "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
             }
             do {
                 try store.registerProject(writeKey: key)
             } catch {
-                throw CollectorError(error)
+                throw HTTPError(error)
             }
             settingsCache.invalidate(writeKey: key)
         }
     }
 
-    /// Adds the collector's routes to `router`.
+    /// Adds the collector's routes to `router`, in one group whose error bodies also carry `code`
+    /// and `message` at the top level (Segment's clients read them there); the admin routes form
+    /// a nested group behind `AdminAuthMiddleware`.
     public func mount(on router: inout Router) {
         var ingestRoutes: [(String, MessageType?)] = [("batch", nil), ("b", nil), ("import", nil)]
         ingestRoutes += MessageType.allCases.map { ($0.rawValue, $0) }
         // analytics.js's short paths.
         ingestRoutes += [("t", .track), ("i", .identify), ("p", .page), ("s", .screen), ("g", .group), ("a", .alias)]
-        for (path, type) in ingestRoutes {
-            // Ingest answers any origin, as Segment's does: a write key is public by design. The
-            // admin routes below take a bearer token and admit no browser origin.
-            router.add("POST", "/v1/\(path)", crossOrigin: .anyOrigin) { [self] request, _ in
-                try await ingest(request, singleType: type)
+        router.group("/v1", middleware: [TopLevelErrorFieldsMiddleware()]) { collector in
+            for (path, type) in ingestRoutes {
+                // Ingest answers any origin, as Segment's does: a write key is public by design.
+                // The admin routes below take a bearer token and admit no browser origin.
+                collector.add("POST", "/\(path)", crossOrigin: .anyOrigin) { [self] request, _ in
+                    try await ingest(request, singleType: type)
+                }
+            }
+            collector.add("GET", "/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in
+                try getSettings($0)
+            }
+            collector.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
+                admin.add("PUT", "/projects/{writeKey}/settings") { [self] in try putSettings($0) }
+                admin.add("GET", "/events") { [self] in try listEvents($0) }
+                mountObservation(on: &admin)
             }
         }
-        router.add("GET", "/v1/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in try getSettings($0) }
-        router.add("PUT", "/v1/projects/{writeKey}/settings") { [self] in try putSettings($0) }
-        router.add("GET", "/v1/events") { [self] in try listEvents($0) }
-        mountObservation(on: &router)
     }
 
     /// Collector counters in Prometheus text format, for `/metrics`.
@@ -96,6 +104,25 @@ public final class Collector: Sendable {
             courier_collector_live_streams \(liveStreamCount)
 
             """
+    }
+
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): forgets remembered
+    /// `messageId`s older than the dedupe window, every `configuration.dedupePruneInterval` of
+    /// the collector's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning") { [self] in
+                _ = try? pruneDedupeIndex()
+            }
+        ]
+    }
+
+    /// Forgets remembered `messageId`s older than the dedupe window.
+    /// - Returns: how many were forgotten.
+    /// - Throws: `EventStoreError` when the store fails.
+    @discardableResult
+    public func pruneDedupeIndex() throws(EventStoreError) -> Int {
+        try store.pruneSeenMessages(before: clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
     }
 
     /// Live event streams (`GET /v1/events/stream`) open now.

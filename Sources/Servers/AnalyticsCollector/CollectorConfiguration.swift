@@ -10,7 +10,8 @@ public struct CollectorConfiguration: Sendable {
     public var maximumBatchEvents = 2_500
     /// How long a `messageId` is remembered for dedupe.
     public var dedupeWindow: Duration = .seconds(24 * 3600)
-    /// How often remembered `messageId`s older than the window are deleted.
+    /// How often remembered `messageId`s older than the window are deleted (by the pruning job,
+    /// `Collector.backgroundJobs`).
     public var dedupePruneInterval: Duration = .seconds(3600)
     /// Events waiting for a commit beyond which new batches get 429.
     public var maximumPendingEvents = 100_000

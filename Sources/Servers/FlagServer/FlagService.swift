@@ -42,23 +42,27 @@ public final class FlagService: Sendable {
 
     /// Adds the flag routes to `router` (docs/feature-flags.md lists them).
     public func mount(on router: inout Router) {
-        router.add("GET", "/v1/flags/{envKey}", crossOrigin: .anyOrigin) { [self] in try getDefinitions($0) }
-        router.add("POST", "/v1/flags/{envKey}/evaluate", crossOrigin: .anyOrigin) { [self] in try evaluate($0) }
-        router.add("GET", "/v1/flags/{envKey}/definitions") { [self] in try listDefinitions($0) }
-        router.add("PUT", "/v1/flags/{envKey}/definitions/{flagKey}") { [self] in try putDefinition($0) }
-        router.add("POST", "/v1/flags/{envKey}/definitions/{flagKey}/kill") { [self] in try kill($0) }
-        router.add("PUT", "/v1/flags/{envKey}/segments/{segmentKey}") { [self] in try putSegment($0) }
-        router.add("GET", "/v1/flags/{envKey}/audit") { [self] in try audit($0) }
+        router.group("/v1/flags/{envKey}") { flags in
+            flags.add("GET", "/", crossOrigin: .anyOrigin) { [self] in try getDefinitions($0) }
+            flags.add("POST", "/evaluate", crossOrigin: .anyOrigin) { [self] in try evaluate($0) }
+            flags.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
+                admin.add("GET", "/definitions") { [self] in try listDefinitions($0) }
+                admin.add("PUT", "/definitions/{flagKey}") { [self] in try putDefinition($0) }
+                admin.add("POST", "/definitions/{flagKey}/kill") { [self] in try kill($0) }
+                admin.add("PUT", "/segments/{segmentKey}") { [self] in try putSegment($0) }
+                admin.add("GET", "/audit") { [self] in try audit($0) }
+            }
+        }
     }
 
     /// The environment as served, built from the store on first use and after each change.
-    func servedEnvironment(_ key: String) throws(FlagServerError) -> Served? {
+    func servedEnvironment(_ key: String) throws(HTTPError) -> Served? {
         if let cached = served.withLock({ $0[key] }) { return cached }
         let stored: StoredEnvironment?
         do {
             stored = try store.environment(key)
         } catch {
-            throw FlagServerError(.storageUnavailable, "the flag store is unavailable")
+            throw HTTPError(.storageUnavailable, "the flag store is unavailable")
         }
         guard let stored else { return nil }
         let document: FlagDocument
@@ -66,7 +70,7 @@ public final class FlagService: Sendable {
             document = try Self.document(environment: key, stored)
         } catch {
             // Stored definitions were validated when written; a failure here is corruption.
-            throw FlagServerError(.storageUnavailable, "the stored definitions do not validate: \(error)")
+            throw HTTPError(.storageUnavailable, "the stored definitions do not validate: \(error)")
         }
         let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
         served.withLock { $0[key] = entry }

@@ -8,6 +8,8 @@ public struct MessengerConfiguration: Sendable {
     public var linkingTokenLifetimeMilliseconds: Int64 = 600_000
     /// How long an undelivered envelope waits, in milliseconds (30 days).
     public var envelopeLifetimeMilliseconds: Int64 = 30 * 86_400_000
+    /// How often the expiry job (`MessengerServer.backgroundJobs`) deletes what has expired.
+    public var expiryInterval: Duration = .seconds(3_600)
     /// The most ciphertext bytes in one send, all envelopes together (256 KiB).
     public var maximumMessageBytes = 256 * 1024
     /// The most one-time prekeys in one upload (Signal: 100).

@@ -8,7 +8,8 @@ import Synchronization
 /// never sees plaintext or private keys.
 ///
 /// Mount it on an `HTTPServer`'s router beside the collector (docs/messenger-server.md lists
-/// every route); call `expire()` now and then (courier-server does it hourly).
+/// every route); run `backgroundJobs` beside the server (`HTTPServer(…, jobs:)`), or call
+/// `expire()` now and then.
 public final class MessengerServer: Sendable {
     /// The limits and policies in force.
     public let configuration: MessengerConfiguration
@@ -58,14 +59,17 @@ public final class MessengerServer: Sendable {
         notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
     }
 
-    /// Adds the messenger's routes to `router`.
+    /// Adds the messenger's routes to `router`, in one group whose error bodies also carry `code`
+    /// and `message` at the top level, where the messenger's clients read them.
     public func mount(on router: inout Router) {
-        mountAccounts(on: &router)
-        mountKeys(on: &router)
-        mountMessages(on: &router)
-        mountAttachments(on: &router)
-        mountSocket(on: &router)
-        mountOverview(on: &router)
+        router.group(middleware: [TopLevelErrorFieldsMiddleware()]) { messenger in
+            mountAccounts(on: &messenger)
+            mountKeys(on: &messenger)
+            mountMessages(on: &messenger)
+            mountAttachments(on: &messenger)
+            mountSocket(on: &messenger)
+            mountOverview(on: &messenger)
+        }
     }
 
     /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index
@@ -77,6 +81,16 @@ public final class MessengerServer: Sendable {
         let expired = try store.expire(now: clock.nowMilliseconds)
         for id in expired.attachments { attachments?.remove(id) }
         return (expired.envelopes, expired.attachments.count)
+    }
+
+    /// The work to run beside the server: `expire()` at once and then every
+    /// `configuration.expiryInterval` of the server's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.expiryInterval, on: clock, name: "messenger.expiry") { [self] in
+                _ = try? expire()
+            }
+        ]
     }
 
     /// Devices with a live socket on this instance.
@@ -127,22 +141,22 @@ public final class MessengerServer: Sendable {
     }
 
     /// The authenticated device of `request`.
-    func device(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+    func device(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedDevice {
         try authenticator.authenticate(request)
     }
 
     /// Runs a store call, turning its failure into an answer.
-    func stored<T>(_ body: () throws(MessengerStoreError) -> T) throws(MessengerError) -> T {
+    func stored<T>(_ body: () throws(MessengerStoreError) -> T) throws(HTTPError) -> T {
         do {
             return try body()
         } catch {
-            throw MessengerError.store(error)
+            throw HTTPError.store(error)
         }
     }
 
-    static func limit(_ limiter: RateLimiter?, _ key: String) throws(MessengerError) {
+    static func limit(_ limiter: RateLimiter?, _ key: String) throws(HTTPError) {
         if case .limited(let seconds) = limiter?.take(key) ?? .allowed {
-            throw MessengerError.rateLimited(retryAfter: seconds)
+            throw HTTPError.rateLimited(retryAfter: seconds)
         }
     }
 }

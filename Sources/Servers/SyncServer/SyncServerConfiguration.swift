@@ -13,6 +13,9 @@ public struct SyncServerConfiguration: Sendable {
     /// How long tombstones (and the version history that answers conflicts with an ancestor)
     /// are kept; a client whose cursor is older must refetch a snapshot.
     public var tombstoneHorizon: Duration = .seconds(30 * 86_400)
+    /// How often the tombstone job (`SyncService.backgroundJobs`) collects tombstones past the
+    /// horizon.
+    public var tombstoneCollectionInterval: Duration = .seconds(3_600)
     /// The most changes one pull returns.
     public var maximumChangesPerPull = 1_000
     /// How long a list cursor stays valid; sync cursors expire only by the tombstone horizon.

@@ -43,43 +43,55 @@ public final class SyncService: Sendable {
 
     /// Adds the sync routes to `router` (docs/sync.md lists them).
     public func mount(on router: inout Router) {
-        router.add("POST", "/v1/sync/push") { [self] in try push($0) }
-        router.add("GET", "/v1/sync/changes") { [self] in try changes($0) }
-        router.add("GET", "/v1/sync/snapshot") { [self] in try snapshot($0) }
-        router.add("GET", "/v1/sync/poke") { [self] request, _ in try await poke(request) }
-        router.add("GET", "/v1/sync/collections/{collection}/records") { [self] in try list($0) }
+        router.group("/v1/sync") { sync in
+            sync.add("POST", "/push") { [self] in try push($0) }
+            sync.add("GET", "/changes") { [self] in try changes($0) }
+            sync.add("GET", "/snapshot") { [self] in try snapshot($0) }
+            sync.add("GET", "/poke") { [self] request, _ in try await poke(request) }
+            sync.add("GET", "/collections/{collection}/records") { [self] in try list($0) }
+        }
     }
 
     /// Deletes tombstones older than the horizon; clients whose cursor is older must refetch.
     /// - Returns: how many tombstones were collected.
-    /// - Throws: `SyncServerError.storageUnavailable`.
+    /// - Throws: `HTTPError.storageUnavailable`.
     @discardableResult
-    public func collectTombstones() throws(SyncServerError) -> Int {
+    public func collectTombstones() throws(HTTPError) -> Int {
         let horizon = configuration.tombstoneHorizon.components.seconds * 1_000
         do {
             return try store.collectTombstones(before: clock.nowMilliseconds - horizon)
         } catch {
-            throw SyncServerError(.storageUnavailable, "the sync store is unavailable")
+            throw HTTPError(.storageUnavailable, "the sync store is unavailable")
         }
     }
 
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): `collectTombstones()` at once
+    /// and then every `configuration.tombstoneCollectionInterval` of the service's clock.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            .every(configuration.tombstoneCollectionInterval, on: clock, name: "sync.tombstones") { [self] in
+                _ = try? collectTombstones()
+            }
+        ]
+    }
+
     /// The owner the request's bearer token belongs to.
-    func owner(_ request: HTTPRequest) throws(SyncServerError) -> String {
+    func owner(_ request: HTTPRequest) throws(HTTPError) -> String {
         guard let token = request.bearerToken, let owner = configuration.tokens[token] else {
-            throw SyncServerError(.unauthorized, "a known bearer token is required")
+            throw HTTPError(.unauthorized, "a known bearer token is required")
         }
         return owner
     }
 
     /// Runs a store call, turning its failure into a 503 that names no SQL.
-    func withStore<T>(_ body: () throws -> T) throws(SyncServerError) -> T {
+    func withStore<T>(_ body: () throws -> T) throws(HTTPError) -> T {
         do {
             return try body()
         } catch SyncStoreError.horizonPassed {
-            throw SyncServerError(
+            throw HTTPError(
                 .cursorExpired, "changes after this cursor were garbage-collected; refetch GET /v1/sync/snapshot")
         } catch {
-            throw SyncServerError(.storageUnavailable, "the sync store is unavailable")
+            throw HTTPError(.storageUnavailable, "the sync store is unavailable")
         }
     }
 }

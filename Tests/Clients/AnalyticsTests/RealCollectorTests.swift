@@ -27,7 +27,7 @@ struct RealCollectorTests {
             collector.mount(on: &router)
             var http = HTTPServerConfiguration()
             http.port = 0
-            server = HTTPServer(configuration: http, router: router, middleware: collector.middleware)
+            server = HTTPServer(configuration: http, router: router)
             try server.start()
         }
 

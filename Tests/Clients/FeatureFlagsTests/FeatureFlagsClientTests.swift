@@ -76,7 +76,7 @@ struct FeatureFlagsClientTests {
         let flags = client(harness.baseURL)
         await flags.start()
         flags.activate()
-        _ = await runOffPool { harness.server.stop() }
+        await harness.server.shutdown()
         guard case .failed = await flags.fetch(force: true) else {
             Issue.record("a stopped server must be a failed fetch")
             return
@@ -121,7 +121,7 @@ struct FeatureFlagsClientTests {
         // Not activated yet, and still off: a kill does not wait for a safe point.
         let details = flags.details(.newCheckout, context: french)
         #expect(details.value == false && details.reason == .disabled)
-        _ = await runOffPool { harness.server.stop() }
+        await harness.server.shutdown()
 
         let restarted = client(harness.baseURL)
         await restarted.start()

@@ -4,7 +4,8 @@ import CourierTesting
 import FlagServer
 import Foundation
 
-/// A real flag server on 127.0.0.1 with an ephemeral port, a manual clock and a SQLite store.
+/// A flag service with a manual clock and a SQLite store, on a real server on 127.0.0.1 with an
+/// ephemeral port, or (`listening: false`) answering in process only, through `routes`.
 struct FlagHarness {
     static let adminToken = "test-admin-token"
     static let environment = "production"
@@ -13,8 +14,13 @@ struct FlagHarness {
     let service: FlagService
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(30))
+    /// The server's routes and middleware, called in process (no socket).
+    let routes: RouterTestClient
+    let listening: Bool
 
-    init(clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))) throws {
+    init(
+        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true
+    ) throws {
         self.clock = clock
         var configuration = FlagServerConfiguration()
         configuration.adminToken = Self.adminToken
@@ -25,22 +31,24 @@ struct FlagHarness {
         var http = HTTPServerConfiguration()
         http.port = 0
         server = HTTPServer(configuration: http, router: router)
-        try server.start()
+        routes = RouterTestClient(server: server)
+        self.listening = listening
+        if listening { try server.start() }
     }
 
     var baseURL: String { server.baseURL }
 
     /// Stops the server on a thread of its own: the test does not wait.
     func stop() {
-        inBackground { [server] in server.stop() }
+        if listening { inBackground { [server] in server.stop() } }
     }
 
-    /// `PUT` a flag definition through the admin API.
+    /// `PUT` a flag definition through the admin API (in process).
     @discardableResult
-    func put(_ definition: JSONValue, environment: String = environment) async throws -> HTTPClientResponse {
+    func put(_ definition: JSONValue, environment: String = environment) async throws -> HTTPResponse {
         let key = definition["key"]?.stringValue ?? "missing"
-        return try await client.sendJSON(
-            "PUT", "\(baseURL)/v1/flags/\(environment)/definitions/\(key)", definition, headers: Self.admin)
+        return try await routes.execute(
+            "PUT", "/v1/flags/\(environment)/definitions/\(key)", json: definition, headers: Self.admin)
     }
 
     static let admin = ["Authorization": "Bearer \(adminToken)"]

@@ -6,12 +6,12 @@ import FlagServer
 import Foundation
 import Testing
 
-/// The flag routes on a real server: edits validated and audited, ETag and 304, gzip,
-/// server-side evaluation, expired listing.
+/// The flag routes, called in process (no socket; the pipeline is the engine's): edits validated
+/// and audited, ETag and 304, gzip, server-side evaluation, expired listing.
 @Suite(.timeLimit(.minutes(2)))
 struct FlagServerTests {
     @Test func malformedDefinitionIsRefusedAndNeverServed() async throws {
-        let harness = try FlagHarness()
+        let harness = try FlagHarness(listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         var bad = checkoutDefinition()
@@ -21,20 +21,20 @@ struct FlagServerTests {
         }
         let refused = try await harness.put(bad)
         #expect(refused.status == 422)
-        #expect(refused.json?["error"]?["code"] == "invalid_definition")
-        #expect(refused.json?["error"]?["message"] == "rules[0].rollout.percentage: must be a number from 0 to 100")
-        let served = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
-        #expect(served.json?["version"] == 1)
-        #expect(served.json?["flags"]?.arrayValue?.first?["rules"]?.arrayValue?.count == 2)
-        let unauthorized = try await harness.client.sendJSON(
-            "PUT", "\(harness.baseURL)/v1/flags/production/definitions/new-checkout", checkoutDefinition())
+        #expect(refused.jsonBody?["error"]?["code"] == "invalid_definition")
+        #expect(refused.jsonBody?["error"]?["message"] == "rules[0].rollout.percentage: must be a number from 0 to 100")
+        let served = try await harness.routes.execute("GET", "/v1/flags/production")
+        #expect(served.jsonBody?["version"] == 1)
+        #expect(served.jsonBody?["flags"]?.arrayValue?.first?["rules"]?.arrayValue?.count == 2)
+        let unauthorized = try await harness.routes.execute(
+            "PUT", "/v1/flags/production/definitions/new-checkout", json: checkoutDefinition())
         #expect(unauthorized.status == 403)
     }
 
     /// A pattern RE2 cannot compile (here a lookbehind) is refused at the admin API with 422 and
     /// a message that names RE2, and nothing is stored.
     @Test func regexRE2CannotCompileIsRefusedWith422() async throws {
-        let harness = try FlagHarness()
+        let harness = try FlagHarness(listening: false)
         defer { harness.stop() }
         let definition: JSONValue = [
             "key": "staff", "type": "bool", "value": false,
@@ -47,66 +47,76 @@ struct FlagServerTests {
         ]
         let refused = try await harness.put(definition)
         #expect(refused.status == 422)
-        #expect(refused.json?["error"]?["code"] == "invalid_definition")
-        let message = refused.json?["error"]?["message"]?.stringValue ?? ""
+        #expect(refused.jsonBody?["error"]?["code"] == "invalid_definition")
+        let message = refused.jsonBody?["error"]?["message"]?.stringValue ?? ""
         #expect(message.hasPrefix("rules[0].conditions[0].values[0]: "), "\(message)")
         #expect(message.contains("RE2"), "\(message)")
-        let served = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        let served = try await harness.routes.execute("GET", "/v1/flags/production")
         #expect(served.status == 404)
     }
 
     @Test func etagGives304AndChangesWithEachEdit() async throws {
-        let harness = try FlagHarness()
+        let harness = try FlagHarness(listening: false)
         defer { harness.stop() }
-        let missing = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        let missing = try await harness.routes.execute("GET", "/v1/flags/production")
         #expect(missing.status == 404)
         try await harness.put(checkoutDefinition())
-        let first = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        let first = try await harness.routes.execute("GET", "/v1/flags/production")
         let etag = try #require(first.header("etag"))
-        let again = try await harness.client.send(
-            "GET", "\(harness.baseURL)/v1/flags/production", headers: ["If-None-Match": etag])
+        let again = try await harness.routes.execute("GET", "/v1/flags/production", headers: ["If-None-Match": etag])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
         try await harness.put(checkoutDefinition(value: true))
-        let changed = try await harness.client.send(
-            "GET", "\(harness.baseURL)/v1/flags/production", headers: ["If-None-Match": etag])
+        let changed = try await harness.routes.execute("GET", "/v1/flags/production", headers: ["If-None-Match": etag])
         #expect(changed.status == 200)
         #expect(changed.header("etag") != etag)
-        #expect(changed.json?["version"] == 2)
+        #expect(changed.jsonBody?["version"] == 2)
     }
 
     @Test func definitionsAreGzippedForClientsThatAcceptIt() async throws {
-        let harness = try FlagHarness()
+        let harness = try FlagHarness(listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
-        let answer = await runOffPool { () -> [UInt8] in
-            guard let socket = try? RawSocket(port: harness.server.port) else { return [] }
-            try? socket.send(
-                "GET /v1/flags/production HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n")
-            return socket.readUntilClosed().bytes
-        }
-        let text = String(decoding: answer, as: UTF8.self).lowercased()
-        #expect(text.contains("content-encoding: gzip"))
-        let split = try #require(answer.firstRange(of: Array("\r\n\r\n".utf8)))
-        let body = Array(answer[split.upperBound...])
-        let plain = try Gzip.decompress(body, limit: 1 << 20)
+        let answer = try await harness.routes.execute(
+            "GET", "/v1/flags/production", headers: ["Accept-Encoding": "gzip"])
+        #expect(answer.header("content-encoding") == "gzip")
+        let plain = try Gzip.decompress(answer.body, limit: 1 << 20)
         #expect(try JSONParser.parse(plain)["flags"]?.arrayValue?.first?["key"] == "new-checkout")
     }
 
-    @Test func killEditsTheFlagAndEveryChangeIsAudited() async throws {
+    /// Every admin route is in the admin group: without the token it is refused before its
+    /// handler runs, while the public routes beside it need none.
+    @Test(arguments: [
+        ("GET", "/definitions"), ("PUT", "/definitions/new-checkout"), ("POST", "/definitions/new-checkout/kill"),
+        ("PUT", "/segments/beta"), ("GET", "/audit"),
+    ])
+    func adminRoutesNeedTheAdminToken(method: String, path: String) async throws {
         let harness = try FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
-        let killed = try await harness.client.send(
-            "POST", "\(harness.baseURL)/v1/flags/production/definitions/new-checkout/kill", headers: FlagHarness.admin)
+        let url = "\(harness.baseURL)/v1/flags/production\(path)"
+        for headers in [[:], ["Authorization": "Bearer wrong"]] {
+            let refused = try await harness.client.send(method, url, headers: headers)
+            #expect(refused.status == 403)
+            #expect(refused.json?["error"]?["code"] == "forbidden")
+        }
+        let served = try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production")
+        #expect(served.status == 200)
+    }
+
+    @Test func killEditsTheFlagAndEveryChangeIsAudited() async throws {
+        let harness = try FlagHarness(listening: false)
+        defer { harness.stop() }
+        try await harness.put(checkoutDefinition())
+        let killed = try await harness.routes.execute(
+            "POST", "/v1/flags/production/definitions/new-checkout/kill", headers: FlagHarness.admin)
         #expect(killed.status == 200)
-        #expect(killed.json?["flag"]?["enabled"] == false)
-        let unknown = try await harness.client.send(
-            "POST", "\(harness.baseURL)/v1/flags/production/definitions/nope/kill", headers: FlagHarness.admin)
+        #expect(killed.jsonBody?["flag"]?["enabled"] == false)
+        let unknown = try await harness.routes.execute(
+            "POST", "/v1/flags/production/definitions/nope/kill", headers: FlagHarness.admin)
         #expect(unknown.status == 404)
-        let audit = try await harness.client.send(
-            "GET", "\(harness.baseURL)/v1/flags/production/audit", headers: FlagHarness.admin)
-        let entries = try #require(audit.json?["entries"]?.arrayValue)
+        let audit = try await harness.routes.execute("GET", "/v1/flags/production/audit", headers: FlagHarness.admin)
+        let entries = try #require(audit.jsonBody?["entries"]?.arrayValue)
         #expect(entries.map { $0["action"] } == ["kill", "set"])
         #expect(entries[0]["before"]?["enabled"] == true)
         #expect(entries[0]["after"]?["enabled"] == false)
@@ -115,40 +125,39 @@ struct FlagServerTests {
     }
 
     @Test func expiredListingFollowsTheClock() async throws {
-        let harness = try FlagHarness()  // 2026-11-29
+        let harness = try FlagHarness(listening: false)  // 2026-11-29
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())  // expires 2027-06-30
         try await harness.put(["key": "old-banner", "type": "bool", "value": false, "expires": "2026-01-31"])
-        let expired = try await harness.client.send(
-            "GET", "\(harness.baseURL)/v1/flags/production/definitions?expired=true", headers: FlagHarness.admin)
-        #expect(expired.json?["flags"]?.arrayValue?.compactMap { $0["key"]?.stringValue } == ["old-banner"])
+        let expired = try await harness.routes.execute(
+            "GET", "/v1/flags/production/definitions?expired=true", headers: FlagHarness.admin)
+        #expect(expired.jsonBody?["flags"]?.arrayValue?.compactMap { $0["key"]?.stringValue } == ["old-banner"])
         harness.clock.setWallTime(Date(timeIntervalSince1970: 1_830_000_000))  // 2027-12
-        let later = try await harness.client.send(
-            "GET", "\(harness.baseURL)/v1/flags/production/definitions?expired=true", headers: FlagHarness.admin)
-        #expect(later.json?["flags"]?.arrayValue?.count == 2)
+        let later = try await harness.routes.execute(
+            "GET", "/v1/flags/production/definitions?expired=true", headers: FlagHarness.admin)
+        #expect(later.jsonBody?["flags"]?.arrayValue?.count == 2)
     }
 
     @Test func serverEvaluationEqualsTheClientsRuleEvaluator() async throws {
-        let harness = try FlagHarness()
+        let harness = try FlagHarness(listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let document = try FlagDocument.parse(
-            try #require(try await harness.client.send("GET", "\(harness.baseURL)/v1/flags/production").json))
+            try #require(try await harness.routes.execute("GET", "/v1/flags/production").jsonBody))
         for id in ["user-1", "user-2", "user-3", "用户-🎉"] {
             for country in ["FR", "DE"] {
                 let context = EvaluationContext(targetingKey: id, attributes: ["country": .string(country)])
-                let answer = try await harness.client.sendJSON(
-                    "POST", "\(harness.baseURL)/v1/flags/production/evaluate", ["context": context.json])
-                let served = try #require(answer.json?["flags"]?["new-checkout"])
+                let answer = try await harness.routes.execute(
+                    "POST", "/v1/flags/production/evaluate", json: ["context": context.json])
+                let served = try #require(answer.jsonBody?["flags"]?["new-checkout"])
                 let local = try #require(document.flags["new-checkout"])
                 #expect(Resolution(json: served) == RuleEvaluator.evaluate(local, context: context))
             }
         }
-        let unknown = try await harness.client.sendJSON(
-            "POST", "\(harness.baseURL)/v1/flags/production/evaluate", ["flags": ["nope"]])
-        #expect(unknown.json?["flags"]?["nope"]?["errorCode"] == "FLAG_NOT_FOUND")
-        let bad = try await harness.client.send(
-            "POST", "\(harness.baseURL)/v1/flags/production/evaluate", body: Array("{".utf8))
+        let unknown = try await harness.routes.execute(
+            "POST", "/v1/flags/production/evaluate", json: ["flags": ["nope"]])
+        #expect(unknown.jsonBody?["flags"]?["nope"]?["errorCode"] == "FLAG_NOT_FOUND")
+        let bad = try await harness.routes.execute("POST", "/v1/flags/production/evaluate", body: Array("{".utf8))
         #expect(bad.status == 400)
     }
 }

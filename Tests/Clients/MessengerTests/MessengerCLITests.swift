@@ -242,7 +242,7 @@ struct MessengerCLITests {
         #expect(await carol.waitFor("online"), "\(carol.output)")
         try carol.send("/status")
         #expect(await carol.waitFor("socket: "), "\(carol.output)")
-        _ = await runOffPool { [server] in server.server.stop(deadline: .zero) }
+        await server.server.shutdown(deadline: .zero)
         var left = false
         for _ in 0..<200 where !left {
             try carol.send("/status")

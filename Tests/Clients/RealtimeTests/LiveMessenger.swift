@@ -48,7 +48,7 @@ final class LiveMessenger: Sendable {
     /// Stops the server (its sockets drop) and starts another on the same data.
     func restart() async throws {
         let old = server.withLock { $0 }
-        _ = await runOffPool { old.stop(deadline: .zero) }
+        await old.shutdown(deadline: .zero)
         let next = try Self.startServer(directory: directory)
         server.withLock { $0 = next }
         proxy.retarget(port: next.port)

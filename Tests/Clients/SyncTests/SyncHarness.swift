@@ -6,8 +6,9 @@ import Sync
 import SyncServer
 import SyncWire
 
-/// A real sync server on 127.0.0.1 with an ephemeral port, a manual clock and a SQLite store in a
-/// temporary directory (so it can be restarted on the same data).
+/// A sync service with a manual clock and a SQLite store in a temporary directory (so it can be
+/// restarted on the same data), on a real server on 127.0.0.1 with an ephemeral port, or
+/// (`listening: false`) answering in process only, through `routes`.
 final class SyncHarness: @unchecked Sendable {
     // @unchecked: `server`, `service` and `store` change only in `restart()`, which tests call
     // between steps from one task, never while another task reads them.
@@ -17,25 +18,30 @@ final class SyncHarness: @unchecked Sendable {
     let clock: ManualClock
     let directory: String
     let configuration: SyncServerConfiguration
+    let listening: Bool
     private(set) var store: SQLiteSyncStore
     private(set) var service: SyncService
     private(set) var server: HTTPServer
 
     init(
-        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)),
+        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true,
         configure: (inout SyncServerConfiguration) -> Void = { _ in }
     ) throws {
         self.clock = clock
+        self.listening = listening
         directory = NSTemporaryDirectory() + "sync-" + Identifier.uuid()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = SyncServerConfiguration()
         configuration.tokens = [Self.token: Self.owner, "token-bob": "bob"]
         configure(&configuration)
         self.configuration = configuration
-        (store, service, server) = try Self.start(directory: directory, configuration: configuration, clock: clock)
+        (store, service, server) = try Self.start(
+            directory: directory, configuration: configuration, clock: clock, listening: listening)
     }
 
-    private static func start(directory: String, configuration: SyncServerConfiguration, clock: ManualClock) throws
+    private static func start(
+        directory: String, configuration: SyncServerConfiguration, clock: ManualClock, listening: Bool
+    ) throws
         -> (SQLiteSyncStore, SyncService, HTTPServer)
     {
         let store = try SQLiteSyncStore(path: directory + "/sync.sqlite")
@@ -45,18 +51,22 @@ final class SyncHarness: @unchecked Sendable {
         var http = HTTPServerConfiguration()
         http.port = 0
         let server = HTTPServer(configuration: http, router: router)
-        try server.start()
+        if listening { try server.start() }
         return (store, service, server)
     }
 
     var baseURL: String { server.baseURL }
 
+    /// The server's routes and middleware, called in process (no socket).
+    var routes: RouterTestClient { RouterTestClient(server: server) }
+
     /// Stops the server (waiting for it, off the cooperative pool) and starts a new one on the
     /// same data directory: a server restart.
     func restart() async throws {
         let old = server
-        _ = await runOffPool { old.stop(deadline: .milliseconds(200)) }
-        (store, service, server) = try Self.start(directory: directory, configuration: configuration, clock: clock)
+        await old.shutdown(deadline: .milliseconds(200))
+        (store, service, server) = try Self.start(
+            directory: directory, configuration: configuration, clock: clock, listening: listening)
     }
 
     /// Stops the server without waiting.

@@ -1,9 +1,11 @@
 import CourierCore
 import CourierHTTP
+import CourierTesting
 import SyncWire
 import Testing
 
-/// Bad requests to the sync routes get a clear JSON error, and nothing is applied.
+/// Bad requests to the sync routes get a clear JSON error, and nothing is applied: called in
+/// process (no socket), except where a real sync client takes part.
 @Suite(.timeLimit(.minutes(1)))
 struct SyncServerRouteTests {
     let client = HTTPClient(timeout: .seconds(30))
@@ -22,17 +24,17 @@ struct SyncServerRouteTests {
     func badRequestsGetATypedError(
         method: String, path: String, body: String, headers: [String: String], status: Int, code: String
     ) async throws {
-        let harness = try SyncHarness()
+        let harness = try SyncHarness(listening: false)
         defer { harness.stop() }
-        let response = try await client.send(
-            method, harness.baseURL + path, headers: headers, body: body.isEmpty ? nil : Array(body.utf8))
-        #expect(response.status == status)
-        #expect(response.json?["error"]?["code"]?.stringValue == code)
+        let response = try await harness.routes.execute(
+            HTTPMethod(rawValue: method), path, headers: headers, body: Array(body.utf8))
+        #expect(response.status.code == status)
+        #expect(response.jsonBody?["error"]?["code"]?.stringValue == code)
         #expect(response.header("www-authenticate") == nil)
     }
 
     @Test func aPushOverTheOperationLimitIsRefusedWhole() async throws {
-        let harness = try SyncHarness { $0.maximumOperationsPerPush = 2 }
+        let harness = try SyncHarness(listening: false) { $0.maximumOperationsPerPush = 2 }
         defer { harness.stop() }
         let operations: [JSONValue] = (1...3).map { n in
             SyncOperation(
@@ -41,25 +43,24 @@ struct SyncServerRouteTests {
                 baseVersion: 0, hlc: ""
             ).json
         }
-        let response = try await client.sendJSON(
-            "POST", harness.baseURL + "/v1/sync/push", ["clientID": "c", "operations": .array(operations)],
-            headers: Self.auth)
+        let response = try await harness.routes.execute(
+            "POST", "/v1/sync/push", json: ["clientID": "c", "operations": .array(operations)], headers: Self.auth)
         #expect(response.status == 413)
         #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.isEmpty)
     }
 
     @Test func aTamperedChangesCursorIsRefused() async throws {
-        let harness = try SyncHarness()
+        let harness = try SyncHarness(listening: false)
         defer { harness.stop() }
-        let first = try await client.send("GET", harness.baseURL + "/v1/sync/changes", headers: Self.auth)
-        let cursor = try #require(first.json?["cursor"]?.stringValue)
+        let first = try await harness.routes.execute("GET", "/v1/sync/changes", headers: Self.auth)
+        let cursor = try #require(first.jsonBody?["cursor"]?.stringValue)
         var bytes = Array(cursor.utf8)
         bytes[2] = bytes[2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let tampered = String(decoding: bytes, as: UTF8.self)
-        let response = try await client.send(
-            "GET", harness.baseURL + "/v1/sync/changes?since=" + tampered, headers: Self.auth)
+        let response = try await harness.routes.execute(
+            "GET", "/v1/sync/changes?since=" + tampered, headers: Self.auth)
         #expect(response.status == 400)
-        #expect(response.json?["error"]?["code"] == "invalid_cursor")
+        #expect(response.jsonBody?["error"]?["code"] == "invalid_cursor")
     }
 
     @Test func ownersSeeOnlyTheirOwnRecords() async throws {

@@ -1,5 +1,8 @@
 import CourierCore
+import CourierHTTP
+import CourierTesting
 import Sync
+import SyncWire
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -52,5 +55,36 @@ struct TombstoneHorizonTests {
         harness.clock.advance(by: .seconds(2 * 86_400))
         #expect(try harness.service.collectTombstones() == 1)
         #expect(try await phone.sync().refetched == false)
+    }
+
+    /// The service's tombstone job runs under the server's `run()` on the service's clock: once
+    /// at start, then every `tombstoneCollectionInterval`; it stops with the server.
+    @Test func theTombstoneJobCollectsOnTheServicesClockAndStopsWithTheServer() async throws {
+        let harness = try SyncHarness(listening: false) {
+            $0.tombstoneHorizon = .seconds(86_400)
+            $0.tombstoneCollectionInterval = .seconds(3_600)
+        }
+        defer { harness.stop() }
+        let auth = ["Authorization": "Bearer \(SyncHarness.token)"]
+        for (sequence, kind) in [(Int64(1), SyncOperation.Kind.set(["title": "x"])), (2, .delete)] {
+            let operation = SyncOperation(
+                id: "op-\(sequence)", sequence: sequence, collection: "notes", recordID: "r", kind: kind,
+                baseVersion: sequence - 1, hlc: "")
+            let pushed = try await harness.routes.execute(
+                "POST", "/v1/sync/push", json: ["clientID": "c", "operations": [operation.json]], headers: auth)
+            #expect(pushed.status == 200)
+        }
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        let server = HTTPServer(configuration: http, router: Router(), jobs: harness.service.backgroundJobs)
+        let running = Task { try await server.run() }
+        // The run at start found nothing past the horizon; the one a day and an hour later did.
+        try await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .seconds(86_400 + 3_600))
+        try await harness.clock.waitForSleepers(1)
+        #expect(try harness.service.collectTombstones() == 0)
+        await server.shutdown(deadline: .zero)
+        try await running.value
+        #expect(harness.clock.sleeperCount == 0)
     }
 }

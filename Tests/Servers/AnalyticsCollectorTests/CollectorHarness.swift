@@ -62,7 +62,7 @@ struct CollectorHarness {
         let metrics = HTTPMetrics()
         router.addHealthCheck()
         router.addMetrics(metrics, providers: [{ [collector] in collector.metricsText() }])
-        server = HTTPServer(configuration: http, router: router, metrics: metrics, middleware: collector.middleware)
+        server = HTTPServer(configuration: http, router: router, metrics: metrics)
         try server.start()
     }
 

@@ -400,7 +400,7 @@ struct CollectorIntegrationTests {
         let inFlight = Task { try await harness.rawPost(CollectorHarness.batch(10, prefix: "flight")) }
         #expect(await waitOffPool(store.commitEntered))
         let server = harness.server
-        let stopping = Task { await runOffPool { server.stop() } }
+        let stopping = Task { await server.shutdown() }
         store.holdCommits.store(false, ordering: .releasing)
         store.releaseCommit.signal()
         let response = try await inFlight.value
@@ -408,5 +408,24 @@ struct CollectorIntegrationTests {
         harness.collector.shutdown()
         #expect(response.status == 200)
         #expect(try store.events(writeKey: CollectorHarness.writeKey, after: 0, limit: 100).events.count == 10)
+    }
+
+    @Test func segmentsErrorShapeIsOnTheCollectorsRoutesOnly() async throws {
+        let harness = try CollectorHarness()
+        defer { harness.stop() }
+        // An admin route of the collector: refused by the one admin middleware, in Segment's shape.
+        let admin = try await harness.client.send("GET", harness.server.baseURL + "/v1/projects")
+        #expect(admin.status == 403)
+        #expect(admin.json?["code"] == "forbidden")
+        #expect(admin.json?["error"]?["code"] == "forbidden")
+        let allowed = try await harness.client.send(
+            "GET", harness.server.baseURL + "/v1/projects",
+            headers: ["Authorization": "Bearer \(CollectorHarness.adminToken)"])
+        #expect(allowed.status == 200)
+        // A path no route matches belongs to no group: the server's plain error body.
+        let unknown = try await harness.client.send("GET", harness.server.baseURL + "/v1/nothing/here")
+        #expect(unknown.status == 404)
+        #expect(unknown.json?["error"]?["code"] == "not_found")
+        #expect(unknown.json?["code"] == nil)
     }
 }

@@ -1,6 +1,7 @@
 import AnalyticsCollector
 import CourierCore
 import Testing
+import CourierHTTP
 
 struct EventStoreTests {
     func message(_ id: String, key: String = "k", at time: Int64 = 1_000) -> PreparedMessage {
@@ -200,7 +201,7 @@ struct EventStoreTests {
         let error = try #require(failure)
         #expect(error.kind == .full)
         // What a client is told names the kind, never the store's own text.
-        let answer = CollectorError(error)
+        let answer = HTTPError(error)
         #expect(answer.code == .storageUnavailable)
         #expect(answer.status == 503)
         #expect(answer.message == "the event store is full; nothing was stored")

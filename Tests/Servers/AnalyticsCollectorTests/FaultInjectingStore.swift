@@ -12,6 +12,8 @@ final class FaultInjectingStore: EventStore {
     let failuresLeft = Atomic<Int>(0)
     let commits = Atomic<Int>(0)
     let settingsReads = Atomic<Int>(0)
+    /// Dedupe entries the prunes so far have forgotten.
+    let forgotten = Atomic<Int>(0)
 
     init(_ base: any EventStore) { self.base = base }
 
@@ -33,7 +35,9 @@ final class FaultInjectingStore: EventStore {
     }
 
     func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {
-        try base.pruneSeenMessages(before: cutoff)
+        let count = try base.pruneSeenMessages(before: cutoff)
+        forgotten.add(count, ordering: .relaxed)
+        return count
     }
 
     func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {

@@ -1,12 +1,13 @@
 @testable import AnalyticsCollector
 import CourierCore
 import Testing
+import CourierHTTP
 
 struct IncomingBatchTests {
     let configuration = CollectorConfiguration()
     static let receivedAt = Timestamp.parseMilliseconds("2026-11-29T08:00:00Z") ?? 0
 
-    func read(_ json: JSONValue, type: MessageType? = nil) throws(CollectorError) -> IncomingBatch {
+    func read(_ json: JSONValue, type: MessageType? = nil) throws(HTTPError) -> IncomingBatch {
         try IncomingBatch(body: JSONWriter.encode(json), singleType: type, configuration: configuration)
     }
 
@@ -44,7 +45,7 @@ struct IncomingBatchTests {
     }
 
     @Test func anInvalidSingleMessageIs400() {
-        let error = #expect(throws: CollectorError.self) { try read(["userId": "u"], type: .track) }
+        let error = #expect(throws: HTTPError.self) { try read(["userId": "u"], type: .track) }
         #expect(error?.status == 400)
         #expect(error?.code == .invalidRequest)
         #expect(error?.message == "track needs an event name")
@@ -57,7 +58,7 @@ struct IncomingBatchTests {
             (["batch": [], "context": "str"], "context must be an object"),
         ] as [(JSONValue, String)])
     func aMalformedBatchIs400(json: JSONValue, fragment: String) {
-        let error = #expect(throws: CollectorError.self) { try read(json) }
+        let error = #expect(throws: HTTPError.self) { try read(json) }
         #expect(error?.status == 400)
         #expect(error?.code == .invalidRequest)
         #expect(error?.message.contains(fragment) == true)
@@ -83,7 +84,7 @@ struct IncomingBatchTests {
             ]
         ] as [[UInt8]])
     func invalidUTF8IsInvalidJSON(body: [UInt8]) {
-        let error = #expect(throws: CollectorError.self) {
+        let error = #expect(throws: HTTPError.self) {
             try IncomingBatch(body: body, singleType: nil, configuration: configuration)
         }
         #expect(error?.code == .invalidJSON)
@@ -91,7 +92,7 @@ struct IncomingBatchTests {
 
     @Test func aRepeatedTypeIsInvalidJSON() {
         let body = Array(#"{"batch":[{"type":"track","event":"e","userId":"u","type":"identify"}]}"#.utf8)
-        let error = #expect(throws: CollectorError.self) {
+        let error = #expect(throws: HTTPError.self) {
             try IncomingBatch(body: body, singleType: nil, configuration: configuration)
         }
         #expect(error?.code == .invalidJSON)
@@ -126,7 +127,7 @@ struct IncomingBatchTests {
             "padding": .string(String(repeating: "p", count: 2000)),
         ])
         let bigSingle = JSONWriter.encode(IncomingBatchTests.track("x", pad: 300))
-        let cases: [([UInt8], MessageType?, CollectorError.Code)] = [
+        let cases: [([UInt8], MessageType?, HTTPError.Code)] = [
             (tooMany, nil, .batchTooLarge), (bigBatch, nil, .batchTooLarge), (bigSingle, .track, .eventTooLarge),
         ]
         for (body, type, code) in cases {

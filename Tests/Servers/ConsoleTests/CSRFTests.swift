@@ -4,7 +4,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct CSRFTests {
     @Test func aSettingsChangeWithTheCookieButNoCSRFTokenIsRefusedAndChangesNothing() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let path = "/v1/projects/\(ConsoleHarness.writeKey)/settings"
@@ -21,7 +21,7 @@ struct CSRFTests {
     }
 
     @Test func aFlagEditAndAKillNeedTheCSRFTokenToo() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let flag: JSONValue = ["type": "bool", "value": false, "owner": "checkout"]
@@ -37,7 +37,7 @@ struct CSRFTests {
     }
 
     @Test func readsWithTheCookieNeedNoCSRFToken() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let answer = try await harness.request(
@@ -46,7 +46,7 @@ struct CSRFTests {
     }
 
     @Test func aForgedCookieGetsNoAdminAccess() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request(
             "GET", "/v1/events?writeKey=\(ConsoleHarness.writeKey)",
@@ -57,7 +57,7 @@ struct CSRFTests {
     }
 
     @Test func publicIngestIsNotTouchedByTheConsoleCookie() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let answer = try await harness.request(

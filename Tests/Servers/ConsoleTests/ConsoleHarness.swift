@@ -6,10 +6,11 @@ import CourierTesting
 import FlagServer
 import Foundation
 
-/// A collector, a flag service and the console on one real HTTP server on 127.0.0.1 with an
-/// ephemeral port, as courier-server mounts them, with a manual clock. Requests go over raw
-/// sockets so each carries exactly the cookies and headers the test gives (URLSession keeps a
-/// cookie jar of its own).
+/// A collector, a flag service and the console on one HTTP server, as courier-server mounts them,
+/// with a manual clock: listening on 127.0.0.1 with an ephemeral port, or (`listening: false`)
+/// answering in process only, through the same pipeline with no socket. Requests go over raw
+/// sockets (or in process) so each carries exactly the cookies and headers the test gives
+/// (URLSession keeps a cookie jar of its own).
 struct ConsoleHarness {
     static let writeKey = "console-write-key"
     static let adminToken = "console-admin-token"
@@ -18,8 +19,10 @@ struct ConsoleHarness {
     let collector: Collector
     let console: Console
     let server: HTTPServer
+    let listening: Bool
 
     init(
+        listening: Bool = true,
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         configureCollector: (inout CollectorConfiguration) -> Void = { _ in }
     ) throws {
@@ -46,8 +49,9 @@ struct ConsoleHarness {
         var http = HTTPServerConfiguration()
         http.port = 0
         server = HTTPServer(
-            configuration: http, router: router, middleware: collector.middleware + [console.middleware])
-        try server.start()
+            configuration: http, router: router, middleware: [console.middleware])
+        self.listening = listening
+        if listening { try server.start() }
     }
 
     func stop() {
@@ -82,6 +86,15 @@ struct ConsoleHarness {
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws -> Answer {
+        guard listening else {
+            var all = headers
+            all["Host"] = "127.0.0.1"
+            let response = try await RouterTestClient(server: server).execute(
+                HTTPMethod(rawValue: method), path, headers: all, body: body)
+            var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)"
+            for (name, value) in response.headers { head += "\r\n\(name): \(value)" }
+            return Answer(status: response.status.code, head: head, body: response.body)
+        }
         let port = server.port
         let result: Result<Answer, any Error> = await runOffPool {
             Result {

@@ -11,7 +11,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func projectsListEachWriteKeyWithItsSettingsAndEventsPerMinute() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         _ = try await harness.track((0..<3).map { Self.event("track", "Opened", id: "p\($0)") })
@@ -26,7 +26,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func volumeIsCountedByTypePerMinuteAndPerHour() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         _ = try await harness.track([Self.event("track", "A", id: "v1"), Self.event("identify", nil, id: "v2")])
@@ -46,7 +46,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func rejectionsCountEachCodeAndKeepTheLastReasons() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         _ = try await harness.track([Self.event("track", "A", id: "r1"), ["type": "track", "messageId": "r2"]])
@@ -69,7 +69,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func settingsChangesAreKeptInAHistoryNewestFirst() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let path = "/v1/projects/\(ConsoleHarness.writeKey)/settings"
@@ -89,7 +89,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func anUnknownWriteKeyIsNotFound() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         for route in ["volume", "rejections", "settings/history"] {
@@ -99,7 +99,7 @@ struct ObservationEndpointTests {
     }
 
     @Test func theFlagEvaluationPreviewFollowsARolloutEdit() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let path = "/v1/flags/production/definitions/ramp"

@@ -11,7 +11,7 @@ struct PageTests {
         "/console/app.css",
     ])
     func everyAssetIsServedWithAStrictPolicy(path: String) async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request("GET", path)
         #expect(answer.status == 200)
@@ -25,7 +25,7 @@ struct PageTests {
     }
 
     @Test func thePageHasNoInlineScriptAndALabelForEveryControl() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let html = try await harness.request("GET", "/console/").text
         let scripts = html.components(separatedBy: "<script").dropFirst()
@@ -41,7 +41,7 @@ struct PageTests {
     }
 
     @Test func scriptsPutServerTextInThePageOnlyAsText() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         for script in ["/console/app.js", "/console/sources.js", "/console/flags.js", "/console/messenger.js"] {
             let text = try await harness.request("GET", script).text

@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SignInTests {
     @Test func signInSetsAnHttpOnlyStrictCookieAndGivesTheCSRFToken() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request(
             "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
@@ -21,7 +21,7 @@ struct SignInTests {
     }
 
     @Test func behindTLSTheCookieIsSecure() async throws {
-        let harness = try ConsoleHarness { $0.secureCookies = true }
+        let harness = try ConsoleHarness(listening: false) { $0.secureCookies = true }
         defer { harness.stop() }
         let answer = try await harness.request(
             "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
@@ -29,7 +29,7 @@ struct SignInTests {
     }
 
     @Test func behindAProxyThatEndsTLSTheCookieIsSecure() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request(
             "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)],
@@ -38,7 +38,7 @@ struct SignInTests {
     }
 
     @Test func aWrongTokenIsRefusedWithoutWWWAuthenticate() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request("POST", "/console/api/session", json: ["token": "guess"])
         #expect(answer.status == 401)
@@ -48,7 +48,7 @@ struct SignInTests {
     }
 
     @Test func signInMustBeJSONSoNoCrossSiteFormCanPostIt() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let answer = try await harness.request(
             "POST", "/console/api/session", headers: ["Content-Type": "application/x-www-form-urlencoded"],
@@ -58,7 +58,7 @@ struct SignInTests {
     }
 
     @Test func wrongTokensAreRateLimitedPerClientUntilTheClockMovesOn() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         for _ in 0..<5 {
             let answer = try await harness.request("POST", "/console/api/session", json: ["token": "guess"])
@@ -75,7 +75,7 @@ struct SignInTests {
     }
 
     @Test func aSessionExpiresWithTheClock() async throws {
-        let harness = try ConsoleHarness { $0.sessionLifetime = .seconds(60) }
+        let harness = try ConsoleHarness(listening: false) { $0.sessionLifetime = .seconds(60) }
         defer { harness.stop() }
         let session = try await harness.signIn()
         let live = try await harness.request("GET", "/console/api/session", headers: session.readHeaders)
@@ -91,7 +91,7 @@ struct SignInTests {
     }
 
     @Test func signOutNeedsTheCSRFTokenAndEndsTheSession() async throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
         let session = try await harness.signIn()
         let forged = try await harness.request("DELETE", "/console/api/session", headers: session.readHeaders)
@@ -105,7 +105,7 @@ struct SignInTests {
     }
 
     @Test func withoutAnAdminTokenTheConsoleIsDisabled() async throws {
-        let harness = try ConsoleHarness { $0.adminToken = nil }
+        let harness = try ConsoleHarness(listening: false) { $0.adminToken = nil }
         defer { harness.stop() }
         let answer = try await harness.request("POST", "/console/api/session", json: ["token": ""])
         #expect(answer.status == 403)

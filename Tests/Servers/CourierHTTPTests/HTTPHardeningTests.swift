@@ -147,7 +147,7 @@ struct HTTPHardeningTests {
         let server = self.server
         let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2]) }
         #expect(await waitOffPool(gate.entered))
-        let stopped = Task { await runOffPool { server.stop(deadline: .seconds(20)) } }
+        let stopped = Task { await server.shutdown(deadline: .seconds(20)) }
         let port = server.port
         // Until the one in flight is answered, newcomers are told to come back.
         var refused = false

@@ -226,7 +226,7 @@ struct HTTPServerTests {
         let port = server.port
         let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2, 3]) }
         #expect(await waitOffPool(gate.entered))
-        let stopped = Task { await runOffPool { server.stop() } }
+        let stopped = Task { await server.shutdown() }
         // The stop is waiting for the handler; let the handler finish.
         gate.open()
         let response = try await inFlight.value

@@ -44,6 +44,6 @@ struct HandlerExecutorTests {
             thread.start()
         }
         #expect(status == 200)
-        _ = await runOffPool { server.stop(deadline: .zero) }
+        await server.shutdown(deadline: .zero)
     }
 }

@@ -52,6 +52,8 @@ final class LeftRunning: Sendable {
     let done = DispatchSemaphore(value: 0)
 }
 
+/// The middleware chain, called in process (the engine's pipeline with no socket), except where
+/// the engine's handler threads are the point.
 @Suite(.timeLimit(.minutes(2)))
 struct MiddlewareTests {
     let trail = Trail()
@@ -60,6 +62,7 @@ struct MiddlewareTests {
     let clock = ManualClock()
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(20))
+    let routes: RouterTestClient
 
     init() throws {
         var router = Router()
@@ -96,21 +99,19 @@ struct MiddlewareTests {
                     request.header("x-client")
                 },
             ])
-        try server.start()
+        routes = RouterTestClient(server: server)
     }
 
     @Test func middlewareRunInOrderAroundTheHandler() async throws {
-        defer { inBackground { [server] in server.stop() } }
-        let response = try await client.send("GET", server.baseURL + "/items/7")
-        #expect(response.json == ["id": "7"])
+        let response = try await routes.execute("GET", "/items/7")
+        #expect(response.jsonBody == ["id": "7"])
         #expect(trail.all == ["outer in", "inner in", "handler 7 /items/{id}", "inner out", "outer out"])
     }
 
     @Test func aMiddlewareCanAnswerWithAnError() async throws {
-        defer { inBackground { [server] in server.stop() } }
-        let refused = try await client.send("DELETE", server.baseURL + "/items/7")
+        let refused = try await routes.execute("DELETE", "/items/7")
         #expect(refused.status == 409)
-        #expect(refused.json?["error"]?["code"] == "read_only")
+        #expect(refused.jsonBody?["error"]?["code"] == "read_only")
         // The error passed through the application's middleware (which did not catch it) and
         // became an answer before the server's own log and metrics saw it.
         #expect(trail.all == ["outer in", "inner in"])
@@ -118,6 +119,7 @@ struct MiddlewareTests {
     }
 
     @Test func anAsyncHandlerAwaitsWithoutHoldingASharedThread() async throws {
+        try server.start()
         defer { inBackground { [server] in server.stop() } }
         let pending = Task { try await client.send("GET", server.baseURL + "/late") }
         #expect(await waitOffPool(late.waiting))
@@ -129,47 +131,42 @@ struct MiddlewareTests {
     }
 
     @Test func aTaskAHandlerLeavesRunningFinishesAfterTheAnswer() async throws {
-        defer { inBackground { [server] in server.stop() } }
-        #expect(try await client.send("POST", server.baseURL + "/later").status == 202)
+        #expect(try await routes.execute("POST", "/later").status == 202)
         #expect(await waitOffPool(leftRunning.late.waiting))
         leftRunning.late.answer("go on")
         #expect(await waitOffPool(leftRunning.done))
     }
 
     @Test func bearerAuthGuardsOnlyTheRoutesItIsGivenTo() async throws {
-        defer { inBackground { [server] in server.stop() } }
-        #expect(try await client.send("GET", server.baseURL + "/admin/stats").status == 403)
-        let wrong = try await client.send(
-            "GET", server.baseURL + "/admin/stats", headers: ["Authorization": "Bearer nope"])
+        #expect(try await routes.execute("GET", "/admin/stats").status == 403)
+        let wrong = try await routes.execute("GET", "/admin/stats", headers: ["Authorization": "Bearer nope"])
         #expect(wrong.status == 403)
-        let right = try await client.send(
-            "GET", server.baseURL + "/admin/stats", headers: ["Authorization": "Bearer admin-token-0123456789"])
-        #expect(right.json == ["secret": 42])
-        #expect(try await client.send("GET", server.baseURL + "/items/2").status == 200)
+        let right = try await routes.execute(
+            "GET", "/admin/stats", headers: ["Authorization": "Bearer admin-token-0123456789"])
+        #expect(right.jsonBody == ["secret": 42])
+        #expect(try await routes.execute("GET", "/items/2").status == 200)
     }
 
     @Test func rateLimitsByTheKeyTheyAreGiven() async throws {
-        defer { inBackground { [server] in server.stop() } }
         for _ in 0..<3 {
-            #expect(try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Client": "a"]).status == 200)
+            #expect(try await routes.execute("GET", "/items/1", headers: ["X-Client": "a"]).status == 200)
         }
-        let limited = try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Client": "a"])
+        let limited = try await routes.execute("GET", "/items/1", headers: ["X-Client": "a"])
         #expect(limited.status == 429)
         #expect(limited.header("retry-after") == "1")
         // Another key has its own bucket; no key, no limit.
-        #expect(try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Client": "b"]).status == 200)
-        #expect(try await client.send("GET", server.baseURL + "/items/1").status == 200)
+        #expect(try await routes.execute("GET", "/items/1", headers: ["X-Client": "b"]).status == 200)
+        #expect(try await routes.execute("GET", "/items/1").status == 200)
         clock.advance(by: .seconds(1))
-        #expect(try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Client": "a"]).status == 200)
+        #expect(try await routes.execute("GET", "/items/1", headers: ["X-Client": "a"]).status == 200)
     }
 
     @Test func everyAnswerCarriesARequestId() async throws {
-        defer { inBackground { [server] in server.stop() } }
-        let given = try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Request-Id": "abc-123.x_y"])
+        let given = try await routes.execute("GET", "/items/1", headers: ["X-Request-Id": "abc-123.x_y"])
         #expect(given.header("x-request-id") == "abc-123.x_y")
-        let forged = try await client.send("GET", server.baseURL + "/items/1", headers: ["X-Request-Id": "a b"])
+        let forged = try await routes.execute("GET", "/items/1", headers: ["X-Request-Id": "a b"])
         #expect(forged.header("x-request-id")?.count == 36)
-        let missing = try await client.send("GET", server.baseURL + "/nope")
+        let missing = try await routes.execute("GET", "/nope")
         #expect(missing.status == 404)
         #expect(missing.header("x-request-id")?.count == 36)
     }

@@ -49,7 +49,7 @@ struct ServiceThreadsTests {
         // 64 connections hashed over two listeners leave neither without any (a chance of 2^-63).
         #expect(perLoop.allSatisfy { $0 > 0 }, "\(perLoop)")
         #expect(perLoop.reduce(0, +) == 64)
-        _ = await runOffPool { [server] in server.stop(deadline: .zero) }
+        await server.shutdown(deadline: .zero)
     }
 
     @Test func webSocketsOnEveryLoopEchoAndCloseWith1001OnStop() async throws {
@@ -61,13 +61,13 @@ struct ServiceThreadsTests {
             var iterator = socket.inbound.makeAsyncIterator()
             #expect(await iterator.next() == .text("\(index)"))
         }
-        _ = await runOffPool { [server] in server.stop(deadline: .seconds(5)) }
+        await server.shutdown(deadline: .seconds(5))
         for socket in sockets { #expect(await socket.closed().code == .goingAway) }
         await runOffPool { client.shutdown() }
     }
 
     @Test func tlsOnEveryLoop() async throws {
-        _ = await runOffPool { [server] in server.stop(deadline: .zero) }
+        await server.shutdown(deadline: .zero)
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try Self.start(

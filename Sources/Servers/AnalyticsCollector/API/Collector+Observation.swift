@@ -4,12 +4,13 @@ import CourierHTTP
 /// The admin routes that show what the collector is doing: projects with their recent volume,
 /// volume by type, refusals and settings history. The console and the CLI both read these.
 extension Collector {
-    func mountObservation(on router: inout Router) {
-        router.add("GET", "/v1/projects") { [self] in try listProjects($0) }
-        router.add("GET", "/v1/projects/{writeKey}/volume") { [self] in try projectVolume($0) }
-        router.add("GET", "/v1/projects/{writeKey}/rejections") { [self] in try projectRejections($0) }
-        router.add("GET", "/v1/projects/{writeKey}/settings/history") { [self] in try projectSettingsHistory($0) }
-        router.add("GET", "/v1/events/stream") { [self] request, _ in try eventStream(request) }
+    /// Adds them to `admin`, a group under `/v1` behind the admin token.
+    func mountObservation(on admin: inout Router) {
+        admin.add("GET", "/projects") { [self] in try listProjects($0) }
+        admin.add("GET", "/projects/{writeKey}/volume") { [self] in try projectVolume($0) }
+        admin.add("GET", "/projects/{writeKey}/rejections") { [self] in try projectRejections($0) }
+        admin.add("GET", "/projects/{writeKey}/settings/history") { [self] in try projectSettingsHistory($0) }
+        admin.add("GET", "/events/stream") { [self] request, _ in try eventStream(request) }
     }
 
     /// Counts a committed batch into the volume and refusal aggregates and wakes live streams.
@@ -41,13 +42,12 @@ extension Collector {
 
     /// `GET /v1/projects` (admin): every project with its settings and events per minute for the
     /// last hour.
-    func listProjects(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func listProjects(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let usage: [String: Int64]
         do {
             usage = try store.usage()
         } catch {
-            throw CollectorError(error)
+            throw HTTPError(error)
         }
         let now = clock.nowMilliseconds
         var projects: [JSONValue] = []
@@ -64,28 +64,25 @@ extension Collector {
 
     /// `GET /v1/projects/{writeKey}/volume` (admin): events per minute (last hour) and per hour
     /// (last day) by type.
-    func projectVolume(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func projectVolume(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = try knownProject(request)
         return .json(volume.volume(writeKey: key, atMilliseconds: clock.nowMilliseconds).json)
     }
 
     /// `GET /v1/projects/{writeKey}/rejections` (admin): refusal counts by code and the last reasons.
-    func projectRejections(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func projectRejections(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         return .json(rejections.json(writeKey: try knownProject(request)))
     }
 
     /// `GET /v1/projects/{writeKey}/settings/history` (admin): settings changes, newest first.
-    func projectSettingsHistory(_ request: HTTPRequest) throws(CollectorError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func projectSettingsHistory(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         return .json(settingsHistory.json(writeKey: try knownProject(request)))
     }
 
-    private func knownProject(_ request: HTTPRequest) throws(CollectorError) -> String {
+    private func knownProject(_ request: HTTPRequest) throws(HTTPError) -> String {
         let key = request.pathParameters["writeKey"] ?? ""
         guard WriteKey.isWellFormed(key), try settingsCache.settings(writeKey: key) != nil else {
-            throw CollectorError(.notFound, "unknown write key")
+            throw HTTPError(.notFound, "unknown write key")
         }
         return key
     }

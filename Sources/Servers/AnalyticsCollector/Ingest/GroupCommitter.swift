@@ -1,6 +1,7 @@
 import CourierCore
 import Foundation
 import Synchronization
+import CourierHTTP
 
 /// Commits batches from many request threads in shared transactions.
 ///
@@ -9,7 +10,7 @@ import Synchronization
 /// waiter with its own outcome. Under load many batches share one `fsync`; alone, a batch commits
 /// at once.
 final class GroupCommitter: Sendable {
-    typealias Outcome = Result<CommitOutcome, CollectorError>
+    typealias Outcome = Result<CommitOutcome, HTTPError>
 
     /// One submitted batch and whoever waits for it; the first outcome (the commit's, or the
     /// timeout's) is the one the waiter gets.
@@ -67,13 +68,11 @@ final class GroupCommitter: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    private let lastPrune = Atomic<UInt64>(0)
 
     init(store: any EventStore, clock: any Clock, configuration: CollectorConfiguration) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        lastPrune.store(clock.uptimeNanoseconds, ordering: .relaxed)
         let thread = Thread { [self] in run() }
         thread.name = "courier.collector.commit"
         thread.start()
@@ -83,11 +82,11 @@ final class GroupCommitter: Sendable {
     var pendingEvents: Int { state.withLock { $0.pendingEvents } }
 
     /// Queues `messages` and waits, without holding a thread, until they are committed.
-    /// - Throws: `CollectorError` — `overloaded` when too much is queued (nothing is queued then),
+    /// - Throws: `HTTPError` — `overloaded` when too much is queued (nothing is queued then),
     ///   `shuttingDown` after `stop()`, `commitTimeout` when the commit takes longer than
     ///   `commitTimeout` (it may still land; a retry is deduplicated), `storageUnavailable` when
     ///   the commit fails.
-    func submit(_ messages: [PreparedMessage]) async throws(CollectorError) -> CommitOutcome {
+    func submit(_ messages: [PreparedMessage]) async throws(HTTPError) -> CommitOutcome {
         let ticket = Ticket(messages)
         enum Admission { case accepted, busy, stopping }
         let admission: Admission = state.withLock { state in
@@ -102,16 +101,16 @@ final class GroupCommitter: Sendable {
         switch admission {
         case .accepted: break
         case .busy:
-            throw CollectorError(
+            throw HTTPError(
                 .overloaded, "the collector is busy; retry later",
                 retryAfterSeconds: configuration.retryAfterSeconds)
         case .stopping:
-            throw CollectorError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
+            throw HTTPError(.shuttingDown, "the collector is shutting down; retry later", retryAfterSeconds: 1)
         }
         wake.signal()
         // The request is not held hostage by a stuck store: at the deadline the client is told to
         // retry, and if the commit does land later, the retry is a duplicate and is skipped.
-        let timeout = CollectorError(
+        let timeout = HTTPError(
             .commitTimeout, "the commit did not finish in time; retry (it is deduplicated)",
             retryAfterSeconds: configuration.retryAfterSeconds)
         DispatchQueue.global().asyncAfter(
@@ -155,13 +154,12 @@ final class GroupCommitter: Sendable {
                 finished.signal()
                 return
             }
-            pruneIfDue()
         }
     }
 
     private func commit(_ tickets: [Ticket]) {
         let cutoff = clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds
-        var results: [Result<CommitOutcome, CollectorError>]
+        var results: [Result<CommitOutcome, HTTPError>]
         do {
             results = try store.commit(tickets.map(\.messages), dedupeCutoff: cutoff).map { .success($0) }
             if results.count != tickets.count {
@@ -178,7 +176,7 @@ final class GroupCommitter: Sendable {
                     }
                     return .success(outcome)
                 } catch {
-                    return .failure(CollectorError(error))
+                    return .failure(HTTPError(error))
                 }
             }
         }
@@ -187,13 +185,5 @@ final class GroupCommitter: Sendable {
         for (ticket, result) in zip(tickets, results) {
             ticket.finish(result)
         }
-    }
-
-    private func pruneIfDue() {
-        let now = clock.uptimeNanoseconds
-        let interval = UInt64(max(0, configuration.dedupePruneInterval.wholeNanoseconds))
-        guard now &- lastPrune.load(ordering: .relaxed) >= interval else { return }
-        lastPrune.store(now, ordering: .relaxed)
-        _ = try? store.pruneSeenMessages(before: clock.nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
     }
 }

@@ -1,4 +1,5 @@
 import CourierCore
+import CourierHTTP
 
 /// Reads a request body in Segment's format and turns it into messages ready to store: checks
 /// the limits and fields, merges the batch's `context` and `integrations` into each message, and
@@ -29,8 +30,8 @@ public struct IncomingBatch: Sendable {
     ///   - body: the decompressed request body.
     ///   - singleType: `nil` for `/v1/batch`; the message type for `/v1/track` and the like.
     ///   - configuration: the limits.
-    /// - Throws: `CollectorError` with status 400 or 413.
-    public init(body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration) throws(CollectorError) {
+    /// - Throws: `HTTPError` with status 400 or 413.
+    public init(body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration) throws(HTTPError) {
         try self.init(body: body, singleType: singleType, configuration: configuration, shallow: true)
     }
 
@@ -39,11 +40,11 @@ public struct IncomingBatch: Sendable {
     init(
         body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration,
         shallow: Bool
-    ) throws(CollectorError) {
+    ) throws(HTTPError) {
         let byteLimit = singleType == nil ? configuration.maximumBatchBytes : configuration.maximumEventBytes
         if body.count > byteLimit {
-            let code: CollectorError.Code = singleType == nil ? .batchTooLarge : .eventTooLarge
-            throw CollectorError(code, "body is \(body.count) bytes; the limit is \(byteLimit)")
+            let code: HTTPError.Code = singleType == nil ? .batchTooLarge : .eventTooLarge
+            throw HTTPError(code, "body is \(body.count) bytes; the limit is \(byteLimit)")
         }
         var sizes: [Int] = []
         var memberSpans: [[JSONMemberSpan]] = []
@@ -56,10 +57,10 @@ public struct IncomingBatch: Sendable {
                 body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
                 shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
         } catch {
-            throw CollectorError(.invalidJSON, "invalid JSON: \(error)")
+            throw HTTPError(.invalidJSON, "invalid JSON: \(error)")
         }
         guard case .object(var top) = document else {
-            throw CollectorError(.invalidRequest, "the body must be a JSON object")
+            throw HTTPError(.invalidRequest, "the body must be a JSON object")
         }
         bodyWriteKey = top["writeKey"]?.stringValue
         top["writeKey"] = nil
@@ -73,10 +74,10 @@ public struct IncomingBatch: Sendable {
             raw = [.object(top)]
         } else {
             guard let batch = top["batch"]?.arrayValue else {
-                throw CollectorError(.invalidRequest, "batch must be an array of messages")
+                throw HTTPError(.invalidRequest, "batch must be an array of messages")
             }
             guard batch.count <= configuration.maximumBatchEvents else {
-                throw CollectorError(
+                throw HTTPError(
                     .batchTooLarge,
                     "batch has \(batch.count) messages; the limit is \(configuration.maximumBatchEvents)")
             }
@@ -84,7 +85,7 @@ public struct IncomingBatch: Sendable {
             for key in ["context", "integrations"] {
                 if let value = top[key], !value.isNull {
                     guard value.objectValue != nil else {
-                        throw CollectorError(.invalidRequest, "\(key) must be an object")
+                        throw HTTPError(.invalidRequest, "\(key) must be an object")
                     }
                     shared[key] = value
                 }
@@ -116,7 +117,7 @@ public struct IncomingBatch: Sendable {
                 rejected.append(
                     RejectedMessage(
                         index: i, messageId: element["messageId"]?.stringValue,
-                        error: CollectorError(
+                        error: HTTPError(
                             .eventTooLarge,
                             "message \(i) \(what)is \(size + sharedBytes) bytes; "
                                 + "the limit is \(configuration.maximumEventBytes)")))
@@ -127,14 +128,14 @@ public struct IncomingBatch: Sendable {
             // The batch's members go in as bytes when the message has none of its own to merge
             // with (the usual case), so the message need not be read and written out again.
             let splicesShared = haveSpans && !shared.isEmpty && !shared.keys.contains { element[$0] != nil }
-            do throws(CollectorError) {
+            do throws(HTTPError) {
                 (message, changed) = try Self.validate(
                     element, index: i, shared: splicesShared ? [:] : shared, singleType: singleType)
             } catch {
                 rejected.append(
                     RejectedMessage(
                         index: i, messageId: element["messageId"]?.stringValue,
-                        error: CollectorError(.invalidMessage, error.message)))
+                        error: HTTPError(.invalidMessage, error.message)))
                 continue
             }
             if changed && singleType == nil {
@@ -279,10 +280,10 @@ public struct IncomingBatch: Sendable {
         return value
     }
 
-    private static func timestamp(_ value: JSONValue?, field: String) throws(CollectorError) -> Int64? {
+    private static func timestamp(_ value: JSONValue?, field: String) throws(HTTPError) -> Int64? {
         guard let value = nonNull(value) else { return nil }
         guard let text = value.stringValue, let ms = Timestamp.parseMilliseconds(text) else {
-            throw CollectorError(.invalidRequest, "\(field) must be an ISO 8601 timestamp")
+            throw HTTPError(.invalidRequest, "\(field) must be an ISO 8601 timestamp")
         }
         return ms
     }
@@ -296,11 +297,11 @@ public struct IncomingBatch: Sendable {
     private static func validate(
         _ element: JSONValue, index: Int, shared: [String: JSONValue],
         singleType: MessageType?
-    ) throws(CollectorError) -> ([String: JSONValue], Bool) {
+    ) throws(HTTPError) -> ([String: JSONValue], Bool) {
         if shared.isEmpty, case .object(let message) = element, isPlainValid(message) { return (message, false) }
         var changed = !shared.isEmpty
-        func invalid(_ message: String) -> CollectorError {
-            CollectorError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
+        func invalid(_ message: String) -> HTTPError {
+            HTTPError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
         }
         guard case .object(var message) = element else { throw invalid("must be a JSON object") }
         guard let typeText = message["type"]?.stringValue else { throw invalid("type is required") }

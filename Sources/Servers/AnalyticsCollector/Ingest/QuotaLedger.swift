@@ -1,4 +1,5 @@
 import Synchronization
+import CourierHTTP
 
 /// Stored bytes per project and in all, kept in memory from the store's count at start and
 /// updated after each commit, so a quota check costs no store read.
@@ -20,18 +21,18 @@ final class QuotaLedger: Sendable {
 
     /// Refuses a batch of `bytes` for `writeKey` when it would pass a quota (`bytes` is only
     /// counted when a quota is set).
-    /// - Throws: `CollectorError` (`quotaExceeded`).
-    func check(writeKey: String, bytes batchBytes: @autoclosure () -> Int) throws(CollectorError) {
+    /// - Throws: `HTTPError` (`quotaExceeded`).
+    func check(writeKey: String, bytes batchBytes: @autoclosure () -> Int) throws(HTTPError) {
         guard perKeyQuota != nil || totalQuota != nil else { return }
         let bytes = batchBytes()
         let (used, total) = state.withLock { ($0.perKey[writeKey] ?? 0, $0.total) }
         if let perKeyQuota, used + Int64(bytes) > perKeyQuota {
-            throw CollectorError(
+            throw HTTPError(
                 .quotaExceeded,
                 "this project's storage quota (\(perKeyQuota) bytes) is used up; nothing was stored")
         }
         if let totalQuota, total + Int64(bytes) > totalQuota {
-            throw CollectorError(.quotaExceeded, "the collector's storage quota is used up; nothing was stored")
+            throw HTTPError(.quotaExceeded, "the collector's storage quota is used up; nothing was stored")
         }
     }
 

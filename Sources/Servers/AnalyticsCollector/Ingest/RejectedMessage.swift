@@ -1,4 +1,5 @@
 import CourierCore
+import CourierHTTP
 
 /// One message of a batch that was not stored because it failed validation. A `200` answer
 /// lists these under `rejected`; the rest of the batch is stored.
@@ -8,7 +9,7 @@ public struct RejectedMessage: Sendable, Equatable {
     /// The message's `messageId`, when it had a string one.
     public let messageId: String?
     /// Why (`invalid_message` or `event_too_large`).
-    public let error: CollectorError
+    public let error: HTTPError
 
     /// The entry of the answer's `rejected` list.
     var json: JSONValue {

@@ -1,4 +1,5 @@
 import CourierCore
+import CourierHTTP
 
 /// A project's remote configuration, served to SDKs at `GET /v1/projects/{writeKey}/settings`.
 public struct ProjectSettings: Sendable, Equatable {
@@ -31,10 +32,10 @@ public struct ProjectSettings: Sendable, Equatable {
     }
 
     /// Applies the members present in `patch` (a partial settings object).
-    /// - Throws: `CollectorError` (400) for an unknown member or a value out of range.
-    public func applying(_ patch: JSONValue) throws(CollectorError) -> ProjectSettings {
+    /// - Throws: `HTTPError` (400) for an unknown member or a value out of range.
+    public func applying(_ patch: JSONValue) throws(HTTPError) -> ProjectSettings {
         guard let members = patch.objectValue else {
-            throw CollectorError(.invalidRequest, "settings must be a JSON object")
+            throw HTTPError(.invalidRequest, "settings must be a JSON object")
         }
         var next = self
         for (key, value) in members {
@@ -84,7 +85,7 @@ public struct ProjectSettings: Sendable, Equatable {
         return settings
     }
 
-    private static func invalid(_ message: String) -> CollectorError {
-        CollectorError(.invalidRequest, message)
+    private static func invalid(_ message: String) -> HTTPError {
+        HTTPError(.invalidRequest, message)
     }
 }

@@ -1,5 +1,6 @@
 import CourierCore
 import Synchronization
+import CourierHTTP
 
 /// Project settings read through a short-lived cache, so a burst of batches costs one store read
 /// per project, and a change made by another instance shows within the TTL.
@@ -35,8 +36,8 @@ final class SettingsCache: Sendable {
     }
 
     /// The settings of `writeKey`, or `nil` when the key is unknown.
-    /// - Throws: `CollectorError` (`storageUnavailable`) when the store cannot be read.
-    func settings(writeKey: String) throws(CollectorError) -> ProjectSettings? {
+    /// - Throws: `HTTPError` (`storageUnavailable`) when the store cannot be read.
+    func settings(writeKey: String) throws(HTTPError) -> ProjectSettings? {
         let now = clock.uptimeNanoseconds
         let cached: ProjectSettings?? = state.withLock { state in
             if let entry = state.known[writeKey], now &- entry.readAt < ttlNanoseconds { return .some(entry.settings) }
@@ -48,7 +49,7 @@ final class SettingsCache: Sendable {
         do {
             settings = try store.settings(writeKey: writeKey)
         } catch {
-            throw CollectorError(error)
+            throw HTTPError(error)
         }
         remember(settings, for: writeKey, at: now)
         return settings
@@ -58,19 +59,19 @@ final class SettingsCache: Sendable {
     var unknownKeyCount: Int { state.withLock { $0.unknown.count } }
 
     /// Changes settings in one store transaction and refreshes the cache entry.
-    /// - Throws: `CollectorError` from `change`, or `storageUnavailable`.
-    func update(writeKey: String, _ change: (ProjectSettings) throws(CollectorError) -> ProjectSettings)
-        throws(CollectorError) -> ProjectSettings
+    /// - Throws: `HTTPError` from `change`, or `storageUnavailable`.
+    func update(writeKey: String, _ change: (ProjectSettings) throws(HTTPError) -> ProjectSettings)
+        throws(HTTPError) -> ProjectSettings
     {
         let settings: ProjectSettings
         do {
             settings = try store.updateSettings(writeKey: writeKey) { current in try change(current) }
-        } catch let error as CollectorError {
+        } catch let error as HTTPError {
             throw error
         } catch let error as EventStoreError {
-            throw CollectorError(error)
+            throw HTTPError(error)
         } catch {
-            throw CollectorError(.storageUnavailable, "the event store is unavailable; nothing was changed")
+            throw HTTPError(.storageUnavailable, "the event store is unavailable; nothing was changed")
         }
         remember(settings, for: writeKey, at: clock.uptimeNanoseconds)
         return settings

@@ -1,4 +1,5 @@
 import CourierCore
+import CourierHTTP
 
 /// Why an `EventStore` failed: storage terms, not HTTP ones. The collector turns it into a
 /// `503 storage_unavailable` whose message names the kind, never the store's own text.
@@ -39,7 +40,7 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(kind): \(detail)" }
 }
 
-extension CollectorError {
+extension HTTPError {
     /// The answer for a failed store: its kind, never its text.
     public init(_ error: EventStoreError) {
         switch error.kind {

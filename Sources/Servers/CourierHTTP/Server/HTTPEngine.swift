@@ -7,6 +7,9 @@ protocol HTTPEngine: Sendable {
     /// Answers what is in flight (new requests get 503), then stops listening.
     /// - Returns: requests still unanswered when `deadline` passed.
     func stop(deadline: Duration) -> Int
+    /// Does what `stop(deadline:)` does, suspending instead of blocking a thread.
+    /// - Returns: requests still unanswered when `deadline` passed.
+    func shutdown(deadline: Duration) async -> Int
 }
 
 /// Starts the engine that `configuration` asks for in front of `responder`.

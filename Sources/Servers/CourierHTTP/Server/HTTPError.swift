@@ -1,6 +1,9 @@
-/// The server's own errors (no route, body too large, a slow client…) and a general error that
-/// handlers may throw. The code decides the status; the body is
-/// `{"error":{"code":…,"message":…}}`.
+import CourierCore
+
+/// The one HTTP error of every server module: the server's own errors (no route, body too large,
+/// a slow client…) and what handlers throw. The code decides the status; the body is
+/// `{"error":{"code":…,"message":…}}`, plus the `details` a client acts on. A module declares its
+/// own codes as `extension HTTPError.Code { static let … }`, in snake_case.
 ///
 /// ```swift
 /// router.add("GET", "/v1/things/{id}") { request in
@@ -10,7 +13,7 @@
 ///     return .json(thing.json)
 /// }
 /// ```
-public struct HTTPError: HTTPResponseError, CustomStringConvertible {
+public struct HTTPError: HTTPResponseError, Equatable, CustomStringConvertible {
     /// A stable, machine-readable reason and the status it goes out with. New codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         /// The text sent as `code`.
@@ -26,8 +29,13 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
 
         /// 400: the request is malformed (conflicting headers, bad framing…).
         public static let badRequest = Code("bad_request", status: 400)
+        /// 400: the body is not valid JSON or lacks what the route needs, or a path or query
+        /// parameter is malformed.
+        public static let invalidRequest = Code("invalid_request", status: 400)
         /// 400: the body is not valid gzip/deflate.
         public static let invalidEncoding = Code("invalid_encoding", status: 400)
+        /// 401: no credentials, or ones the server does not know.
+        public static let unauthorized = Code("unauthorized", status: 401)
         /// 403: credentials are missing or wrong.
         public static let forbidden = Code("forbidden", status: 403)
         /// 404: no route.
@@ -48,6 +56,8 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
         public static let internalError = Code("internal_error", status: 500)
         /// 503: the server is stopping or cannot serve now.
         public static let unavailable = Code("unavailable", status: 503)
+        /// 503: the store failed; nothing was changed.
+        public static let storageUnavailable = Code("storage_unavailable", status: 503)
 
         /// The raw code.
         public var description: String { rawValue }
@@ -59,20 +69,53 @@ public struct HTTPError: HTTPResponseError, CustomStringConvertible {
     public let message: String
     /// Headers to send with the error (`Allow`, `Retry-After`…).
     public var headers: [(String, String)]
+    /// Fields a client acts on, sent at the top level of the body beside `error` (a 409's
+    /// `missingDevices`…).
+    public var details: [String: JSONValue]
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, headers: [(String, String)] = []) {
+    /// - Parameters:
+    ///   - code: the reason, which decides the status.
+    ///   - message: a sentence for a person.
+    ///   - headers: headers to send with it.
+    ///   - details: fields for the top level of the body.
+    public init(
+        _ code: Code, _ message: String, headers: [(String, String)] = [], details: [String: JSONValue] = [:]
+    ) {
         self.code = code
         self.message = message
         self.headers = headers
+        self.details = details
+    }
+
+    /// Creates an error whose answer carries `Retry-After: seconds` (for 429 and 503).
+    public init(_ code: Code, _ message: String, retryAfterSeconds seconds: Int) {
+        self.init(code, message, headers: [("Retry-After", String(seconds))])
+    }
+
+    /// The `Retry-After` seconds it is sent with, if any.
+    public var retryAfterSeconds: Int? {
+        get { headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) } }
+        set {
+            headers.removeAll { $0.0.lowercased() == "retry-after" }
+            if let newValue { headers.append(("Retry-After", String(newValue))) }
+        }
     }
 
     /// The code's status.
     public var status: HTTPStatus { code.status }
 
-    /// The JSON error answer.
+    /// The JSON error answer: `details` with `error: {code, message}`.
     public func response() -> HTTPResponse {
-        .error(status: code.status, code: code.rawValue, message: message, headers: headers)
+        var body = details
+        body["error"] = ["code": .string(code.rawValue), "message": .string(message)]
+        return .json(.object(body), status: code.status, headers: headers)
+    }
+
+    /// Same code, message, headers (in order) and details.
+    public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.details == rhs.details
+            && lhs.headers.elementsEqual(rhs.headers) { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
     /// `code: message`.

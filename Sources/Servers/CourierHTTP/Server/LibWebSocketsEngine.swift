@@ -18,7 +18,8 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     private let service: Unmanaged<LibWebSocketsService>
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
-    private let finished = DispatchSemaphore(value: 0)
+    /// Signalled when the service thread has destroyed the context.
+    private let finished = CompletionEvent<Void>()
     /// The executor this engine created and stops (none in a group: the group's is shared).
     private let ownExecutor: HandlerExecutor?
     /// The group's listening socket this loop accepts on, if any.
@@ -122,22 +123,44 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     var acceptedConnections: Int { service.takeUnretainedValue().accepted.load(ordering: .relaxed) }
 
     /// Answers what is in flight (new requests get 503), then breaks the loop, destroys the
-    /// context (closing every connection) and joins the service thread.
+    /// context (closing every connection) and joins the service thread, blocking the caller.
     /// - Returns: requests still unanswered when `deadline` passed.
     func stop(deadline: Duration) -> Int {
-        let service = service.takeUnretainedValue()
         let started = DispatchTime.now().uptimeNanoseconds
-        let left = service.responder.lifecycle.drain(quiet: .milliseconds(100), deadline: deadline)
-        // WebSockets get 1001 and what is left of the deadline to close (at least a moment, so a
-        // zero deadline still sends the close frames).
-        let total =
-            UInt64(max(0, deadline.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, deadline.components.attoseconds / 1_000_000_000))
-        service.requestStop(deadline: max(started + total, DispatchTime.now().uptimeNanoseconds + 50_000_000))
+        let left = service.takeUnretainedValue().responder.lifecycle.drain(quiet: Self.quiet, deadline: deadline)
+        closeAfterDrain(started: started, deadline: deadline)
         finished.wait()
-        ownExecutor?.stop()
-        Self.free(loop: loop, service: self.service, protocols: protocols, name: protocolName)
+        release()
         return left
+    }
+
+    /// Does what `stop(deadline:)` does, suspending instead of blocking: the drain and the
+    /// service thread's end are awaited.
+    /// - Returns: requests still unanswered when `deadline` passed.
+    func shutdown(deadline: Duration) async -> Int {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let left = await service.takeUnretainedValue().responder.lifecycle.drain(quiet: Self.quiet, deadline: deadline)
+        closeAfterDrain(started: started, deadline: deadline)
+        await finished.value
+        release()
+        return left
+    }
+
+    /// How long no request must arrive before a drain ends (clients told 503 have gone).
+    private static let quiet = Duration.milliseconds(100)
+
+    /// Asks the loop to close its WebSockets with 1001 within what is left of the deadline (at
+    /// least a moment, so a zero deadline still sends the close frames), then to stop.
+    private func closeAfterDrain(started: UInt64, deadline: Duration) {
+        let total = UInt64(max(0, deadline.wholeNanoseconds))
+        service.takeUnretainedValue().requestStop(
+            deadline: max(started &+ total, DispatchTime.now().uptimeNanoseconds + 50_000_000))
+    }
+
+    /// Frees what the stopped loop used.
+    private func release() {
+        ownExecutor?.stop()
+        Self.free(loop: loop, service: service, protocols: protocols, name: protocolName)
     }
 
     private func runLoop() {
@@ -156,7 +179,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         // The loop has stopped: no handler may wake a context that is about to go.
         service.takeUnretainedValue().detach()
         lws_context_destroy(context)
-        finished.signal()
+        finished.signal(())
     }
 
     private static func free(

@@ -57,4 +57,14 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
         executor.stop()
         return left.load(ordering: .relaxed)
     }
+
+    /// Stops every context at once, suspending until all have stopped.
+    func shutdown(deadline: Duration) async -> Int {
+        let left = await withTaskGroup(of: Int.self) { group in
+            for engine in engines { group.addTask { await engine.shutdown(deadline: deadline) } }
+            return await group.reduce(0, +)
+        }
+        executor.stop()
+        return left
+    }
 }

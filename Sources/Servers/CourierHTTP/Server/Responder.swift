@@ -5,8 +5,8 @@ import Foundation
 /// router, and the checks on every answer.
 ///
 /// The chain, outermost first: observation (access log, metrics, `X-Request-Id`) → CORS → error
-/// answers → server guard (framing, draining) → the application's middleware → request body
-/// (413, gzip) → the route's handler.
+/// answers → server guard (framing, draining) → the application's middleware → the route's group
+/// middleware → request body (413, gzip) → the route's handler.
 struct Responder: Sendable {
     let router: Router
     let configuration: HTTPServerConfiguration
@@ -32,9 +32,10 @@ struct Responder: Sendable {
             ]
             + middleware
             + [
+                RouteGroupMiddleware(),
                 RequestBodyMiddleware(
                     maximumBodyBytes: configuration.maximumBodyBytes,
-                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes)
+                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes),
             ]
         chain = layers.chained { request, context in
             switch context.match {
@@ -131,6 +132,29 @@ struct Responder: Sendable {
             if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return false }
         }
         return true
+    }
+}
+
+/// Runs the middleware of the groups the matched route was added in (none for a request that
+/// matched no route). It sits before the body layer, so a group's middleware also shapes a 413
+/// or a bad-gzip refusal on its routes, and its authentication runs before a body is inflated.
+struct RouteGroupMiddleware: HTTPMiddleware {
+    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        guard case .found(let route, _) = context.match, !route.middleware.isEmpty else {
+            return try await next(request, context)
+        }
+        return try await Self.run(route.middleware[...], request, context, next: next)
+    }
+
+    /// Runs `middleware`, outermost first, then `next`.
+    private static func run(
+        _ middleware: ArraySlice<any HTTPMiddleware>, _ request: HTTPRequest, _ context: RequestContext,
+        next: HTTPResponder
+    ) async throws -> HTTPResponse {
+        guard let first = middleware.first else { return try await next(request, context) }
+        return try await first.handle(request, context: context) { request, context in
+            try await run(middleware.dropFirst(), request, context, next: next)
+        }
     }
 }
 

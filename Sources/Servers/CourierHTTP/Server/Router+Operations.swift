@@ -14,14 +14,10 @@ extension Router {
         _ metrics: HTTPMetrics, path: String = "/metrics", token: String? = nil,
         providers: [@Sendable () -> String] = []
     ) {
-        add("GET", path) { request in
-            if let token {
-                guard request.hasBearerToken(in: [token]) else {
-                    throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
-                }
-            }
-            return .text(
-                metrics.prometheusText() + providers.map { $0() }.joined(), contentType: "text/plain; version=0.0.4")
+        let serve: HTTPHandler = { _ in
+            .text(metrics.prometheusText() + providers.map { $0() }.joined(), contentType: "text/plain; version=0.0.4")
         }
+        guard let token else { return add("GET", path, serve) }
+        group(middleware: [AdminAuthMiddleware(token: token)]) { admin in admin.add("GET", path, serve) }
     }
 }

@@ -20,6 +20,7 @@ public enum CrossOriginPolicy: Sendable, Equatable {
 /// Routes by method and path pattern; `{name}` segments capture a path parameter.
 ///
 /// Built (mutably) before the server starts; the server then works from an immutable copy.
+/// Routes may be added in groups that share a path prefix and middleware (`group(_:middleware:_:)`).
 public struct Router: Sendable {
     struct Route: Sendable {
         let method: HTTPMethod
@@ -27,6 +28,8 @@ public struct Router: Sendable {
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
         let body: RequestBodyMode
+        /// The middleware of the groups the route was added in, outermost first.
+        let middleware: [any HTTPMiddleware]
         let handler: AsyncHTTPHandler
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
@@ -44,7 +47,11 @@ public struct Router: Sendable {
         case notFound
     }
 
-    private(set) var routes: [Route] = []
+    var routes: [Route] = []
+    /// What `group(_:middleware:_:)` gives the routes added through this router: a path prefix
+    /// and middleware, outermost first. Empty for a top-level router.
+    var prefix: [Segment] = []
+    var middleware: [any HTTPMiddleware] = []
 
     /// Creates an empty router.
     public init() {}
@@ -87,14 +94,30 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, body: RequestBodyMode,
         webSocket: WebSocketRoute?, _ handler: @escaping AsyncHTTPHandler
     ) {
-        let segments = pattern.split(separator: "/").map { part -> Segment in
+        let segments = prefix + Self.segments(pattern)
+        // A top-level route keeps its pattern as written: it names the route in metrics and logs.
+        let fullPattern = prefix.isEmpty ? pattern : Self.pattern(segments)
+        routes.append(
+            Route(
+                method: method, pattern: fullPattern, segments: segments, crossOrigin: crossOrigin, body: body,
+                middleware: middleware, handler: handler, webSocket: webSocket))
+    }
+
+    static func segments(_ pattern: String) -> [Segment] {
+        pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
-        routes.append(
-            Route(
-                method: method, pattern: pattern, segments: segments, crossOrigin: crossOrigin, body: body,
-                handler: handler, webSocket: webSocket))
+    }
+
+    static func pattern(_ segments: [Segment]) -> String {
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let literal): literal
+                case .parameter(let name): "{\(name)}"
+                }
+            }.joined(separator: "/")
     }
 
     func match(method: HTTPMethod, path: String) -> Match {

@@ -3,11 +3,11 @@ import CourierHTTP
 import FlagRules
 import Foundation
 
+/// The admin routes; `AdminAuthMiddleware` guards them (`mount(on:)`).
 extension FlagService {
     /// `PUT /v1/flags/{envKey}/definitions/{flagKey}` (admin): validates the definition against
     /// the environment and stores it with an audit row; a malformed one is refused with 422.
-    func putDefinition(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func putDefinition(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         let flagKey = try pathKey(request, "flagKey")
         let definition = try keyedDefinition(request, key: flagKey)
@@ -17,14 +17,13 @@ extension FlagService {
     }
 
     /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on.
-    func kill(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func kill(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         let flagKey = try pathKey(request, "flagKey")
         guard let current = try servedEnvironment(environment)?.document.flags[flagKey],
             case .object(var object) = current.json
         else {
-            throw FlagServerError(.notFound, "no flag \(flagKey) in environment \(environment)")
+            throw HTTPError(.notFound, "no flag \(flagKey) in environment \(environment)")
         }
         object["enabled"] = false
         let version = try change(
@@ -34,8 +33,7 @@ extension FlagService {
     }
 
     /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
-    func putSegment(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func putSegment(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         let segmentKey = try pathKey(request, "segmentKey")
         let definition = try keyedDefinition(request, key: segmentKey)
@@ -47,11 +45,10 @@ extension FlagService {
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
     /// those past their expiry day.
-    func listDefinitions(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func listDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         guard let served = try servedEnvironment(environment) else {
-            throw FlagServerError(.notFound, "no flags are defined for environment \(environment)")
+            throw HTTPError(.notFound, "no flags are defined for environment \(environment)")
         }
         var flags = served.document.flags.values.sorted { $0.key < $1.key }
         if request.query["expired"] == "true" {
@@ -65,13 +62,12 @@ extension FlagService {
     }
 
     /// `GET /v1/flags/{envKey}/audit[?limit=N]` (admin): changes, newest first.
-    func audit(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
-        try authorizeAdmin(request)
+    func audit(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         var limit = 100
         if let text = request.query["limit"] {
             guard let value = Int(text), (1...1000).contains(value) else {
-                throw FlagServerError(.invalidRequest, "limit must be an integer from 1 to 1000")
+                throw HTTPError(.invalidRequest, "limit must be an integer from 1 to 1000")
             }
             limit = value
         }
@@ -79,13 +75,13 @@ extension FlagService {
             let entries = try store.audit(environment: environment, limit: limit)
             return .json(["entries": .array(entries.map(\.json))])
         } catch {
-            throw FlagServerError(.storageUnavailable, "the flag store is unavailable")
+            throw HTTPError(.storageUnavailable, "the flag store is unavailable")
         }
     }
 
     /// Validates the environment with the change applied, then stores it; one edit at a time.
-    func change(_ change: FlagChange, environment: String) throws(FlagServerError) -> Int64 {
-        let result = editLock.withLock { _ -> Result<Int64, FlagServerError> in
+    func change(_ change: FlagChange, environment: String) throws(HTTPError) -> Int64 {
+        let result = editLock.withLock { _ -> Result<Int64, HTTPError> in
             do {
                 let stored =
                     try store.environment(environment) ?? StoredEnvironment(version: 0, flags: [], segments: [])
@@ -100,9 +96,9 @@ extension FlagService {
                 served.withLock { _ = $0.removeValue(forKey: environment) }
                 return .success(version)
             } catch let error as FlagDefinitionError {
-                return .failure(FlagServerError(.invalidDefinition, Self.locate(error, change)))
+                return .failure(HTTPError(.invalidDefinition, Self.locate(error, change)))
             } catch {
-                return .failure(FlagServerError(.storageUnavailable, "the flag store is unavailable"))
+                return .failure(HTTPError(.storageUnavailable, "the flag store is unavailable"))
             }
         }
         return try result.get()
@@ -123,48 +119,39 @@ extension FlagService {
     }
 
     /// The body's definition, its `key` filled in from the path (or checked against it).
-    func keyedDefinition(_ request: HTTPRequest, key: String) throws(FlagServerError) -> JSONValue {
+    func keyedDefinition(_ request: HTTPRequest, key: String) throws(HTTPError) -> JSONValue {
         var definition = try definitionBody(request)
         if definition["key"] == nil, case .object(var object) = definition {
             object["key"] = .string(key)
             definition = .object(object)
         }
         guard definition["key"]?.stringValue == key else {
-            throw FlagServerError(.invalidDefinition, "key: must be \(key), the key in the path")
+            throw HTTPError(.invalidDefinition, "key: must be \(key), the key in the path")
         }
         return definition
     }
 
-    func definitionBody(_ request: HTTPRequest) throws(FlagServerError) -> JSONValue {
+    func definitionBody(_ request: HTTPRequest) throws(HTTPError) -> JSONValue {
         guard request.body.count <= configuration.maximumDefinitionBytes else {
-            throw FlagServerError(.invalidRequest, "the body is over \(configuration.maximumDefinitionBytes) bytes")
+            throw HTTPError(.invalidRequest, "the body is over \(configuration.maximumDefinitionBytes) bytes")
         }
         do {
             let json = try JSONParser.parse(request.body)
-            guard case .object = json else { throw FlagServerError(.invalidDefinition, "must be an object") }
+            guard case .object = json else { throw HTTPError(.invalidDefinition, "must be an object") }
             return json
-        } catch let error as FlagServerError {
+        } catch let error as HTTPError {
             throw error
         } catch {
-            throw FlagServerError(.invalidRequest, "invalid JSON: \(error)")
+            throw HTTPError(.invalidRequest, "invalid JSON: \(error)")
         }
     }
 
-    func pathKey(_ request: HTTPRequest, _ name: String) throws(FlagServerError) -> String {
+    func pathKey(_ request: HTTPRequest, _ name: String) throws(HTTPError) -> String {
         let key = request.pathParameters[name] ?? ""
         guard Self.isKey(key) else {
-            throw FlagServerError(
+            throw HTTPError(
                 .invalidRequest, "\(name) must be 1–128 characters of letters, digits, '.', '_' or '-'")
         }
         return key
-    }
-
-    func authorizeAdmin(_ request: HTTPRequest) throws(FlagServerError) {
-        guard let expected = configuration.adminToken else {
-            throw FlagServerError(.forbidden, "the admin API is disabled (no admin token configured)")
-        }
-        guard request.hasBearerToken(in: [expected]) else {
-            throw FlagServerError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
-        }
     }
 }

@@ -6,10 +6,10 @@ import Foundation
 extension FlagService {
     /// `GET /v1/flags/{envKey}`: the environment's definitions, with `ETag` (304 on
     /// `If-None-Match`) and gzip when the client accepts it.
-    func getDefinitions(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+    func getDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = try environmentKey(request)
         guard let served = try servedEnvironment(key) else {
-            throw FlagServerError(.notFound, "no flags are defined for environment \(key)")
+            throw HTTPError(.notFound, "no flags are defined for environment \(key)")
         }
         var headers = [("ETag", served.etag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
         if let tags = request.header("if-none-match"), Self.matches(tags, served.etag) {
@@ -25,20 +25,20 @@ extension FlagService {
 
     /// `POST /v1/flags/{envKey}/evaluate`: every flag's evaluation details for the context in the
     /// body, by the same rule evaluator the Swift client runs.
-    func evaluate(_ request: HTTPRequest) throws(FlagServerError) -> HTTPResponse {
+    func evaluate(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = try environmentKey(request)
         guard request.body.count <= configuration.maximumEvaluationBytes else {
-            throw FlagServerError(.invalidRequest, "the body is over \(configuration.maximumEvaluationBytes) bytes")
+            throw HTTPError(.invalidRequest, "the body is over \(configuration.maximumEvaluationBytes) bytes")
         }
         let body: JSONValue
         do {
             body = request.body.isEmpty ? [:] : try JSONParser.parse(request.body)
         } catch {
-            throw FlagServerError(.invalidRequest, "invalid JSON: \(error)")
+            throw HTTPError(.invalidRequest, "invalid JSON: \(error)")
         }
-        guard case .object = body else { throw FlagServerError(.invalidRequest, "the body must be an object") }
+        guard case .object = body else { throw HTTPError(.invalidRequest, "the body must be an object") }
         guard let served = try servedEnvironment(key) else {
-            throw FlagServerError(.notFound, "no flags are defined for environment \(key)")
+            throw HTTPError(.notFound, "no flags are defined for environment \(key)")
         }
         let context = EvaluationContext(json: body["context"] ?? body)
         var answers: [String: JSONValue] = [:]
@@ -58,10 +58,10 @@ extension FlagService {
         ])
     }
 
-    func environmentKey(_ request: HTTPRequest) throws(FlagServerError) -> String {
+    func environmentKey(_ request: HTTPRequest) throws(HTTPError) -> String {
         let key = request.pathParameters["envKey"] ?? ""
         guard FlagService.isKey(key) else {
-            throw FlagServerError(
+            throw HTTPError(
                 .invalidRequest, "an environment key is 1–128 characters of letters, digits, '.', '_' or '-'")
         }
         return key

@@ -22,7 +22,7 @@ extension MessengerServer {
     /// The fields every new device sends: its secret ("password", `DeviceSecret`'s rule), its
     /// registration id and a name. The secret is checked and hashed last, once everything else
     /// in the request has been accepted.
-    private func newDevice(_ body: RequestJSON) throws(MessengerError) -> DeviceRecord {
+    private func newDevice(_ body: RequestJSON) throws(HTTPError) -> DeviceRecord {
         let registrationId = try body.int("registrationId", in: 1...16_380)
         let name = (try? body.string("name", maximumBytes: 256)) ?? ""
         let password = try body.string("password", maximumBytes: 512)
@@ -32,7 +32,7 @@ extension MessengerServer {
             passwordHash: authenticator.hashNewSecret(password), createdAt: clock.nowMilliseconds)
     }
 
-    func createAccount(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func createAccount(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try Self.limit(registrationLimiter, request.remoteAddress)
         let device = try newDevice(RequestJSON(request))
         let accountId = Identifier.uuid()
@@ -40,7 +40,7 @@ extension MessengerServer {
         return .json(["accountId": .string(accountId), "deviceId": 1])
     }
 
-    func issueLinkingToken(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func issueLinkingToken(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let device = try device(request)
         let token = SodiumRandom.token()
         let expiresAt = clock.nowMilliseconds + configuration.linkingTokenLifetimeMilliseconds
@@ -54,12 +54,12 @@ extension MessengerServer {
     /// `PUT /v1/devices/link`: the token is checked first (one SHA-256 and an index lookup), so a
     /// request with a wrong token costs no secret hash; it is consumed only when the device is
     /// added.
-    func linkDevice(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func linkDevice(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try Self.limit(linkingLimiter, request.remoteAddress)
         let body = try RequestJSON(request)
         let token = try body.string("token", maximumBytes: 128)
         let tokenHash = SodiumRandom.sha256(Array(token.utf8))
-        let invalidToken = MessengerError(403, "invalid_linking_token", "the linking token is unknown, used or expired")
+        let invalidToken = HTTPError(.invalidLinkingToken, "the linking token is unknown, used or expired")
         let known = try stored { () throws(MessengerStoreError) in
             try store.linkingTokenIsValid(tokenHash: tokenHash, now: clock.nowMilliseconds)
         }
@@ -73,11 +73,11 @@ extension MessengerServer {
         } catch  where error.kind == .notFound {
             throw invalidToken
         } catch {
-            throw MessengerError.store(error)
+            throw HTTPError.store(error)
         }
     }
 
-    func listDevices(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func listDevices(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let device = try device(request)
         let devices = try stored { () throws(MessengerStoreError) in try store.devices(accountId: device.accountId) }
         return .json([
@@ -92,41 +92,41 @@ extension MessengerServer {
         ])
     }
 
-    func removeDevice(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func removeDevice(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let caller = try device(request)
         guard let target = request.pathParameters["deviceId"].flatMap(Int.init), target > 0 else {
-            throw MessengerError.badRequest("deviceId must be a positive integer")
+            throw HTTPError.badRequest("deviceId must be a positive integer")
         }
-        guard target != 1 else { throw MessengerError(403, "forbidden", "the first device cannot be removed") }
+        guard target != 1 else { throw HTTPError(.forbidden, "the first device cannot be removed") }
         guard caller.deviceId == 1 || caller.deviceId == target else {
-            throw MessengerError(403, "forbidden", "only the first device or the device itself can remove it")
+            throw HTTPError(.forbidden, "only the first device or the device itself can remove it")
         }
         let existed = try stored { () throws(MessengerStoreError) in
             try store.removeDevice(accountId: caller.accountId, deviceId: target)
         }
-        guard existed else { throw MessengerError(404, "not_found", "no device \(target)") }
+        guard existed else { throw HTTPError(.notFound, "no device \(target)") }
         hub.disconnect(AuthenticatedDevice(accountId: caller.accountId, deviceId: target))
         return HTTPResponse(status: 204)
     }
 
-    func setPush(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func setPush(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let device = try device(request)
         let body = try RequestJSON(request)
         guard let kind = PushEndpoint.Kind(rawValue: try body.string("kind")) else {
-            throw MessengerError.badRequest("kind must be \"apns\" or \"webhook\"")
+            throw HTTPError.badRequest("kind must be \"apns\" or \"webhook\"")
         }
         let address = try body.string("address", maximumBytes: 2_048)
         switch kind {
         case .apns:
             guard address.count == 64, address.allSatisfy(\.isHexDigit) else {
-                throw MessengerError.badRequest("an APNs device token is 64 hex digits")
+                throw HTTPError.badRequest("an APNs device token is 64 hex digits")
             }
         case .webhook:
             guard let url = URL(string: address), url.scheme == "https" || url.scheme == "http", url.host != nil else {
-                throw MessengerError.badRequest("a webhook address must be an http(s) URL")
+                throw HTTPError.badRequest("a webhook address must be an http(s) URL")
             }
             if let refusal = configuration.webhookAddresses.refusal(forHost: url.host ?? "") {
-                throw MessengerError.badRequest(refusal)
+                throw HTTPError.badRequest(refusal)
             }
         }
         try stored { () throws(MessengerStoreError) in

@@ -10,22 +10,21 @@ extension MessengerServer {
         router.add("GET", "/v1/attachments/{id}") { [self] request, _ in try downloadAttachment(request) }
     }
 
-    private func attachmentFiles() throws(MessengerError) -> AttachmentFiles {
-        guard let attachments else { throw MessengerError(503, "unavailable", "this server keeps no attachments") }
+    private func attachmentFiles() throws(HTTPError) -> AttachmentFiles {
+        guard let attachments else { throw HTTPError(.unavailable, "this server keeps no attachments") }
         return attachments
     }
 
     /// `POST /v1/attachments {"length": N}` → an id to upload to.
-    func createAttachment(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func createAttachment(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let device = try device(request)
         _ = try attachmentFiles()
         let body = try RequestJSON(request)
         guard let length = body.value["length"]?.intValue, length > 0 else {
-            throw MessengerError.badRequest("length must be a positive integer")
+            throw HTTPError.badRequest("length must be a positive integer")
         }
         guard length <= configuration.maximumAttachmentBytes else {
-            throw MessengerError(
-                413, "payload_too_large", "an attachment is at most \(configuration.maximumAttachmentBytes) bytes")
+            throw HTTPError(.payloadTooLarge, "an attachment is at most \(configuration.maximumAttachmentBytes) bytes")
         }
         let id = SodiumRandom.token()
         let expiresAt = clock.nowMilliseconds + configuration.attachmentLifetimeMilliseconds
@@ -40,32 +39,32 @@ extension MessengerServer {
     /// incomplete upload answers 308 with `Range: bytes=0-N` (Google's resumable uploads).
     /// Only the account that created the upload may write or ask: any other gets the 404 of an
     /// unknown id, before a byte is written.
-    func uploadAttachment(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func uploadAttachment(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let caller = try device(request)
         let files = try attachmentFiles()
         guard let id = request.pathParameters["id"], Self.isAttachmentId(id),
             let state = try stored({ () throws(MessengerStoreError) in try store.attachment(id: id) }),
             state.accountId == caller.accountId
-        else { throw MessengerError(404, "not_found", "no such attachment upload") }
+        else { throw HTTPError(.notFound, "no such attachment upload") }
         guard let range = ContentRange(request.header("content-range") ?? ""), range.total == state.length else {
-            throw MessengerError.badRequest("send Content-Range: bytes start-end/\(state.length)")
+            throw HTTPError.badRequest("send Content-Range: bytes start-end/\(state.length)")
         }
         var received = state.received
         if let start = range.start {
             guard start == received else {
-                var error = MessengerError(409, "wrong_offset", "the next piece starts at byte \(received)")
+                var error = HTTPError(.wrongOffset, "the next piece starts at byte \(received)")
                 error.headers = Self.rangeHeader(received)
                 throw error
             }
             guard Int64(request.body.count) == range.length, start + range.length <= state.length else {
-                throw MessengerError.badRequest("the body's size does not match Content-Range")
+                throw HTTPError.badRequest("the body's size does not match Content-Range")
             }
             do {
                 try files.write(request.body, at: start, to: id)
             } catch let error as AttachmentFileError where error.isDiskFull {
-                throw MessengerError(507, "insufficient_storage", "the server's disk is full")
+                throw HTTPError(.insufficientStorage, "the server's disk is full")
             } catch {
-                throw MessengerError(500, "storage_error", "cannot write the attachment")
+                throw HTTPError(.storageError, "cannot write the attachment")
             }
             received = start + range.length
             try stored { () throws(MessengerStoreError) in try store.setAttachmentReceived(id: id, received: received) }
@@ -75,12 +74,12 @@ extension MessengerServer {
     }
 
     /// `GET /v1/attachments/{id}`: the whole ciphertext, once every byte has arrived.
-    func downloadAttachment(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func downloadAttachment(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let files = try attachmentFiles()
         guard let id = request.pathParameters["id"], Self.isAttachmentId(id),
             let state = try stored({ () throws(MessengerStoreError) in try store.attachment(id: id) }),
             state.received == state.length, let bytes = files.read(id)
-        else { throw MessengerError(404, "not_found", "no such attachment") }
+        else { throw HTTPError(.notFound, "no such attachment") }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
     }
 

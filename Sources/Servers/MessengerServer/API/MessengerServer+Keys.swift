@@ -17,12 +17,12 @@ extension MessengerServer {
 
     /// `PUT /v2/keys`: the identity key, a signed prekey whose XEdDSA signature must verify
     /// (422 otherwise) and up to 100 one-time prekeys.
-    func putKeys(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func putKeys(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let device = try device(request)
         let body = try RequestJSON(request)
         let identityBytes = try body.bytes("identityKey", count: PublicKey.serializedLength)
         guard let identityKey = try? PublicKey(serialized: identityBytes) else {
-            throw MessengerError(422, "invalid_key", "identityKey is not a Curve25519 public key")
+            throw HTTPError(.invalidKey, "identityKey is not a Curve25519 public key")
         }
         var signedPreKey: SignedPreKeyUpload?
         if let signed = body["signedPreKey"] {
@@ -31,19 +31,17 @@ extension MessengerServer {
                 publicKey: try signed.bytes("publicKey", count: PublicKey.serializedLength),
                 signature: try signed.bytes("signature", count: 64))
             guard (try? PublicKey(serialized: key.publicKey)) != nil else {
-                throw MessengerError(422, "invalid_key", "signedPreKey.publicKey is not a Curve25519 public key")
+                throw HTTPError(.invalidKey, "signedPreKey.publicKey is not a Curve25519 public key")
             }
             guard identityKey.verifySignature(key.signature, for: key.publicKey) else {
-                throw MessengerError(
-                    422, "invalid_signature", "signedPreKey's signature does not verify with identityKey")
+                throw HTTPError(.invalidSignature, "signedPreKey's signature does not verify with identityKey")
             }
             signedPreKey = key
         }
         let uploads = body["preKeys"] == nil ? [] : try body.array("preKeys")
         guard uploads.count <= configuration.maximumOneTimePreKeysPerUpload else {
-            throw MessengerError(
-                413, "too_many_prekeys",
-                "at most \(configuration.maximumOneTimePreKeysPerUpload) one-time prekeys at once")
+            throw HTTPError(
+                .tooManyPrekeys, "at most \(configuration.maximumOneTimePreKeysPerUpload) one-time prekeys at once")
         }
         var preKeys: [OneTimePreKeyUpload] = []
         for upload in uploads {
@@ -51,7 +49,7 @@ extension MessengerServer {
                 keyId: Int(try upload.int("keyId", in: 0...0xFF_FFFF)),
                 publicKey: try upload.bytes("publicKey", count: PublicKey.serializedLength))
             guard (try? PublicKey(serialized: key.publicKey)) != nil else {
-                throw MessengerError(422, "invalid_key", "preKey \(key.keyId) is not a Curve25519 public key")
+                throw HTTPError(.invalidKey, "preKey \(key.keyId) is not a Curve25519 public key")
             }
             preKeys.append(key)
         }
@@ -67,21 +65,21 @@ extension MessengerServer {
     /// one-time prekey, which no other caller will get. One-time prekeys are handed out within
     /// the target account's budget (`oneTimePreKeyBudgetPerTarget`); beyond it the bundle has
     /// the signed prekey only, which still starts a session (X3DH without the fourth DH).
-    func getBundle(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
+    func getBundle(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let caller = try device(request)
         try Self.limit(preKeyLimiter, caller.accountId)
         guard let accountId = request.pathParameters["accountId"], let deviceText = request.pathParameters["deviceId"]
-        else { throw MessengerError.badRequest("name an account and a device") }
+        else { throw HTTPError.badRequest("name an account and a device") }
         let deviceId: Int?
         if deviceText == "*" {
             deviceId = nil
         } else if let id = Int(deviceText), id > 0 {
             deviceId = id
         } else {
-            throw MessengerError.badRequest("deviceId must be a positive integer or *")
+            throw HTTPError.badRequest("deviceId must be a positive integer or *")
         }
         let identityKey = try stored { () throws(MessengerStoreError) in try store.identityKey(accountId: accountId) }
-        guard let identityKey else { throw MessengerError(404, "not_found", "no keys for \(accountId).\(deviceText)") }
+        guard let identityKey else { throw HTTPError(.notFound, "no keys for \(accountId).\(deviceText)") }
         // The target's budget is spent only for accounts that exist: its table is keyed by
         // server-made ids, never by text a client chose.
         let oneTimePreKeys = preKeyBudget.map { $0.take(accountId) == .allowed } ?? true
@@ -89,7 +87,7 @@ extension MessengerServer {
             try store.takePreKeys(accountId: accountId, deviceId: deviceId, oneTimePreKeys: oneTimePreKeys)
         }
         guard !devices.isEmpty else {
-            throw MessengerError(404, "not_found", "no keys for \(accountId).\(deviceText)")
+            throw HTTPError(.notFound, "no keys for \(accountId).\(deviceText)")
         }
         for device in devices where device.oneTimePreKey != nil {
             notifyIfLow(AuthenticatedDevice(accountId: accountId, deviceId: device.deviceId))

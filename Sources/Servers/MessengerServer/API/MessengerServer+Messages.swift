@@ -8,12 +8,12 @@ extension MessengerServer {
         router.add("DELETE", "/v1/messages/{id}") { [self] request, _ in
             let device = try device(request)
             guard let id = request.pathParameters["id"].flatMap(Int64.init) else {
-                throw MessengerError.badRequest("the id must be an envelope's id")
+                throw HTTPError.badRequest("the id must be an envelope's id")
             }
             let deleted = try stored { () throws(MessengerStoreError) in
                 try store.acknowledge(accountId: device.accountId, deviceId: device.deviceId, ids: [id])
             }
-            guard deleted > 0 else { throw MessengerError(404, "not_found", "no envelope \(id) in this mailbox") }
+            guard deleted > 0 else { throw HTTPError(.notFound, "no envelope \(id) in this mailbox") }
             return HTTPResponse(status: 204)
         }
     }
@@ -22,13 +22,13 @@ extension MessengerServer {
     /// `socketDevice` and `socketDestination` are set when the send came over the delivery socket.
     func sendMessage(
         _ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil, to socketDestination: String? = nil
-    ) throws(MessengerError) -> HTTPResponse {
+    ) throws(HTTPError) -> HTTPResponse {
         let sender: AuthenticatedDevice
         if let socketDevice { sender = socketDevice } else { sender = try device(request) }
         try Self.limit(sendLimiter, sender.accountId)
         guard let destination = socketDestination ?? request.pathParameters["accountId"], destination.utf8.count <= 128
         else {
-            throw MessengerError.badRequest("name the destination account")
+            throw HTTPError.badRequest("name the destination account")
         }
         let body = try RequestJSON(request)
         let clientMessageId = try body.string("clientMessageId", maximumBytes: 64)
@@ -40,9 +40,8 @@ extension MessengerServer {
             let content = try item.bytes("content", maximum: Int.max)
             total += content.count
             guard total <= configuration.maximumMessageBytes else {
-                throw MessengerError(
-                    413, "payload_too_large",
-                    "a send carries at most \(configuration.maximumMessageBytes) bytes of ciphertext")
+                throw HTTPError(
+                    .payloadTooLarge, "a send carries at most \(configuration.maximumMessageBytes) bytes of ciphertext")
             }
             envelopes.append(
                 OutgoingEnvelope(
@@ -50,9 +49,9 @@ extension MessengerServer {
                     destinationRegistrationId: Int(try item.int("destinationRegistrationId", in: 0...16_380)),
                     type: Int(try item.int("type", in: 0...255)), content: content))
         }
-        guard !envelopes.isEmpty else { throw MessengerError.badRequest("messages must name at least one device") }
+        guard !envelopes.isEmpty else { throw HTTPError.badRequest("messages must name at least one device") }
         guard Set(envelopes.map(\.destinationDeviceId)).count == envelopes.count else {
-            throw MessengerError.badRequest("one envelope per device")
+            throw HTTPError.badRequest("one envelope per device")
         }
         let message = OutgoingMessage(
             sourceAccount: sender.accountId, sourceDevice: sender.deviceId, destinationAccount: destination,
@@ -70,18 +69,18 @@ extension MessengerServer {
         case .duplicate(let serverSeq):
             return .json(["serverSeq": .int(serverSeq), "duplicate": true])
         case .mismatchedDevices(let missing, let extra):
-            var error = MessengerError(409, "mismatched_devices", "the envelopes do not match the account's devices")
+            var error = HTTPError(.mismatchedDevices, "the envelopes do not match the account's devices")
             error.details = [
                 "missingDevices": .array(missing.map { .int(Int64($0)) }),
                 "extraDevices": .array(extra.map { .int(Int64($0)) }),
             ]
             throw error
         case .staleDevices(let stale):
-            var error = MessengerError(410, "stale_devices", "some devices have a new registration id")
+            var error = HTTPError(.staleDevices, "some devices have a new registration id")
             error.details = ["staleDevices": .array(stale.map { .int(Int64($0)) })]
             throw error
         case .unknownAccount:
-            throw MessengerError(404, "not_found", "no account \(destination)")
+            throw HTTPError(.notFound, "no account \(destination)")
         }
     }
 
@@ -103,7 +102,7 @@ extension MessengerServer {
     }
 
     /// `GET /v1/messages?after=&limit=`: pending envelopes after a cursor, oldest first.
-    func pendingMessages(_ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil) throws(MessengerError)
+    func pendingMessages(_ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil) throws(HTTPError)
         -> HTTPResponse
     {
         let device: AuthenticatedDevice

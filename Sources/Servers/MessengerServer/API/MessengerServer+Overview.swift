@@ -8,17 +8,13 @@ extension MessengerServer {
     static let overviewLimit = 1000
 
     func mountOverview(on router: inout Router) {
-        router.add("GET", "/v1/messenger/devices") { [self] in try overview($0) }
+        router.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
+            admin.add("GET", "/v1/messenger/devices") { [self] in try overview($0) }
+        }
     }
 
-    /// `GET /v1/messenger/devices` (admin token).
-    func overview(_ request: HTTPRequest) throws(MessengerError) -> HTTPResponse {
-        guard let token = configuration.adminToken else {
-            throw MessengerError(403, "forbidden", "the admin API is disabled (no admin token configured)")
-        }
-        guard request.hasBearerToken(in: [token]) else {
-            throw MessengerError(403, "forbidden", "a valid admin token is required (Authorization: Bearer …)")
-        }
+    /// `GET /v1/messenger/devices` (admin token, checked by `AdminAuthMiddleware`).
+    func overview(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let devices = try stored { () throws(MessengerStoreError) in
             try store.deviceOverview(limit: Self.overviewLimit)
         }

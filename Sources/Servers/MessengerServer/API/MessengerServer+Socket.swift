@@ -37,11 +37,11 @@ extension MessengerServer {
         }
     }
 
-    private func socketDevice(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+    private func socketDevice(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedDevice {
         if request.basicCredentials != nil { return try authenticator.authenticate(request) }
         let query = request.query
         guard let login = query["login"], let password = query["password"] else {
-            throw MessengerError(401, "unauthorized", "send credentials")
+            throw HTTPError(.unauthorized, "send credentials")
         }
         return try authenticator.authenticate(user: login, password: password, source: request.remoteAddress)
     }

@@ -52,10 +52,10 @@ extension MessengerServer {
                 let account = String(path.dropFirst("/v1/messages/".count))
                 return try sendMessage(request, from: device, to: account)
             default:
-                return MessengerError(404, "not_found", "no socket route \(verb) \(path)").response()
+                return HTTPError(.notFound, "no socket route \(verb) \(path)").withTopLevelFields().response()
             }
         } catch {
-            return error.response()
+            return error.withTopLevelFields().response()
         }
     }
 }

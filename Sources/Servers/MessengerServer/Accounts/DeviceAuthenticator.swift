@@ -68,20 +68,20 @@ final class DeviceAuthenticator: Sendable {
     }
 
     /// The device `request` authenticates as.
-    /// - Throws: `MessengerError` 401 for missing or wrong credentials, 429 after too many, 503
+    /// - Throws: `HTTPError` 401 for missing or wrong credentials, 429 after too many, 503
     ///   when a legacy credential cannot be verified now.
-    func authenticate(_ request: HTTPRequest) throws(MessengerError) -> AuthenticatedDevice {
+    func authenticate(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedDevice {
         guard let (user, password) = request.basicCredentials else {
             // No `WWW-Authenticate` header: swift-corelibs-foundation's URLSession on Linux waits
             // forever on a 401 that carries one (the SDKs' own client is URLSession).
-            throw MessengerError(401, "unauthorized", "send HTTP Basic credentials account.device:password")
+            throw HTTPError(.unauthorized, "send HTTP Basic credentials account.device:password")
         }
         return try authenticate(user: user, password: password, source: request.remoteAddress)
     }
 
-    func authenticate(user: String, password: String, source: String) throws(MessengerError) -> AuthenticatedDevice {
+    func authenticate(user: String, password: String, source: String) throws(HTTPError) -> AuthenticatedDevice {
         if case .limited(let seconds) = failures?.check(source) ?? .allowed {
-            throw MessengerError.rateLimited(retryAfter: seconds)
+            throw HTTPError.rateLimited(retryAfter: seconds)
         }
         let device = Self.parse(user)
         var stored: String?
@@ -89,7 +89,7 @@ final class DeviceAuthenticator: Sendable {
             do {
                 stored = try store.device(accountId: device.accountId, deviceId: device.deviceId)?.passwordHash
             } catch {
-                throw MessengerError.store(error)
+                throw HTTPError.store(error)
             }
         }
         switch verify(password, against: stored) {
@@ -101,16 +101,16 @@ final class DeviceAuthenticator: Sendable {
                 return device
             }
         case .busy:
-            var error = MessengerError(503, "busy", "too many sign-ins are being checked; retry after 1 s")
+            var error = HTTPError(.busy, "too many sign-ins are being checked; retry after 1 s")
             error.headers = [("Retry-After", "1")]
             throw error
         case .wrong:
             break
         }
         if case .limited(let seconds) = failures?.take(source) ?? .allowed {
-            throw MessengerError.rateLimited(retryAfter: seconds)
+            throw HTTPError.rateLimited(retryAfter: seconds)
         }
-        throw MessengerError(401, "unauthorized", "wrong account, device or password")
+        throw HTTPError(.unauthorized, "wrong account, device or password")
     }
 
     private func verify(_ password: String, against stored: String?) -> Verdict {

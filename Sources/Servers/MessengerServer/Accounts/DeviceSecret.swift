@@ -22,10 +22,10 @@ enum DeviceSecret {
     }
 
     /// Refuses a secret that does not meet the rule with a 400 that says what is wanted.
-    static func validate(_ secret: String) throws(MessengerError) {
+    static func validate(_ secret: String) throws(HTTPError) {
         guard isAcceptable(secret) else {
-            throw MessengerError(
-                400, "weak_secret",
+            throw HTTPError(
+                .weakSecret,
                 "password must be a random secret: base64 of \(minimumBytes)–\(maximumBytes) random bytes (32 recommended)"
             )
         }

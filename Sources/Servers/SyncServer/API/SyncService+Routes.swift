@@ -6,29 +6,29 @@ import SyncWire
 extension SyncService {
     /// `POST /v1/sync/push`: `{"clientID", "operations": [...]}` → `{"results": [...]}`, one
     /// result per operation, all applied in one transaction.
-    func push(_ request: HTTPRequest) throws(SyncServerError) -> HTTPResponse {
+    func push(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let owner = try owner(request)
         let body: JSONValue
         do {
             body = try JSONParser.parse(request.body)
         } catch {
-            throw SyncServerError(.invalidRequest, "invalid JSON: \(error)")
+            throw HTTPError(.invalidRequest, "invalid JSON: \(error)")
         }
         guard let clientID = body["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 128 else {
-            throw SyncServerError(.invalidRequest, "clientID is a string of 1–128 bytes")
+            throw HTTPError(.invalidRequest, "clientID is a string of 1–128 bytes")
         }
         guard let items = body["operations"]?.arrayValue else {
-            throw SyncServerError(.invalidRequest, "operations is an array")
+            throw HTTPError(.invalidRequest, "operations is an array")
         }
         guard items.count <= configuration.maximumOperationsPerPush else {
-            throw SyncServerError(.tooLarge, "at most \(configuration.maximumOperationsPerPush) operations per push")
+            throw HTTPError(.tooManyOperations, "at most \(configuration.maximumOperationsPerPush) operations per push")
         }
         var operations: [SyncOperation] = []
         for item in items {
             do {
                 operations.append(try SyncOperation(json: item))
             } catch {
-                throw SyncServerError(.invalidRequest, error.message)
+                throw HTTPError(.invalidRequest, error.message)
             }
         }
         let results = try withStore {
@@ -60,14 +60,14 @@ extension SyncService {
 
     /// `GET /v1/sync/changes?since=cursor&limit=n` → `{"changes": [...], "cursor", "hasMore"}`.
     /// No `since` starts from the beginning; 410 `cursor_expired` means "refetch the snapshot".
-    func changes(_ request: HTTPRequest) throws(SyncServerError) -> HTTPResponse {
+    func changes(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let owner = try owner(request)
         let query = request.query
         let since = try feedPosition(query["since"])
         var limit = configuration.maximumChangesPerPull
         if let text = query["limit"] {
             guard let value = Int(text), value >= 1, value <= configuration.maximumChangesPerPull else {
-                throw SyncServerError(
+                throw HTTPError(
                     .invalidRequest, "limit is a whole number from 1 to \(configuration.maximumChangesPerPull)")
             }
             limit = value
@@ -80,7 +80,7 @@ extension SyncService {
     }
 
     /// `GET /v1/sync/snapshot` → `{"records": [...], "cursor", "checksum"}`: every live record.
-    func snapshot(_ request: HTTPRequest) throws(SyncServerError) -> HTTPResponse {
+    func snapshot(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let owner = try owner(request)
         let snapshot = try withStore { try store.snapshot(owner: owner) }
         return .json([
@@ -92,14 +92,14 @@ extension SyncService {
 
     /// `GET /v1/sync/poke?since=cursor&wait=seconds` → `{"changed": Bool}` as soon as a write
     /// after the cursor exists, or after the wait.
-    func poke(_ request: HTTPRequest) async throws(SyncServerError) -> HTTPResponse {
+    func poke(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let owner = try owner(request)
         let query = request.query
         let since = try feedPosition(query["since"])
         var wait = configuration.maximumPokeWait
         if let text = query["wait"] {
             guard let seconds = Int(text), seconds >= 0 else {
-                throw SyncServerError(.invalidRequest, "wait is a whole number of seconds")
+                throw HTTPError(.invalidRequest, "wait is a whole number of seconds")
             }
             wait = min(wait, .seconds(seconds))
         }
@@ -112,21 +112,21 @@ extension SyncService {
 
     /// `GET /v1/sync/collections/{collection}/records?before=|after=|around=&limit=`: live
     /// records by id, a keyset page with a signed cursor per row.
-    func list(_ request: HTTPRequest) throws(SyncServerError) -> HTTPResponse {
+    func list(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let owner = try owner(request)
         let collection = request.pathParameters["collection"] ?? ""
         guard Self.isName(collection, maximum: 64) else {
-            throw SyncServerError(.invalidRequest, "a collection is 1–64 letters, digits, '.', '_' or '-'")
+            throw HTTPError(.invalidRequest, "a collection is 1–64 letters, digits, '.', '_' or '-'")
         }
         let page: PageRequest
         do {
             page = try PageRequest.parse(request.query, signer: listSigner, defaultLimit: 50, maximumLimit: 500)
         } catch .cursor(.expired) {
-            throw SyncServerError(.cursorExpired, "the cursor has expired; page again from the latest rows")
+            throw HTTPError(.cursorExpired, "the cursor has expired; page again from the latest rows")
         } catch .cursor(.invalid) {
-            throw SyncServerError(.invalidCursor, PageCursorError.invalid.description)
+            throw HTTPError(.invalidCursor, PageCursorError.invalid.description)
         } catch {
-            throw SyncServerError(.invalidRequest, error.description)
+            throw HTTPError(.invalidRequest, error.description)
         }
         let rows = try withStore { try listRows(owner: owner, collection: collection, page) }
         return .json(rows.json)
@@ -174,16 +174,16 @@ extension SyncService {
     }
 
     /// The feed position inside a `since` cursor; none means the beginning.
-    func feedPosition(_ text: String?) throws(SyncServerError) -> Int64 {
+    func feedPosition(_ text: String?) throws(HTTPError) -> Int64 {
         guard let text else { return 0 }
         let cursor: PageCursor
         do {
             cursor = try feedSigner.verify(text)
         } catch {
-            throw SyncServerError(.invalidCursor, error.description)
+            throw HTTPError(.invalidCursor, error.description)
         }
         guard let position = cursor.key.first?.intValue else {
-            throw SyncServerError(.invalidCursor, PageCursorError.invalid.description)
+            throw HTTPError(.invalidCursor, PageCursorError.invalid.description)
         }
         return position
     }

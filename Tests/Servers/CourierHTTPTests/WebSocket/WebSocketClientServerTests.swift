@@ -162,7 +162,7 @@ struct WebSocketClientServerTests {
             #expect(await next(socket) == .text("\(index)"))
             sockets.append(socket)
         }
-        _ = await runOffPool { server.stop(deadline: .seconds(5)) }
+        await server.shutdown(deadline: .seconds(5))
         for socket in sockets {
             #expect(await socket.closed() == WebSocketClose(.goingAway, reason: "server stopping"))
         }
