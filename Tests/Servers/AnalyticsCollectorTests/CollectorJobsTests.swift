@@ -24,7 +24,7 @@ struct CollectorJobsTests {
         var http = HTTPServerConfiguration()
         http.port = 0
         let server = HTTPServer(
-            configuration: http, router: router, middleware: collector.middleware, jobs: collector.backgroundJobs)
+            configuration: http, router: router, jobs: collector.backgroundJobs)
         let stored = try await RouterTestClient(server: server).execute(
             "POST", "/v1/batch", json: CollectorHarness.batch(3),
             headers: ["Authorization": "Basic " + Base64.encode(Array("\(CollectorHarness.writeKey):".utf8))])
