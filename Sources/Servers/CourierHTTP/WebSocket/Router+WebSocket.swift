@@ -48,9 +48,6 @@ extension Router {
         }
     }
 
-    /// Whether any route upgrades to a WebSocket.
-    var hasWebSocketRoutes: Bool { routes.contains { $0.webSocket != nil } }
-
     /// The WebSocket route for `path`, if any.
     func webSocketRoute(for path: String) -> WebSocketRoute? {
         if case .found(let route, _) = match(method: .get, path: path) { return route.webSocket }
