@@ -67,6 +67,11 @@ let package = Package(
         .target(name: "CourierCore", dependencies: ["CSQLite", "CZlib"], path: "Sources/Core/CourierCore"),
         // The command table and its parser shared by courier, courier-server and courier-bench.
         .target(name: "CourierCommandLine", path: "Sources/Core/CourierCommandLine"),
+        // SHA-256 for the modules that need a digest and no other crypto (OpenSSL's; CryptoKit's on Apple).
+        .target(
+            name: "CourierCrypto",
+            dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux, .android]))],
+            path: "Sources/Core/CourierCrypto"),
         .target(
             name: "SignalProtocol", dependencies: ["CourierCore", "CSodium", "CXEdDSA", "COpenSSL"],
             path: "Sources/Shared/SignalProtocol"),
@@ -86,14 +91,11 @@ let package = Package(
         .target(
             name: "CourierHTTPClient", dependencies: ["CourierCore", "CLibWebSockets"],
             path: "Sources/Clients/CourierHTTPClient"),
-        // The server side: router, middleware, the libwebsockets engine, WebSocket routes. COpenSSL
-        // for SHA-256 of the keys rate limiters are given (CryptoKit's on Apple platforms).
+        // The server side: router, middleware, the libwebsockets engine, WebSocket routes.
         .target(
             name: "CourierHTTP",
-            dependencies: [
-                "CourierCore", "CourierHTTPClient", "CLibWebSockets",
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android])),
-            ], path: "Sources/Servers/CourierHTTP"),
+            dependencies: ["CourierCore", "CourierHTTPClient", "CourierCrypto", "CLibWebSockets"],
+            path: "Sources/Servers/CourierHTTP"),
         .target(
             name: "Analytics", dependencies: ["CourierCore"], path: "Sources/Clients/Analytics",
             resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
@@ -116,11 +118,13 @@ let package = Package(
             path: "Sources/Testing/CourierTesting"),
         .target(
             name: "MessengerServer",
-            dependencies: ["CourierCore", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl"],
+            dependencies: [
+                "CourierCore", "CourierCrypto", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl",
+            ],
             path: "Sources/Servers/MessengerServer"),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CourierCore", "CourierHTTPClient", "CJPEGTurbo", "CPNG", "CWebP", "COpenSSL"],
+            dependencies: ["CourierCore", "CourierHTTPClient", "CourierCrypto", "CJPEGTurbo", "CPNG", "CWebP"],
             path: "Sources/Clients/ImagePipeline"),
         .target(
             name: "Realtime", dependencies: ["CourierCore", "CourierHTTPClient"], path: "Sources/Clients/Realtime"),

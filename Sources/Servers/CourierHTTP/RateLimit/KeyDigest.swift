@@ -1,15 +1,11 @@
-#if canImport(COpenSSL)
-    internal import COpenSSL
-#elseif canImport(CryptoKit)
-    import CryptoKit
-#endif
+import CourierCrypto
 
 /// The SHA-256 of a key a client chose (a write key, an address, a header value), for tables
 /// that must not grow with what clients send: 32 bytes whatever the key's length, and two keys
 /// share a digest only if SHA-256 collides.
 package struct KeyDigest: Hashable, Sendable {
     /// The bytes one digest holds.
-    package static let byteCount = 32
+    package static let byteCount = Digest.sha256Count
 
     private let a: UInt64
     private let b: UInt64
@@ -19,7 +15,7 @@ package struct KeyDigest: Hashable, Sendable {
     /// The digest of `key`'s UTF-8 bytes.
     package init(_ key: String) {
         var key = key
-        let digest: [UInt8] = key.withUTF8 { Self.sha256(UnsafeRawBufferPointer($0)) }
+        let digest: [UInt8] = key.withUTF8 { Digest.sha256(UnsafeRawBufferPointer($0)) }
         func word(_ start: Int) -> UInt64 {
             digest[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) }
         }
@@ -27,20 +23,5 @@ package struct KeyDigest: Hashable, Sendable {
         b = word(8)
         c = word(16)
         d = word(24)
-    }
-
-    private static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        #if canImport(COpenSSL)
-            var digest = [UInt8](repeating: 0, count: byteCount)
-            var length: UInt32 = 0
-            // EVP_Digest over memory with a built-in digest fails only without memory; every key
-            // then shares the zero digest (one bucket), which limits more, never less.
-            guard EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil) == 1 else {
-                return [UInt8](repeating: 0, count: byteCount)
-            }
-            return digest
-        #else
-            return Array(SHA256.hash(data: bytes))
-        #endif
     }
 }

@@ -1,3 +1,5 @@
+import CourierCore
+import CourierCrypto
 internal import CSodium
 
 /// Argon2id hashes through libsodium (`crypto_pwhash_str`), the form device secrets were kept in
@@ -57,9 +59,5 @@ enum SodiumRandom {
     static func token(_ count: Int = 32) -> String { Hex.encode(bytes(count)) }
 
     /// SHA-256 of `bytes` (how tokens are kept: a stolen database gives no usable token).
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        crypto_hash_sha256(&out, bytes, UInt64(bytes.count))
-        return out
-    }
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] { Digest.sha256(bytes) }
 }

@@ -1,3 +1,4 @@
+import CourierCore
 import SignalProtocol
 
 /// How a device secret is kept: Signal-Server's `SaltedTokenHash`, version 2. A random 16-byte
@@ -47,42 +48,5 @@ struct SaltedTokenHash: Sendable {
         // HKDF fails only for an output length out of range; 32 bytes is not.
         (try? HKDF.deriveSecrets(
             inputKeyMaterial: Array(secret.utf8), salt: Array(salt.utf8), info: info, length: hashBytes)) ?? []
-    }
-}
-
-/// Lowercase hex.
-enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
-
-    private static func value(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+internal import CourierCore
 /// A Curve25519 public key, serialized as libsignal does: `0x05 || 32 bytes`.
 public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     /// The type byte libsignal puts before a Curve25519 ("DJB") key.
@@ -36,21 +37,8 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Hex of the serialized key; public keys are not secret.
-    public var description: String { serialized.hexString }
+    public var description: String { Hex.encode(serialized) }
 }
 
 /// A long-term identity public key.
 public typealias IdentityKey = PublicKey
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hexadecimal.
-    var hexString: String {
-        let digits = Array("0123456789abcdef")
-        var out = ""
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return out
-    }
-}

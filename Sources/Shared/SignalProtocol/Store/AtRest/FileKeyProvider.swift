@@ -1,3 +1,4 @@
+internal import CourierCore
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -58,7 +59,7 @@ public struct FileKeyProvider: KeyProvider {
     /// sees a partial key; if another process linked its key first, that key wins.
     private func create() throws {
         let key = try Sodium.randomSecret(Sodium.aeadKeyLength)
-        let temporary = path + ".\(try Sodium.randomBytes(8).hexString).tmp"
+        let temporary = path + ".\(Hex.encode(try Sodium.randomBytes(8))).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
         guard descriptor >= 0 else { throw failure("create the storage key file") }
         defer { unlink(temporary) }
