@@ -1,3 +1,4 @@
+import CourierCrypto
 import CourierCore
 import CourierHTTP
 import Foundation
@@ -46,7 +47,7 @@ extension MessengerServer {
         let expiresAt = clock.nowMilliseconds + configuration.linkingTokenLifetimeMilliseconds
         try stored { () throws(MessengerStoreError) in
             try store.storeLinkingToken(
-                accountId: device.accountId, tokenHash: SodiumRandom.sha256(Array(token.utf8)), expiresAt: expiresAt)
+                accountId: device.accountId, tokenHash: Digest.sha256(Array(token.utf8)), expiresAt: expiresAt)
         }
         return .json(["token": .string(token), "expiresAt": .int(expiresAt)])
     }
@@ -58,7 +59,7 @@ extension MessengerServer {
         try Self.limit(linkingLimiter, request.remoteAddress)
         let body = try RequestJSON(request)
         let token = try body.string("token", maximumBytes: 128)
-        let tokenHash = SodiumRandom.sha256(Array(token.utf8))
+        let tokenHash = Digest.sha256(Array(token.utf8))
         let invalidToken = HTTPError(.invalidLinkingToken, "the linking token is unknown, used or expired")
         let known = try stored { () throws(MessengerStoreError) in
             try store.linkingTokenIsValid(tokenHash: tokenHash, now: clock.nowMilliseconds)

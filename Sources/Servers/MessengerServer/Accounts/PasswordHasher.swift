@@ -1,5 +1,4 @@
 import CourierCore
-import CourierCrypto
 internal import CSodium
 
 /// Argon2id hashes through libsodium (`crypto_pwhash_str`), the form device secrets were kept in
@@ -58,6 +57,4 @@ enum SodiumRandom {
     /// A URL-safe random token of `count` bytes of entropy (hex).
     static func token(_ count: Int = 32) -> String { Hex.encode(bytes(count)) }
 
-    /// SHA-256 of `bytes` (how tokens are kept: a stolen database gives no usable token).
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] { Digest.sha256(bytes) }
 }
