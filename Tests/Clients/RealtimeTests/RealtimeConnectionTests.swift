@@ -113,8 +113,13 @@ struct RealtimeConnectionTests {
         await connection.start()
         #expect(await poll { (try? store.outboxItem("after")?.state) == .sent })
         #expect(try store.outboxItem("before")?.state == .sent)
-        // Ping, stable and the retry; then (the stable timer done) ping and the retry.
-        for sleepers in [3, 2] {
+        // Ping, stable and the retry; then (the stable timer done) ping and the retry. Each
+        // advance waits until the attempt before it has failed and a turn of the connection has
+        // passed: until then the outbox timer may still be the send's 10 s acknowledgement
+        // deadline, which a 60 s advance would fire instead of the retry.
+        for (attempt, sleepers) in [(1, 3), (2, 2)] {
+            #expect(await poll { (try? store.outboxItem("poison")?.attempts) == attempt })
+            _ = await connection.state
             try await clock.waitForSleepers(sleepers)
             clock.advance(by: .seconds(60))
         }
