@@ -6,10 +6,15 @@ DATA ?= .courier
 WRITE_KEY ?= dev-write-key
 ADMIN_TOKEN ?= dev-admin-token-local
 
-.PHONY: bootstrap build run test bench lint format clean
+.PHONY: bootstrap test-bootstrap build run test bench lint format clean
 
+# What building and serving need (no PostgreSQL server: SQLite is the default).
 bootstrap:
 	@scripts/bootstrap
+
+# That, and what the tests and benchmarks use: PostgreSQL, peers, a browser, the Python venv.
+test-bootstrap:
+	@scripts/bootstrap test
 
 build: bootstrap
 	$(SWIFT) build -c release --product courier-server
@@ -32,11 +37,11 @@ run: build
 # little of the machine to meet its time limit. `make test FILTER=Suite` runs only what matches.
 TEST_WIDTH ?= 6
 FILTER ?=
-test: bootstrap
+test: test-bootstrap
 	$(SWIFT) build --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build $(if $(FILTER),--filter '$(FILTER)')
 
-bench: bootstrap
+bench: test-bootstrap
 	$(SWIFT) build -c release --product courier-bench
 	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
 

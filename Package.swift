@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierHTTPClient", targets: ["CourierHTTPClient"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
+        .library(name: "CourierPostgres", targets: ["CourierPostgres"]),
         .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -58,6 +59,9 @@ let package = Package(
         .systemLibrary(
             name: "CRE2", path: "Sources/System/CRE2",
             providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
         .target(
             name: "CRE2Shim", dependencies: ["CRE2"], path: "Sources/System/CRE2Shim",
@@ -109,13 +113,16 @@ let package = Package(
         .target(
             name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"],
             path: "Sources/Servers/FlagServer"),
+        // PostgreSQL through libpq: pool, prepared statements, savepoints, migrations under an advisory lock.
+        .target(
+            name: "CourierPostgres", dependencies: ["CourierCore", "CLibPQ"], path: "Sources/Servers/CourierPostgres"),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
         .target(name: "Console", dependencies: ["CourierCore", "CourierHTTP"], path: "Sources/Servers/Console"),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn", path: "Sources/Testing/CSpawn"),
         .target(
-            name: "CourierTesting", dependencies: ["CourierCore", "CourierHTTP", "Realtime", "CSpawn"],
-            path: "Sources/Testing/CourierTesting"),
+            name: "CourierTesting",
+            dependencies: ["CourierCore", "CourierHTTP", "CourierPostgres", "Realtime", "CSpawn"], path: "Sources/Testing/CourierTesting"),
         .target(
             name: "MessengerServer",
             dependencies: [
@@ -193,6 +200,9 @@ let package = Package(
         .testTarget(
             name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"],
             path: "Tests/Servers/CourierHTTPTests"),
+        .testTarget(
+            name: "CourierPostgresTests", dependencies: ["CourierPostgres", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/CourierPostgresTests"),
         .testTarget(
             name: "AnalyticsTests",
             dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"],
