@@ -126,7 +126,8 @@ let package = Package(
         .target(
             name: "MessengerServer",
             dependencies: [
-                "CourierCore", "CourierCrypto", "CourierHTTP", "SignalProtocol", "CSodium", "COpenSSL", "CCurl",
+                "CourierCore", "CourierCrypto", "CourierHTTP", "CourierPostgres", "SignalProtocol", "CSodium", "COpenSSL",
+                "CCurl",
             ],
             path: "Sources/Servers/MessengerServer"),
         .target(

@@ -1,8 +1,9 @@
 internal import CLibPQ
+import CourierCore
 
 /// One row of a result, read by column index; valid only inside the `row` closure of a query.
 /// Results arrive in PostgreSQL's binary format, decoded by column type.
-public struct PostgresRow {
+public struct PostgresRow: DatabaseRow {
     let result: OpaquePointer
     let index: Int32
 

@@ -147,7 +147,10 @@ final class NGHTTPD: Sendable {
 struct APNsTests {
     static let token = String(repeating: "ab", count: 32)
 
-    @Test func anOfflineDevicesPushReachesAnHTTP2EndpointWithASignedProviderTokenAndNoContent() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func anOfflineDevicesPushReachesAnHTTP2EndpointWithASignedProviderTokenAndNoContent(backend: StoreBackend)
+        async throws
+    {
         let fixture = try await APNsFixture()
         defer { fixture.remove() }
         let nghttpd = try NGHTTPD(fixture: fixture)
@@ -155,7 +158,7 @@ struct APNsTests {
         let signingClock = ManualClock()
         let sender = try APNsPushSender(
             configuration: fixture.configuration(baseURL: "https://127.0.0.1:\(nghttpd.port)"), clock: signingClock)
-        let harness = try MessengerHarness(pushSenders: [.apns: sender])
+        let harness = try await MessengerHarness(backend: backend, pushSenders: [.apns: sender])
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()

@@ -6,8 +6,10 @@ import MessengerServer
 import Testing
 
 @Suite struct AccountsTests {
-    @Test func aLinkingTokenAddsADeviceOnceAndExpires() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aLinkingTokenAddsADeviceOnceAndExpires(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let laptop = try await harness.link(to: phone)
@@ -35,8 +37,9 @@ import Testing
         #expect(list.json?["devices"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2, 3])
     }
 
-    @Test func anAccountHoldsAtMostTheDeviceLimit() async throws {
-        let harness = try MessengerHarness { $0.maximumDevicesPerAccount = 3 }
+    @Test(arguments: StoreBackend.allCases) func anAccountHoldsAtMostTheDeviceLimit(backend: StoreBackend) async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.maximumDevicesPerAccount = 3 }
         defer { harness.stop() }
         let phone = try await harness.register()
         _ = try await harness.link(to: phone)
@@ -49,8 +52,12 @@ import Testing
         #expect(refused.json?["code"] == "device_limit")
     }
 
-    @Test func wrongCredentialsAre401ThenRateLimitedPerSource() async throws {
-        let harness = try MessengerHarness { $0.failedAuthenticationRate = RateLimit(perSecond: 0.01, burst: 3) }
+    @Test(arguments: StoreBackend.allCases) func wrongCredentialsAre401ThenRateLimitedPerSource(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) {
+            $0.failedAuthenticationRate = RateLimit(perSecond: 0.01, burst: 3)
+        }
         defer { harness.stop() }
         let phone = try await harness.register()
         let impostor = try TestDevice(name: "impostor")
@@ -72,8 +79,10 @@ import Testing
         #expect(try await harness.request("GET", "/v1/devices", as: phone).status == 200)
     }
 
-    @Test func onlyTheFirstDeviceOrItselfRemovesADevice() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func onlyTheFirstDeviceOrItselfRemovesADevice(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let laptop = try await harness.link(to: phone)
@@ -87,8 +96,9 @@ import Testing
         #expect(try await harness.request("DELETE", "/v1/devices/2", as: phone).status == 404)
     }
 
-    @Test func malformedRegistrationsAreClear400s() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func malformedRegistrationsAreClear400s(backend: StoreBackend) async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let notJSON = try await harness.request("POST", "/v1/accounts", body: Array("{\"password\":".utf8))
         #expect(notJSON.status == 400)

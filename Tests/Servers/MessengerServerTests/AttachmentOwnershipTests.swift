@@ -6,8 +6,10 @@ import MessengerServer
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct AttachmentOwnershipTests {
-    @Test func anotherAccountCanNeitherWriteIntoNorProbeAnUpload() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func anotherAccountCanNeitherWriteIntoNorProbeAnUpload(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let mallory = try await harness.register(name: "mallory")

@@ -6,8 +6,10 @@ import MessengerServer
 import Testing
 
 @Suite struct AttachmentTests {
-    @Test func aResumableUploadInPiecesDownloadsWhole() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aResumableUploadInPiecesDownloadsWhole(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let blob = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -39,8 +41,8 @@ import Testing
         #expect(download.body == blob)
     }
 
-    @Test func limitsUnknownIdsAndExpiry() async throws {
-        let harness = try MessengerHarness { $0.maximumAttachmentBytes = 1_000 }
+    @Test(arguments: StoreBackend.allCases) func limitsUnknownIdsAndExpiry(backend: StoreBackend) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.maximumAttachmentBytes = 1_000 }
         defer { harness.stop() }
         let alice = try await harness.register()
         #expect(try await harness.request("POST", "/v1/attachments", as: alice, json: ["length": 1_001]).status == 413)

@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: weakSecrets)
     func aLowEntropySecretIsRefusedAtRegistration(_ secret: String) async throws {
-        let harness = try MessengerHarness()
+        let harness = try await MessengerHarness()
         defer { harness.stop() }
         let refused = try await harness.request(
             "POST", "/v1/accounts", json: ["password": .string(secret), "registrationId": 5, "name": "phone"])
@@ -33,8 +33,10 @@ import Testing
         #expect(refused.json?["code"] == "weak_secret")
     }
 
-    @Test func aLowEntropySecretIsRefusedAtLinkingAndTheTokenStaysUsable() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aLowEntropySecretIsRefusedAtLinkingAndTheTokenStaysUsable(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let token = try await harness.request("POST", "/v1/devices/linking-token", as: phone)
@@ -53,8 +55,10 @@ import Testing
         #expect(try await harness.request("PUT", "/v1/devices/link", json: .object(body)).status == 200)
     }
 
-    @Test func aSecretIsStoredAsASaltedTokenHashAndSignsIn() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aSecretIsStoredAsASaltedTokenHashAndSignsIn(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let laptop = try await harness.link(to: phone)
@@ -75,8 +79,10 @@ import Testing
         #expect(try await harness.request("GET", "/v1/devices", as: impostor).status == 401)
     }
 
-    @Test func linkingChecksTheTokenBeforeTheSecret() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func linkingChecksTheTokenBeforeTheSecret(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         // An unknown token with a secret that would be refused: the token decides, first.
         let unknown = try await harness.request(
@@ -92,8 +98,10 @@ import Testing
         #expect(harness.messenger.credentialWork.tokenHashes == before, "a wrong token cost a hash")
     }
 
-    @Test func aLegacyArgon2idCredentialIsMigratedAtTheNextSuccessfulSignIn() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aLegacyArgon2idCredentialIsMigratedAtTheNextSuccessfulSignIn(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let device = try TestDevice(name: "old phone")
         device.accountId = UUID().uuidString
@@ -123,8 +131,10 @@ import Testing
         #expect(harness.messenger.credentialWork.argon2idVerifications == argon2id, "Argon2id ran after migration")
     }
 
-    @Test func legacySignInsBeyondTheHashingCapGet503WithRetryAfter() async throws {
-        let harness = try MessengerHarness { $0.maximumConcurrentPasswordHashes = 1 }
+    @Test(arguments: StoreBackend.allCases) func legacySignInsBeyondTheHashingCapGet503WithRetryAfter(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.maximumConcurrentPasswordHashes = 1 }
         defer { harness.stop() }
         let device = try TestDevice(name: "old phone")
         device.accountId = UUID().uuidString
@@ -154,8 +164,10 @@ import Testing
         #expect(try await harness.request("GET", "/v1/devices", as: device).status == 200)
     }
 
-    @Test func anUnknownAccountCostsTheSameHashAsAKnownOne() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func anUnknownAccountCostsTheSameHashAsAKnownOne(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let before = harness.messenger.credentialWork.tokenHashes

@@ -12,8 +12,10 @@ import Testing
         try await socket.outbound.send(text: "{\"type\":\"response\",\"id\":\(id),\"status\":200}")
     }
 
-    @Test func theMailboxArrivesInOrderThenQueueEmptyThenNewEnvelopesLive() async throws {
-        let harness = try MessengerHarness { $0.sendRate = nil }
+    @Test(arguments: StoreBackend.allCases) func theMailboxArrivesInOrderThenQueueEmptyThenNewEnvelopesLive(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.sendRate = nil }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -46,8 +48,10 @@ import Testing
         #expect(emptied)
     }
 
-    @Test func anUnacknowledgedEnvelopeIsDeliveredAgainOnTheNextConnection() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func anUnacknowledgedEnvelopeIsDeliveredAgainOnTheNextConnection(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -74,8 +78,8 @@ import Testing
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }
 
-    @Test func aSecondConnectionReplacesTheFirst() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aSecondConnectionReplacesTheFirst(backend: StoreBackend) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let bob = try await harness.register()
         let client = try WebSocketClient()
@@ -91,8 +95,8 @@ import Testing
         #expect(harness.messenger.liveSockets == 1)
     }
 
-    @Test func wrongCredentialsRefuseTheSocket() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func wrongCredentialsRefuseTheSocket(backend: StoreBackend) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let bob = try await harness.register()
         let impostor = try TestDevice(name: "impostor")
@@ -112,8 +116,10 @@ import Testing
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }
 
-    @Test func aMailboxLargerThanTheWindowFlowsAsAcksComeBack() async throws {
-        let harness = try MessengerHarness {
+    @Test(arguments: StoreBackend.allCases) func aMailboxLargerThanTheWindowFlowsAsAcksComeBack(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) {
             $0.deliveryWindow = 4
             $0.sendRate = nil
         }

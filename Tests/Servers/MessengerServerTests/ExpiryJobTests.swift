@@ -9,8 +9,10 @@ import Testing
 /// stops with the server.
 @Suite(.timeLimit(.minutes(1)))
 struct ExpiryJobTests {
-    @Test func theExpiryJobDeletesExpiredEnvelopesOnTheMessengersClock() async throws {
-        let harness = try MessengerHarness { $0.expiryInterval = .seconds(3_600) }
+    @Test(arguments: StoreBackend.allCases) func theExpiryJobDeletesExpiredEnvelopesOnTheMessengersClock(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.expiryInterval = .seconds(3_600) }
         defer {
             harness.stop()
             harness.removeFiles()

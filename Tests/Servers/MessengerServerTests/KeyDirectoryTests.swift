@@ -6,8 +6,10 @@ import MessengerServer
 import Testing
 
 @Suite struct KeyDirectoryTests {
-    @Test func aBadSignedPreKeySignatureIs422AndStoresNothing() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aBadSignedPreKeySignatureIs422AndStoresNothing(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let phone = try await harness.register()
         let bad = try await harness.request(
@@ -24,8 +26,10 @@ import Testing
         #expect(truncated.status == 400)
     }
 
-    @Test func concurrentFetchesNeverShareAOneTimePreKey() async throws {
-        let harness = try MessengerHarness { $0.preKeyFetchRate = nil }
+    @Test(arguments: StoreBackend.allCases) func concurrentFetchesNeverShareAOneTimePreKey(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.preKeyFetchRate = nil }
         defer { harness.stop() }
         let bob = try await harness.register()
         try await harness.uploadKeys(bob, preKeys: 20)
@@ -60,8 +64,12 @@ import Testing
         #expect(try await harness.request("GET", "/v2/keys", as: bob).json?["count"] == 0)
     }
 
-    @Test func aBundleForEveryDeviceAndFetchesAreRateLimited() async throws {
-        let harness = try MessengerHarness { $0.preKeyFetchRate = RateLimit(perSecond: 0.01, burst: 2) }
+    @Test(arguments: StoreBackend.allCases) func aBundleForEveryDeviceAndFetchesAreRateLimited(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) {
+            $0.preKeyFetchRate = RateLimit(perSecond: 0.01, burst: 2)
+        }
         defer { harness.stop() }
         let bob = try await harness.register()
         let bobLaptop = try await harness.link(to: bob)
@@ -82,8 +90,10 @@ import Testing
         #expect(limited.header("retry-after") != nil)
     }
 
-    @Test func aDeviceIsToldOnItsSocketWhenItsPreKeysRunLow() async throws {
-        let harness = try MessengerHarness { $0.preKeyRefillThreshold = 2 }
+    @Test(arguments: StoreBackend.allCases) func aDeviceIsToldOnItsSocketWhenItsPreKeysRunLow(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.preKeyRefillThreshold = 2 }
         defer { harness.stop() }
         let bob = try await harness.register()
         try await harness.uploadKeys(bob, preKeys: 3)

@@ -6,8 +6,10 @@ import MessengerServer
 import Testing
 
 @Suite struct MessageRoutingTests {
-    @Test func theDeviceListIsCheckedAndNothingIsStoredUnlessItMatches() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func theDeviceListIsCheckedAndNothingIsStoredUnlessItMatches(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -53,8 +55,10 @@ import Testing
         }
     }
 
-    @Test func aRetriedSendStoresNothingNewAndTheSendersOtherDevicesShareItsNumber() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func aRetriedSendStoresNothingNewAndTheSendersOtherDevicesShareItsNumber(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let aliceLaptop = try await harness.link(to: alice)
@@ -89,8 +93,10 @@ import Testing
 
     /// Sends that arrive together share a commit (group commit): each still gets its own number,
     /// and a retry racing its original is still recognised.
-    @Test func concurrentSendsAndRacingRetriesGetDistinctNumbersOnce() async throws {
-        let harness = try MessengerHarness { $0.sendRate = nil }
+    @Test(arguments: StoreBackend.allCases) func concurrentSendsAndRacingRetriesGetDistinctNumbersOnce(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.sendRate = nil }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -114,8 +120,10 @@ import Testing
         #expect(stored.count == 40)
     }
 
-    @Test func oversizedMalformedAndTooFrequentSendsAreRefused() async throws {
-        let harness = try MessengerHarness {
+    @Test(arguments: StoreBackend.allCases) func oversizedMalformedAndTooFrequentSendsAreRefused(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) {
             $0.maximumMessageBytes = 1_000
             $0.sendRate = RateLimit(perSecond: 0.01, burst: 2)
         }
@@ -135,8 +143,10 @@ import Testing
         #expect(try await harness.request("GET", "/v1/messages", as: bob).json?["messages"] == [])
     }
 
-    @Test func catchUpPagesWithACursorAndExpiryDeletesOldEnvelopes() async throws {
-        let harness = try MessengerHarness { $0.sendRate = nil }
+    @Test(arguments: StoreBackend.allCases) func catchUpPagesWithACursorAndExpiryDeletesOldEnvelopes(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.sendRate = nil }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -171,8 +181,10 @@ import Testing
         #expect(try await harness.request("GET", "/v1/messages", as: bob).json?["messages"] == [])
     }
 
-    @Test func anAcknowledgementOverHTTPDeletesOneEnvelope() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func anAcknowledgementOverHTTPDeletesOneEnvelope(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()

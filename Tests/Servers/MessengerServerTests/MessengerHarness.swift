@@ -7,23 +7,30 @@ import SignalProtocol
 import Testing
 
 /// A real messenger server on 127.0.0.1 (ephemeral port) over a SQLite store in a temporary
-/// directory, with a manual clock, an HTTP client and a WebSocket client.
+/// directory or (`backend: .postgres`) a PostgreSQL database of its own, with a manual clock, an
+/// HTTP client and a WebSocket client.
 final class MessengerHarness: Sendable {
     let clock = ManualClock()
     let directory: String
-    let store: SQLiteMessengerStore
+    let store: any MessengerStore
     let messenger: MessengerServer
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(30))
 
     init(
-        directory: String? = nil, pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
+        backend: StoreBackend = .sqlite, directory: String? = nil,
+        pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
         configure: (inout MessengerConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         let directory = directory ?? NSTemporaryDirectory() + "messenger-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
-        store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        switch backend {
+        case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        case .postgres:
+            let url = try await TestPostgres.shared.makeDatabase()
+            store = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
+        }
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)

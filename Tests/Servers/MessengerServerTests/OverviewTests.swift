@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import CourierTesting
 import Foundation
 import Testing
 
@@ -9,8 +10,10 @@ import Testing
 struct OverviewTests {
     static let adminToken = "messenger-admin-token"
 
-    @Test func theOverviewShowsMailboxDepthAndAgeButNoContent() async throws {
-        let harness = try MessengerHarness { $0.adminToken = Self.adminToken }
+    @Test(arguments: StoreBackend.allCases) func theOverviewShowsMailboxDepthAndAgeButNoContent(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.adminToken = Self.adminToken }
         defer {
             harness.stop()
             harness.removeFiles()
@@ -42,8 +45,10 @@ struct OverviewTests {
         #expect(!text.contains(Base64.encode(Array("secret words for 1".utf8))))
     }
 
-    @Test func withoutAnAdminTokenTheOverviewIsDisabled() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func withoutAnAdminTokenTheOverviewIsDisabled(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer {
             harness.stop()
             harness.removeFiles()

@@ -8,8 +8,10 @@ import Testing
 /// Draining a victim's one-time prekeys: a budget per target account, and accounts that cost
 /// more than a loop.
 @Suite(.timeLimit(.minutes(2))) struct PreKeyBudgetTests {
-    @Test func freshAccountsCannotDrainAVictimsOneTimePreKeys() async throws {
-        let harness = try MessengerHarness { $0.registrationRate = nil }
+    @Test(arguments: StoreBackend.allCases) func freshAccountsCannotDrainAVictimsOneTimePreKeys(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.registrationRate = nil }
         defer { harness.stop() }
         let victim = try await harness.register(name: "victim")
         try await harness.uploadKeys(victim, preKeys: 100)
@@ -33,8 +35,8 @@ import Testing
         #expect(withoutPreKey > 0)
     }
 
-    @Test func theBudgetRefillsWithTime() async throws {
-        let harness = try MessengerHarness { $0.registrationRate = nil }
+    @Test(arguments: StoreBackend.allCases) func theBudgetRefillsWithTime(backend: StoreBackend) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.registrationRate = nil }
         defer { harness.stop() }
         let victim = try await harness.register(name: "victim")
         try await harness.uploadKeys(victim, preKeys: 100)
@@ -52,8 +54,10 @@ import Testing
         #expect(later.json?["devices"]?.arrayValue?.first?["preKey"] != nil)
     }
 
-    @Test func theBudgetIsKeptOnlyForAccountsThatExistAndHasABound() async throws {
-        let harness = try MessengerHarness {
+    @Test(arguments: StoreBackend.allCases) func theBudgetIsKeptOnlyForAccountsThatExistAndHasABound(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend) {
             $0.preKeyFetchRate = nil
             $0.maximumPreKeyBudgetAccounts = 2
         }
@@ -77,8 +81,9 @@ import Testing
         }
     }
 
-    @Test func accountCreationIsLimitedPerAddress() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func accountCreationIsLimitedPerAddress(backend: StoreBackend) async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         var statuses: [Int] = []
         for index in 0..<30 {

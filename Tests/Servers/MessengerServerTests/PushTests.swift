@@ -45,10 +45,14 @@ final class WebhookReceiver: Sendable {
         try #require(response.status == 204)
     }
 
-    @Test func anOfflineDeviceGetsOneContentFreePushPerIntervalAndOnlineDevicesNone() async throws {
+    @Test(arguments: StoreBackend.allCases) func anOfflineDeviceGetsOneContentFreePushPerIntervalAndOnlineDevicesNone(
+        backend: StoreBackend
+    ) async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
+        let harness = try await MessengerHarness(
+            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
+        ) {
             $0.webhookAddresses = .allowingLoopback
         }
         defer { harness.stop() }
@@ -84,10 +88,14 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.received == 2)
     }
 
-    @Test func aLiveDeviceThatDoesNotAcknowledgeInTimeIsPushedToo() async throws {
+    @Test(arguments: StoreBackend.allCases) func aLiveDeviceThatDoesNotAcknowledgeInTimeIsPushedToo(
+        backend: StoreBackend
+    ) async throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
+        let harness = try await MessengerHarness(
+            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
+        ) {
             $0.unackedPushDelayMilliseconds = 10_000
             $0.webhookAddresses = .allowingLoopback
         }
@@ -121,11 +129,14 @@ final class WebhookReceiver: Sendable {
         #expect(await poll { receiver.received == 1 })
     }
 
-    @Test func anEndpointThatAnswers410IsForgotten() async throws {
+    @Test(arguments: StoreBackend.allCases) func anEndpointThatAnswers410IsForgotten(backend: StoreBackend) async throws
+    {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
         receiver.record.status.store(410, ordering: .relaxed)
-        let harness = try MessengerHarness(pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]) {
+        let harness = try await MessengerHarness(
+            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
+        ) {
             $0.webhookAddresses = .allowingLoopback
         }
         defer { harness.stop() }
@@ -153,7 +164,7 @@ final class WebhookReceiver: Sendable {
         ("https://[2606:4700:4700::1111]/hook", true),
     ])
     func webhookRegistrationRefusesInternalAddresses(address: String, accepted: Bool) async throws {
-        let harness = try MessengerHarness()
+        let harness = try await MessengerHarness()
         defer { harness.stop() }
         let bob = try await harness.register()
         let response = try await harness.request(
@@ -166,9 +177,13 @@ final class WebhookReceiver: Sendable {
     }
 
     /// The allow-list opens what it names, and only that.
-    @Test func allowedNetworksAreAcceptedAtRegistration() async throws {
+    @Test(arguments: StoreBackend.allCases) func allowedNetworksAreAcceptedAtRegistration(backend: StoreBackend)
+        async throws
+    {
         let network = try #require(IPNetwork("10.8.0.0/16"))
-        let harness = try MessengerHarness { $0.webhookAddresses = WebhookAddressPolicy(allowedNetworks: [network]) }
+        let harness = try await MessengerHarness(backend: backend) {
+            $0.webhookAddresses = WebhookAddressPolicy(allowedNetworks: [network])
+        }
         defer { harness.stop() }
         let bob = try await harness.register()
         for (address, status) in [("http://10.8.3.4/hook", 204), ("http://10.9.0.1/hook", 400)] {
@@ -215,8 +230,10 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.received == 1)
     }
 
-    @Test func malformedPushRegistrationsAreRefused() async throws {
-        let harness = try MessengerHarness()
+    @Test(arguments: StoreBackend.allCases) func malformedPushRegistrationsAreRefused(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
         let bob = try await harness.register()
         for body: JSONValue in [

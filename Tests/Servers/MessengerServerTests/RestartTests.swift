@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct RestartTests {
     @Test func aRestartedServerStillHoldsEveryAcceptedSendAndItsKeys() async throws {
-        let first = try MessengerHarness()
+        let first = try await MessengerHarness()
         let alice = try await first.register()
         let bob = try await first.register()
         try await first.uploadKeys(bob, preKeys: 2)
@@ -17,7 +17,7 @@ struct RestartTests {
         #expect(sent.status == 200)
         await first.server.shutdown()
 
-        let second = try MessengerHarness(directory: first.directory)
+        let second = try await MessengerHarness(directory: first.directory)
         defer {
             second.stop()
             second.removeFiles()

@@ -37,8 +37,10 @@ struct SocketRequestTests {
         ]
     }
 
-    @Test func keepaliveSendAndCatchUpAreAnsweredOnTheSocket() async throws {
-        let harness = try MessengerHarness { $0.sendRate = nil }
+    @Test(arguments: StoreBackend.allCases) func keepaliveSendAndCatchUpAreAnsweredOnTheSocket(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend) { $0.sendRate = nil }
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
@@ -68,8 +70,8 @@ struct SocketRequestTests {
         #expect(page["body"]?["messages"]?.arrayValue?.first?["envelope"]?["clientMessageId"] == "x1")
     }
 
-    @Test func badSocketRequestsGetAClearAnswer() async throws {
-        let harness = try MessengerHarness { $0.sendRate = nil }
+    @Test(arguments: StoreBackend.allCases) func badSocketRequestsGetAClearAnswer(backend: StoreBackend) async throws {
+        let harness = try await MessengerHarness(backend: backend) { $0.sendRate = nil }
         defer { harness.stop() }
         let alice = try await harness.register()
         let client = try WebSocketClient()

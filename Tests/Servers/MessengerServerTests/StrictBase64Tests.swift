@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: refused)
     func malformedContentIsRefusedWith400(_ content: String) async throws {
-        let harness = try MessengerHarness()
+        let harness = try await MessengerHarness()
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register(name: "bob")
@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: accepted)
     func wellFormedContentIsStoredAsSent(_ content: String, _ bytes: [UInt8]) async throws {
-        let harness = try MessengerHarness()
+        let harness = try await MessengerHarness()
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register(name: "bob")

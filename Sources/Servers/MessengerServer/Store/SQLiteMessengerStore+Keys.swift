@@ -5,7 +5,7 @@ extension SQLiteMessengerStore {
         accountId: String, deviceId: Int, identityKey: [UInt8], signedPreKey: SignedPreKeyUpload?,
         oneTimePreKeys: [OneTimePreKeyUpload]
     ) throws(MessengerStoreError) {
-        try storage {
+        try storing {
             try pool.transaction { db in
                 let stored = try db.query("SELECT identity_key FROM accounts WHERE id = ?1", [.text(accountId)]) {
                     row in row.isNull(0) ? nil : row.bytes(0)
@@ -47,7 +47,7 @@ extension SQLiteMessengerStore {
     }
 
     public func oneTimePreKeyCount(accountId: String, deviceId: Int) throws(MessengerStoreError) -> Int {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query(
                     "SELECT count(*) FROM one_time_prekeys WHERE account_id = ?1 AND device_id = ?2",
@@ -60,7 +60,7 @@ extension SQLiteMessengerStore {
     public func takePreKeys(accountId: String, deviceId: Int?, oneTimePreKeys: Bool) throws(MessengerStoreError)
         -> [DevicePreKeys]
     {
-        try storage {
+        try storing {
             // A write transaction: the one-time prekey is read and deleted by one caller at a time.
             try pool.transaction { db in
                 var devices = try db.query(
@@ -74,10 +74,8 @@ extension SQLiteMessengerStore {
                     let key: [SQLValue] = [.text(accountId), .integer(Int64(devices[index].deviceId))]
                     devices[index].signedPreKey = try db.query(
                         "SELECT key_id, public_key, signature FROM signed_prekeys WHERE account_id = ?1 AND device_id = ?2",
-                        key
-                    ) { row in
-                        SignedPreKeyUpload(keyId: Int(row.int(0)), publicKey: row.bytes(1), signature: row.bytes(2))
-                    }.first
+                        key, row: MessengerRows.signedPreKey
+                    ).first
                     guard oneTimePreKeys else { continue }
                     devices[index].oneTimePreKey = try db.query(
                         """
@@ -85,8 +83,8 @@ extension SQLiteMessengerStore {
                             SELECT key_id FROM one_time_prekeys WHERE account_id = ?1 AND device_id = ?2
                             ORDER BY key_id LIMIT 1)
                         RETURNING key_id, public_key
-                        """, key
-                    ) { row in OneTimePreKeyUpload(keyId: Int(row.int(0)), publicKey: row.bytes(1)) }.first
+                        """, key, row: MessengerRows.oneTimePreKey
+                    ).first
                 }
                 return devices
             }

@@ -25,12 +25,12 @@ extension SQLiteMessengerStore {
                             })
                     } catch {
                         if db.isAutocommit { throw error }
-                        pending.result = .failure(Self.storeError(error))
+                        pending.result = .failure(MessengerStoreError.wrapping(error))
                     }
                 }
             }
         } catch {
-            let failure = Self.storeError(error)
+            let failure = MessengerStoreError.wrapping(error)
             for pending in batch { pending.result = .failure(failure) }
         }
     }
@@ -48,20 +48,7 @@ extension SQLiteMessengerStore {
             "SELECT device_id, registration_id FROM devices WHERE account_id = ?1",
             [.text(message.destinationAccount)]
         ) { row in (Int(row.int(0)), Int(row.int(1))) }
-        guard !devices.isEmpty else { return .unknownAccount }
-        var expected = Dictionary(devices, uniquingKeysWith: { first, _ in first })
-        if message.destinationAccount == message.sourceAccount { expected[message.sourceDevice] = nil }
-        let given = Set(message.envelopes.map(\.destinationDeviceId))
-        let missing = Set(expected.keys).subtracting(given).sorted()
-        let extra = given.subtracting(expected.keys).sorted()
-        if !missing.isEmpty || !extra.isEmpty || given.count != message.envelopes.count {
-            return .mismatchedDevices(missing: missing, extra: extra)
-        }
-        let stale = message.envelopes.filter {
-            expected[$0.destinationDeviceId] != $0.destinationRegistrationId
-        }
-        .map(\.destinationDeviceId).sorted()
-        if !stale.isEmpty { return .staleDevices(stale) }
+        if let refusal = MessengerRows.refusal(of: message, devices: devices) { return refusal }
 
         // The same message to another account (the sender's own devices) keeps its number.
         let serverSeq: Int64
@@ -103,7 +90,7 @@ extension SQLiteMessengerStore {
     public func mailbox(accountId: String, deviceId: Int, afterId: Int64, limit: Int) throws(MessengerStoreError)
         -> [MailboxEntry]
     {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query(
                     """
@@ -117,7 +104,7 @@ extension SQLiteMessengerStore {
 
     public func acknowledge(accountId: String, deviceId: Int, ids: [Int64]) throws(MessengerStoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try storage {
+        return try storing {
             // Its own transaction, after a pragma that SQLite refuses inside one.
             try pool.writeWithoutTransaction { db in
                 // A lost acknowledgement only redelivers: no fsync of its own (see the type's note).
@@ -138,7 +125,7 @@ extension SQLiteMessengerStore {
     }
 
     public func expire(now: Int64) throws(MessengerStoreError) -> (envelopes: Int, attachments: [String]) {
-        try storage {
+        try storing {
             try pool.transaction { db in
                 try db.run("DELETE FROM mailbox WHERE expires_at < ?1", [.integer(now)])
                 let envelopes = db.changes
@@ -155,7 +142,7 @@ extension SQLiteMessengerStore {
     public func createAttachment(id: String, accountId: String, length: Int64, expiresAt: Int64)
         throws(MessengerStoreError)
     {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     "INSERT INTO attachments(id, account_id, length, expires_at) VALUES (?1, ?2, ?3, ?4)",
@@ -167,7 +154,7 @@ extension SQLiteMessengerStore {
     public func attachment(id: String) throws(MessengerStoreError)
         -> (accountId: String, length: Int64, received: Int64)?
     {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query("SELECT account_id, length, received FROM attachments WHERE id = ?1", [.text(id)]) { row in
                     (row.text(0) ?? "", row.int(1), row.int(2))
@@ -177,7 +164,7 @@ extension SQLiteMessengerStore {
     }
 
     public func setAttachmentReceived(id: String, received: Int64) throws(MessengerStoreError) {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run("UPDATE attachments SET received = ?2 WHERE id = ?1", [.text(id), .integer(received)])
             }

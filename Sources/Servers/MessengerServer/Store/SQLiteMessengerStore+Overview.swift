@@ -4,7 +4,7 @@ extension SQLiteMessengerStore {
     /// Devices with their mailbox depth and oldest envelope's expiry, by account and device id.
     /// Counts through the mailbox's (account, device, id) index: an operator's page, not a hot path.
     public func deviceOverview(limit: Int) throws(MessengerStoreError) -> [DeviceMailboxSummary] {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query(
                     """
@@ -13,13 +13,7 @@ extension SQLiteMessengerStore {
                         (SELECT min(m.expires_at) FROM mailbox m
                             WHERE m.account_id = d.account_id AND m.device_id = d.device_id)
                     FROM devices d ORDER BY d.account_id, d.device_id LIMIT ?1
-                    """, [.integer(Int64(limit))]
-                ) { row in
-                    DeviceMailboxSummary(
-                        accountId: row.text(0) ?? "", deviceId: Int(row.int(1)), name: row.text(2) ?? "",
-                        pushKind: row.text(3), mailboxDepth: Int(row.int(4)),
-                        oldestExpiresAt: row.isNull(5) ? nil : row.int(5))
-                }
+                    """, [.integer(Int64(limit))], row: MessengerRows.overview)
             }
         }
     }

@@ -17,25 +17,8 @@ public final class SQLiteMessengerStore: MessengerStore {
         synchronous = options.synchronous
     }
 
-    /// Runs `body`, turning database failures into `MessengerStoreError`.
-    func storage<T>(_ body: () throws -> T) throws(MessengerStoreError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw Self.storeError(error)
-        }
-    }
-
-    static func storeError(_ error: any Error) -> MessengerStoreError {
-        switch error {
-        case let error as MessengerStoreError: error
-        case let error as DatabaseError: MessengerStoreError(error.isDiskFull ? .diskFull : .storage, error.description)
-        default: MessengerStoreError(.storage, "\(error)")
-        }
-    }
-
     public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {
-        try storage {
+        try storing {
             try pool.transaction { db in
                 let exists = try db.query("SELECT 1 FROM accounts WHERE id = ?1", [.text(accountId)]) { _ in true }
                 if !exists.isEmpty { throw MessengerStoreError(.conflict, "account \(accountId) exists") }
@@ -50,21 +33,15 @@ public final class SQLiteMessengerStore: MessengerStore {
     func insert(_ device: DeviceRecord, accountId: String, in db: Database) throws {
         try db.run(
             """
-            INSERT INTO devices(account_id, device_id, registration_id, name, password_hash, created_at, push_kind, push_address)
+            INSERT INTO devices(account_id, \(MessengerRows.deviceColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """,
-            [
-                .text(accountId), .integer(Int64(device.id)), .integer(Int64(device.registrationId)),
-                .text(device.name),
-                .text(device.passwordHash), .integer(device.createdAt),
-                device.push.map { .text($0.kind.rawValue) } ?? .null, device.push.map { .text($0.address) } ?? .null,
-            ])
+            """, MessengerRows.deviceValues(device, accountId: accountId))
     }
 
     public func storeLinkingToken(accountId: String, tokenHash: [UInt8], expiresAt: Int64)
         throws(MessengerStoreError)
     {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     "INSERT INTO linking_tokens(token_hash, account_id, expires_at) VALUES (?1, ?2, ?3)",
@@ -74,7 +51,7 @@ public final class SQLiteMessengerStore: MessengerStore {
     }
 
     public func linkingTokenIsValid(tokenHash: [UInt8], now: Int64) throws(MessengerStoreError) -> Bool {
-        try storage {
+        try storing {
             try pool.read { db in
                 try !db.query(
                     "SELECT 1 FROM linking_tokens WHERE token_hash = ?1 AND expires_at > ?2",
@@ -87,7 +64,7 @@ public final class SQLiteMessengerStore: MessengerStore {
     public func linkDevice(tokenHash: [UInt8], device: DeviceRecord, maximumDevices: Int, now: Int64)
         throws(MessengerStoreError) -> (accountId: String, deviceId: Int)
     {
-        try storage {
+        try storing {
             try pool.transaction { db in
                 let owners = try db.query(
                     "DELETE FROM linking_tokens WHERE token_hash = ?1 RETURNING account_id, expires_at",
@@ -110,24 +87,12 @@ public final class SQLiteMessengerStore: MessengerStore {
         }
     }
 
-    private static let deviceColumns =
-        "device_id, registration_id, name, password_hash, created_at, push_kind, push_address"
-
-    private static func deviceRecord(_ row: Row) -> DeviceRecord {
-        let push: PushEndpoint? = row.text(5).flatMap(PushEndpoint.Kind.init(rawValue:)).map {
-            PushEndpoint(kind: $0, address: row.text(6) ?? "")
-        }
-        return DeviceRecord(
-            id: Int(row.int(0)), registrationId: Int(row.int(1)), name: row.text(2) ?? "",
-            passwordHash: row.text(3) ?? "", createdAt: row.int(4), push: push)
-    }
-
     public func device(accountId: String, deviceId: Int) throws(MessengerStoreError) -> DeviceRecord? {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query(
-                    "SELECT \(Self.deviceColumns) FROM devices WHERE account_id = ?1 AND device_id = ?2",
-                    [.text(accountId), .integer(Int64(deviceId))], row: Self.deviceRecord
+                    "SELECT \(MessengerRows.deviceColumns) FROM devices WHERE account_id = ?1 AND device_id = ?2",
+                    [.text(accountId), .integer(Int64(deviceId))], row: MessengerRows.device
                 ).first
             }
         }
@@ -136,7 +101,7 @@ public final class SQLiteMessengerStore: MessengerStore {
     public func replacePasswordHash(accountId: String, deviceId: Int, expected: String, with replacement: String)
         throws(MessengerStoreError) -> Bool
     {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     "UPDATE devices SET password_hash = ?4 WHERE account_id = ?1 AND device_id = ?2 AND password_hash = ?3",
@@ -147,17 +112,17 @@ public final class SQLiteMessengerStore: MessengerStore {
     }
 
     public func devices(accountId: String) throws(MessengerStoreError) -> [DeviceRecord] {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query(
-                    "SELECT \(Self.deviceColumns) FROM devices WHERE account_id = ?1 ORDER BY device_id",
-                    [.text(accountId)], row: Self.deviceRecord)
+                    "SELECT \(MessengerRows.deviceColumns) FROM devices WHERE account_id = ?1 ORDER BY device_id",
+                    [.text(accountId)], row: MessengerRows.device)
             }
         }
     }
 
     public func removeDevice(accountId: String, deviceId: Int) throws(MessengerStoreError) -> Bool {
-        try storage {
+        try storing {
             try pool.transaction { db in
                 let key: [SQLValue] = [.text(accountId), .integer(Int64(deviceId))]
                 try db.run("DELETE FROM devices WHERE account_id = ?1 AND device_id = ?2", key)
@@ -173,7 +138,7 @@ public final class SQLiteMessengerStore: MessengerStore {
     public func setPushEndpoint(_ endpoint: PushEndpoint?, accountId: String, deviceId: Int)
         throws(MessengerStoreError)
     {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     "UPDATE devices SET push_kind = ?3, push_address = ?4 WHERE account_id = ?1 AND device_id = ?2",
@@ -186,7 +151,7 @@ public final class SQLiteMessengerStore: MessengerStore {
     }
 
     public func identityKey(accountId: String) throws(MessengerStoreError) -> [UInt8]? {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query("SELECT identity_key FROM accounts WHERE id = ?1", [.text(accountId)]) { row in
                     row.isNull(0) ? nil : row.bytes(0)
