@@ -38,6 +38,15 @@ enum ServerCommand {
         }
     }
 
+    /// The messenger's store: PostgreSQL when `--database` (or `COURIER_DATABASE_URL`) names one,
+    /// else SQLite in the data directory.
+    private static func messengerStore(_ options: ServerOptions) throws -> any MessengerStore {
+        guard let url = options.databaseURL ?? options.environment["COURIER_DATABASE_URL"], !url.isEmpty else {
+            return try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite")
+        }
+        return try PostgresMessengerStore(url: url)
+    }
+
     private static func serve(_ options: ServerOptions) async throws {
         try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         let lock = try FileLock(path: options.dataDirectory + "/courier.lock")
@@ -69,8 +78,7 @@ enum ServerCommand {
         messengerConfiguration.adminToken = configuration.adminToken
         messengerConfiguration.webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
         let messenger = MessengerServer(
-            configuration: messengerConfiguration,
-            store: try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite"),
+            configuration: messengerConfiguration, store: try messengerStore(options),
             pushSenders: try pushSenders(options))
 
         var router = Router()

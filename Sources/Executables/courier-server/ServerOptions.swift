@@ -30,7 +30,9 @@ struct ServerOptions {
     var apnsSandbox = false
     /// Networks webhook pushes may reach besides public addresses.
     var webhookAllowedNetworks: [IPNetwork] = []
-    /// The environment, for `COURIER_ADMIN_TOKEN`.
+    /// `postgres://…`: the messenger's store on PostgreSQL instead of the data directory.
+    var databaseURL: String?
+    /// The environment, for `COURIER_ADMIN_TOKEN` and `COURIER_DATABASE_URL`.
     var environment: [String: String] = [:]
 
     /// The shortest admin token accepted.
@@ -52,6 +54,11 @@ struct ServerOptions {
             .value("--host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
             .value("--port", "N", help: "port; 0 picks a free one (default 8080)"),
             .value("--data-dir", "PATH", help: "data directory (default .courier)"),
+            .value(
+                "--database", "URL",
+                help:
+                    "postgres://user@host/db: keep the messenger's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
+            ),
             .value("--threads", "N", help: "threads the HTTP handlers run on (default 32)"),
             .value(
                 "--loops", "N",
@@ -91,6 +98,10 @@ struct ServerOptions {
         host = invocation.value("--host") ?? host
         port = try invocation.integer("--port", in: 0...65535) ?? port
         dataDirectory = invocation.value("--data-dir") ?? dataDirectory
+        databaseURL = invocation.value("--database")
+        if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+            throw invocation.refusal("--database takes a postgres:// or postgresql:// address")
+        }
         handlerThreads = try invocation.integer("--threads", in: 1...1024) ?? handlerThreads
         loops = try invocation.integer("--loops", in: 1...64) ?? loops
         tlsCertificate = invocation.value("--tls-cert")

@@ -36,15 +36,19 @@ struct RestartTests {
         #expect(retry.json?["duplicate"] == true)
     }
 
-    /// `courier-server` itself, killed with SIGKILL right after answering a send.
-    @Test func aKilledServerLosesNoAcknowledgedSend() async throws {
+    /// `courier-server` itself, killed with SIGKILL right after answering a send: on its data
+    /// directory, and with `--database` on PostgreSQL.
+    @Test(arguments: StoreBackend.allCases) func aKilledServerLosesNoAcknowledgedSend(backend: StoreBackend)
+        async throws
+    {
         let executable = try #require(
             builtExecutable(named: "courier-server"), "build courier-server first (swift build)")
         let data = NSTemporaryDirectory() + "courier-kill-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }
+        let database = backend == .postgres ? ["--database", try await TestPostgres.shared.makeDatabase()] : []
         let start: @Sendable () async throws -> (ChildProcess, String) = {
             let process = try ChildProcess(
-                executable, ["--port", "0", "--data-dir", data, "--write-key", "k", "--quiet"],
+                executable, ["--port", "0", "--data-dir", data, "--write-key", "k", "--quiet"] + database,
                 environment: ["COURIER_ADMIN_TOKEN": "kill-test-admin-token"], output: .pipe, errorOutput: .discard)
             let line = await runOffPool { () -> String in
                 var text = ""
@@ -97,5 +101,9 @@ struct RestartTests {
         }
         #expect(accepted.count == 20)
         #expect(contents == accepted)
+        if backend == .postgres {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []
+            #expect(!files.contains("messenger.sqlite"))
+        }
     }
 }
