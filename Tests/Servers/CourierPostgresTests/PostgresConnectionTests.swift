@@ -124,3 +124,25 @@ struct PostgresConnectionTests {
         #expect((open ?? 0) <= 2)
     }
 }
+
+/// Hourly jobs on several instances: one runs the job, the others skip the round.
+@Suite(.timeLimit(.minutes(2)))
+struct PostgresLeaderTests {
+    @Test func aJobAnotherInstanceIsRunningIsSkipped() async throws {
+        let url = try await TestPostgres.shared.makeDatabase()
+        let first = try await offPool { try PostgresPool(url: url, size: 1) }
+        let second = try await offPool { try PostgresPool(url: url, size: 1) }
+        let nested = try await offPool {
+            try first.ifNoOtherInstanceRuns("expire") { _ in
+                try second.ifNoOtherInstanceRuns("expire") { _ in "both ran" } ?? "skipped"
+            }
+        }
+        #expect(nested == "skipped")
+        let afterwards = try await offPool { try second.ifNoOtherInstanceRuns("expire") { _ in "ran" } }
+        #expect(afterwards == "ran")
+        let other = try await offPool {
+            try first.ifNoOtherInstanceRuns("expire") { _ in try second.ifNoOtherInstanceRuns("prune") { _ in 1 } }
+        }
+        #expect(other == 1)
+    }
+}
