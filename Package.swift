@@ -104,7 +104,7 @@ let package = Package(
             name: "Analytics", dependencies: ["CourierCore"], path: "Sources/Clients/Analytics",
             resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         .target(
-            name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP"],
+            name: "AnalyticsCollector", dependencies: ["CourierCore", "CourierHTTP", "CourierPostgres"],
             path: "Sources/Servers/AnalyticsCollector"),
         // Flag definitions, targeting and bucketing: shared by the client and the server's evaluate route.
         .target(name: "FlagRules", dependencies: ["CourierCore", "CRE2Shim"], path: "Sources/Shared/FlagRules"),
@@ -213,11 +213,13 @@ let package = Package(
             path: "Tests/Shared/SignalProtocolTests"),
         .testTarget(
             name: "MessengerServerTests",
-            dependencies: ["MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierTesting"],
+            dependencies: [
+                "MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting",
+            ],
             path: "Tests/Servers/MessengerServerTests"),
         .testTarget(
             name: "AnalyticsCollectorTests",
-            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"],
+            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting"],
             path: "Tests/Servers/AnalyticsCollectorTests"),
         .testTarget(
             name: "ConsoleTests",

@@ -38,13 +38,27 @@ enum ServerCommand {
         }
     }
 
-    /// The messenger's store: PostgreSQL when `--database` (or `COURIER_DATABASE_URL`) names one,
-    /// else SQLite in the data directory.
+    /// The PostgreSQL database `--database` (or `COURIER_DATABASE_URL`) names, if any.
+    private static func databaseURL(_ options: ServerOptions) -> String? {
+        let url = options.databaseURL ?? options.environment["COURIER_DATABASE_URL"]
+        return url?.isEmpty == false ? url : nil
+    }
+
+    /// The messenger's store: PostgreSQL when a database is named, else SQLite in the data directory.
     private static func messengerStore(_ options: ServerOptions) throws -> any MessengerStore {
-        guard let url = options.databaseURL ?? options.environment["COURIER_DATABASE_URL"], !url.isEmpty else {
+        guard let url = databaseURL(options) else {
             return try SQLiteMessengerStore(path: options.dataDirectory + "/messenger.sqlite")
         }
         return try PostgresMessengerStore(url: url)
+    }
+
+    /// The collector's store: PostgreSQL when a database is named, else SQLite in the data
+    /// directory with its dedupe index filled before the server listens.
+    private static func eventStore(_ options: ServerOptions, dedupeWindow: Duration) throws -> any EventStore {
+        if let url = databaseURL(options) { return try PostgresEventStore(url: url) }
+        let store = try SQLiteEventStore(path: options.dataDirectory + "/collector.sqlite", dedupeWindow: dedupeWindow)
+        try store.loadDedupeIndex(since: SystemClock().nowMilliseconds - dedupeWindow.wholeMilliseconds)
+        return store
     }
 
     private static func serve(_ options: ServerOptions) async throws {
@@ -53,9 +67,7 @@ enum ServerCommand {
         var configuration = CollectorConfiguration()
         configuration.adminToken = try options.resolvedAdminToken()
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
-        let store = try SQLiteEventStore(
-            path: options.dataDirectory + "/collector.sqlite", dedupeWindow: configuration.dedupeWindow)
-        try store.loadDedupeIndex(since: SystemClock().nowMilliseconds - configuration.dedupeWindow.wholeMilliseconds)
+        let store = try eventStore(options, dedupeWindow: configuration.dedupeWindow)
         if options.adminToken != nil {
             FileHandle.standardError.write(
                 Data(

@@ -46,6 +46,18 @@ public actor TestPostgres {
         return Self.url(socketDirectory: directory, database: name)
     }
 
+    /// Whether `finished` holds or a session of the database at `url` waits on a lock: how a
+    /// test sees that a writer is held back by another's open transaction (it polls this).
+    public static func isWaitingOnALock(url: String, unless finished: CompletionFlag) async -> Bool {
+        if finished.isSet { return true }
+        let waiting = try? await offPool {
+            try PostgresConnection(url: url).query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            ) { $0.int(0) }.first ?? 0
+        }
+        return (waiting ?? 0) > 0
+    }
+
     private static func url(socketDirectory: String, database: String) -> String {
         "postgres://postgres@/\(database)?host=\(socketDirectory)"
     }

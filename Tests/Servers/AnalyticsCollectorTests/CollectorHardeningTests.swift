@@ -8,8 +8,9 @@ import Testing
 /// The collector as a hostile client would try it.
 @Suite(.timeLimit(.minutes(2)))
 struct CollectorHardeningTests {
-    @Test func hugeOrControlCharacterWriteKeysAreRefusedBeforeAnyLookup() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres])
+    func hugeOrControlCharacterWriteKeysAreRefusedBeforeAnyLookup(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let huge = String(repeating: "k", count: 100_000)
         for (index, key) in [huge, String(repeating: "a", count: 129), "bad\u{01}key", "tab\tkey"].enumerated() {
@@ -30,8 +31,10 @@ struct CollectorHardeningTests {
     /// Batches whose body `writeKey` is 64 KB of text, each a different one, are refused with 401
     /// and leave none of that text behind: no table of the collector keeps a refused key (the
     /// refusal log files them under no project), so memory does not grow with such requests.
-    @Test func refusedLongWriteKeysLeaveNoKeyTextBehind() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func refusedLongWriteKeysLeaveNoKeyTextBehind(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         for number in 0..<200 {
             let key = String(repeating: "k", count: 65_536 - String(number).count) + String(number)
@@ -55,8 +58,10 @@ struct CollectorHardeningTests {
 
     /// Every JSON answer tells browsers not to guess another type (`X-Content-Type-Options:
     /// nosniff`): reads, refusals, and the router's own 404.
-    @Test func everyJSONAnswerSaysNosniff() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func everyJSONAnswerSaysNosniff(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let admin = ["Authorization": "Bearer \(CollectorHarness.adminToken)"]
         let base = harness.server.baseURL
@@ -76,7 +81,7 @@ struct CollectorHardeningTests {
     }
 
     @Test func unknownKeysStayBoundedAndNeverPushOutRealProjects() throws {
-        let store = try StoreBackend.memory.makeStore()
+        let store = try CollectorBackend.memory.makeStore()
         try store.registerProject(writeKey: "real")
         let counting = FaultInjectingStore(store)
         let cache = SettingsCache(store: counting, clock: ManualClock(), ttl: .seconds(60))
@@ -91,8 +96,12 @@ struct CollectorHardeningTests {
         #expect(counting.settingsReads.load(ordering: .relaxed) == readsBefore)
     }
 
-    @Test func eachWriteKeyHasARateLimit() async throws {
-        let harness = try CollectorHarness { $0.rateLimitPerWriteKey = RateLimit(perSecond: 1, burst: 2) }
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func eachWriteKeyHasARateLimit(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend) {
+            $0.rateLimitPerWriteKey = RateLimit(perSecond: 1, burst: 2)
+        }
         defer { harness.stop() }
         #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "a")).status == 200)
         #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "b")).status == 200)
@@ -105,8 +114,12 @@ struct CollectorHardeningTests {
         #expect(try await harness.storedEvents().count == 3)
     }
 
-    @Test func eachClientAddressHasARateLimit() async throws {
-        let harness = try CollectorHarness { $0.rateLimitPerClient = RateLimit(perSecond: 0.5, burst: 1) }
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func eachClientAddressHasARateLimit(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend) {
+            $0.rateLimitPerClient = RateLimit(perSecond: 0.5, burst: 1)
+        }
         defer { harness.stop() }
         #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "a")).status == 200)
         // Even with a wrong key: the client's bucket is spent before any lookup.
@@ -118,7 +131,7 @@ struct CollectorHardeningTests {
     }
 
     @Test func aStorageQuotaRefusesWithAClearCodeAndStoresNothingOfTheBatch() async throws {
-        let harness = try CollectorHarness(backend: .file) { $0.storageQuotaPerWriteKey = 1_500 }
+        let harness = try await CollectorHarness(backend: .file) { $0.storageQuotaPerWriteKey = 1_500 }
         defer { harness.stop() }
         let first = try await harness.post(json: CollectorHarness.batch(3, prefix: "a"))
         #expect(first.status == 200)
@@ -140,8 +153,10 @@ struct CollectorHardeningTests {
         #expect(usage > 0)
     }
 
-    @Test func aTotalQuotaCountsEveryProject() async throws {
-        let harness = try CollectorHarness { $0.storageQuotaTotal = 600 }
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func aTotalQuotaCountsEveryProject(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend) { $0.storageQuotaTotal = 600 }
         defer { harness.stop() }
         try harness.collector.register(writeKeys: ["second-key"])
         #expect(try await harness.post(json: CollectorHarness.batch(2, prefix: "a")).status == 200)
@@ -152,8 +167,8 @@ struct CollectorHardeningTests {
     }
 
     @Test func storageFailuresNameTheirKindNotSQLite() async throws {
-        let store = FaultInjectingStore(try StoreBackend.memory.makeStore())
-        let harness = try CollectorHarness(store: store)
+        let store = FaultInjectingStore(try CollectorBackend.memory.makeStore())
+        let harness = try await CollectorHarness(store: store)
         defer { harness.stop() }
         // Two failures: the shared commit and the batch's own retry.
         store.failuresLeft.store(2, ordering: .releasing)
@@ -164,8 +179,10 @@ struct CollectorHardeningTests {
         #expect(failed.json?["message"] == "the event store is unavailable; nothing was stored")
     }
 
-    @Test func responsesHaveTheirKeysInAFixedOrder() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func responsesHaveTheirKeysInAFixedOrder(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         var bodies = Set<String>()
         for _ in 0..<5 {
@@ -178,8 +195,9 @@ struct CollectorHardeningTests {
             ])
     }
 
-    @Test func twoBatchesWhoseIdsDifferOnlyInInvalidBytesAreNotCollapsed() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres])
+    func twoBatchesWhoseIdsDifferOnlyInInvalidBytesAreNotCollapsed(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         func body(_ byte: UInt8) -> [UInt8] {
             Array(#"{"batch":[{"type":"track","event":"e","userId":"u","messageId":"id-"#.utf8) + [byte]

@@ -4,20 +4,30 @@ import CourierHTTP
 import CourierTesting
 import Foundation
 
-/// Where a test's event store lives.
-enum StoreBackend: String, CaseIterable, Sendable {
+/// Where a test's event store lives: SQLite in memory or in a file, or a PostgreSQL database of
+/// its own on the server `TestPostgres` starts.
+enum CollectorBackend: String, CaseIterable, Sendable {
     case memory
     case file
+    case postgres
 
+    /// A SQLite store (`.postgres` gives a file).
     func makeStore(options: Database.Options = .init(), dedupeWindow: Duration = .seconds(86_400)) throws
         -> SQLiteEventStore
     {
         switch self {
         case .memory:
             return try SQLiteEventStore(path: ":memory:", options: options, dedupeWindow: dedupeWindow)
-        case .file:
+        case .file, .postgres:
             return try SQLiteEventStore(path: Self.temporaryPath(), options: options, dedupeWindow: dedupeWindow)
         }
+    }
+
+    /// A store on this backend.
+    func makeEventStore(dedupeWindow: Duration = .seconds(86_400)) async throws -> any EventStore {
+        guard self == .postgres else { return try makeStore(dedupeWindow: dedupeWindow) }
+        let url = try await TestPostgres.shared.makeDatabase()
+        return try await offPool { try PostgresEventStore(url: url, connections: 4) }
     }
 
     /// A database path in a new temporary folder.
@@ -42,11 +52,13 @@ struct CollectorHarness {
     let client = HTTPClient(timeout: .seconds(30))
 
     init(
-        backend: StoreBackend = .memory, store: (any EventStore)? = nil,
+        backend: CollectorBackend = .memory, store: (any EventStore)? = nil,
         configure: (inout CollectorConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))  // 2026-11-29T08:00:00Z
-        let store = try store ?? backend.makeStore()
+        let chosen: any EventStore
+        if let store { chosen = store } else { chosen = try await backend.makeEventStore() }
+        let store = chosen
         self.store = store
         var configuration = CollectorConfiguration()
         configuration.adminToken = Self.adminToken

@@ -7,9 +7,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(3)))
 struct CollectorIntegrationTests {
-    @Test(arguments: StoreBackend.allCases)
-    func plainAndGzipBatchesAreStored(backend: StoreBackend) async throws {
-        let harness = try CollectorHarness(backend: backend)
+    @Test(arguments: CollectorBackend.allCases)
+    func plainAndGzipBatchesAreStored(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let plain = try await harness.post(json: CollectorHarness.batch(3, prefix: "plain"))
         #expect(plain.status == 200)
@@ -25,8 +25,10 @@ struct CollectorIntegrationTests {
         #expect(first["receivedAt"] == "2026-11-29T08:00:00.000Z")
     }
 
-    @Test func everySingleMessageEndpointWorks() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func everySingleMessageEndpointWorks(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let bodies: [(String, JSONValue)] = [
             ("/v1/track", ["event": "Clicked", "userId": "u", "messageId": "t"]),
@@ -46,8 +48,10 @@ struct CollectorIntegrationTests {
         #expect(viaB.status == 200)
     }
 
-    @Test func sharedContextCannotInflateEventsPastTheLimit() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func sharedContextCannotInflateEventsPastTheLimit(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let body: JSONValue = [
             "batch": .array((0..<10).map { CollectorHarness.track("amp-\($0)") }),
@@ -61,8 +65,10 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().isEmpty)
     }
 
-    @Test func shortPathsImportAndHeaderKeyPrecedence() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func shortPathsImportAndHeaderKeyPrecedence(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         #expect(
             try await harness.post("/v1/t", json: ["event": "Short", "userId": "u", "messageId": "t1"]).status == 200)
@@ -79,8 +85,10 @@ struct CollectorIntegrationTests {
         #expect(events.allSatisfy { $0["writeKey"] == nil })
     }
 
-    @Test func browsersGetACORSPreflightAndHeaders() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func browsersGetACORSPreflightAndHeaders(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         // Over a raw socket: the exact status (204) is what browsers see.
         let preflight = await harness.preflight("/v1/t", method: "POST", origin: "https://shop.example")
@@ -100,7 +108,7 @@ struct CollectorIntegrationTests {
     /// refused and their answers carry no CORS header.
     @Test(arguments: [("PUT", "/v1/projects/k/settings"), ("GET", "/v1/events"), ("GET", "/metrics")])
     func adminRoutesRefuseBrowserPreflight(method: String, path: String) async throws {
-        let harness = try CollectorHarness()
+        let harness = try await CollectorHarness()
         defer { harness.stop() }
         let preflight = await harness.preflight(path, method: method, origin: "https://evil.example")
         #expect(preflight?.status == 403)
@@ -111,8 +119,10 @@ struct CollectorIntegrationTests {
         #expect(answer.header("access-control-allow-origin") == nil)
     }
 
-    @Test func afterShutdownBatchesGet503() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func afterShutdownBatchesGet503(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         harness.collector.shutdown()
         let response = try await harness.post(json: CollectorHarness.batch(1))
@@ -121,8 +131,10 @@ struct CollectorIntegrationTests {
         #expect(response.header("retry-after") == "1")
     }
 
-    @Test func writeKeyInTheBodyIsAccepted() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func writeKeyInTheBodyIsAccepted(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let body: JSONValue = [
             "batch": [CollectorHarness.track("body-key")], "writeKey": .string(CollectorHarness.writeKey),
@@ -132,8 +144,10 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().count == 1)
     }
 
-    @Test func wrongOrMissingWriteKeyIs401WithSegmentsErrorShape() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func wrongOrMissingWriteKeyIs401WithSegmentsErrorShape(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let wrong = try await harness.post(
             json: CollectorHarness.batch(1),
@@ -147,8 +161,10 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().isEmpty)
     }
 
-    @Test func badJSONAndBadFieldsAre400AndStoreNothing() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func badJSONAndBadFieldsAre400AndStoreNothing(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let bad = try await harness.post(body: Array("{\"batch\": [".utf8))
         #expect(bad.status == 400)
@@ -166,8 +182,10 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().map { $0["messageId"] } == ["ok"])
     }
 
-    @Test func eachLimitIsEnforced() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func eachLimitIsEnforced(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let tooMany = try await harness.post(json: CollectorHarness.batch(2_501))
         #expect(tooMany.status == 413)
@@ -193,8 +211,8 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().count == 2_500)
     }
 
-    @Test func zipBombIs413() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func zipBombIs413(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         var bomb = Array("{\"batch\":[],\"pad\":\"".utf8)
         bomb += [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 20)
@@ -204,9 +222,9 @@ struct CollectorIntegrationTests {
         #expect(response.json?["code"] == "payload_too_large")
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func aRetriedBatchIsStoredOnceAndStillGets200(backend: StoreBackend) async throws {
-        let harness = try CollectorHarness(backend: backend)
+    @Test(arguments: CollectorBackend.allCases)
+    func aRetriedBatchIsStoredOnceAndStillGets200(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let batch = CollectorHarness.batch(50, prefix: "retry")
         for _ in 0..<3 {
@@ -220,8 +238,10 @@ struct CollectorIntegrationTests {
         #expect(text.contains("courier_collector_events_duplicate_total 100"))
     }
 
-    @Test func dedupeWindowExpiresWithTheClock() async throws {
-        let harness = try CollectorHarness { $0.dedupeWindow = .seconds(3600) }
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func dedupeWindowExpiresWithTheClock(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend) { $0.dedupeWindow = .seconds(3600) }
         defer { harness.stop() }
         _ = try await harness.post(json: CollectorHarness.batch(1, prefix: "w"))
         harness.clock.advance(by: .seconds(1800))
@@ -232,8 +252,10 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().count == 2)
     }
 
-    @Test func clockSkewIsCorrectedWithTheServersClock() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func clockSkewIsCorrectedWithTheServersClock(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         // The device's clock is 3 h behind; the event happened 10 s before the upload.
         let body: JSONValue = [
@@ -249,8 +271,10 @@ struct CollectorIntegrationTests {
         #expect(event["sentAt"] == "2026-11-29T05:00:00.000Z")
     }
 
-    @Test func killSwitchRefusesBatchesAndIsServedToSDKs() async throws {
-        let harness = try CollectorHarness { $0.settingsCacheTTL = .seconds(0) }
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func killSwitchRefusesBatchesAndIsServedToSDKs(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend) { $0.settingsCacheTTL = .seconds(0) }
         defer { harness.stop() }
         let settingsURL = harness.server.baseURL + "/v1/projects/\(CollectorHarness.writeKey)/settings"
         let initial = try await harness.client.send("GET", settingsURL)
@@ -281,8 +305,10 @@ struct CollectorIntegrationTests {
         #expect(unknown.status == 404)
     }
 
-    @Test func eventsAPINeedsTheAdminToken() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func eventsAPINeedsTheAdminToken(backend: CollectorBackend)
+        async throws
+    {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         let url = harness.server.baseURL + "/v1/events?writeKey=\(CollectorHarness.writeKey)"
         #expect(try await harness.client.send("GET", url).status == 403)
@@ -294,8 +320,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func overloadIs429WithRetryAfter() async throws {
-        let store = FaultInjectingStore(try StoreBackend.memory.makeStore())
-        let harness = try CollectorHarness(store: store) {
+        let store = FaultInjectingStore(try CollectorBackend.memory.makeStore())
+        let harness = try await CollectorHarness(store: store) {
             $0.maximumPendingEvents = 20
             $0.retryAfterSeconds = 7
             $0.commitTimeout = .seconds(120)
@@ -319,8 +345,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func storeFailureIs503AndTheRetrySucceeds() async throws {
-        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
-        let harness = try CollectorHarness(store: store)
+        let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
+        let harness = try await CollectorHarness(store: store)
         defer { harness.stop() }
         store.failuresLeft.store(2, ordering: .releasing)
         let failed = try await harness.post(json: CollectorHarness.batch(5, prefix: "f"))
@@ -333,8 +359,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func aCommitThatHangsIs503NotAHungWorker() async throws {
-        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
-        let harness = try CollectorHarness(store: store) { $0.commitTimeout = .milliseconds(200) }
+        let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
+        let harness = try await CollectorHarness(store: store) { $0.commitTimeout = .milliseconds(200) }
         defer { harness.stop() }
         store.holdCommits.store(true, ordering: .releasing)
         let stuck = try await harness.rawPost(CollectorHarness.batch(3, prefix: "stuck"))
@@ -350,8 +376,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func batchesArrivingDuringACommitShareTheNextOne() async throws {
-        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
-        let harness = try CollectorHarness(store: store) { $0.commitTimeout = .seconds(120) }
+        let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
+        let harness = try await CollectorHarness(store: store) { $0.commitTimeout = .seconds(120) }
         defer { harness.stop() }
         store.holdCommits.store(true, ordering: .releasing)
         let first = Task { try await harness.rawPost(CollectorHarness.batch(5, prefix: "first")) }
@@ -370,8 +396,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func concurrentBatchesShareCommitsAndLoseNothing() async throws {
-        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
-        let harness = try CollectorHarness(store: store)
+        let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
+        let harness = try await CollectorHarness(store: store)
         defer { harness.stop() }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<16 {
@@ -394,8 +420,8 @@ struct CollectorIntegrationTests {
     }
 
     @Test func gracefulStopCommitsTheRequestInFlight() async throws {
-        let store = FaultInjectingStore(try StoreBackend.file.makeStore())
-        let harness = try CollectorHarness(store: store) { $0.commitTimeout = .seconds(120) }
+        let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
+        let harness = try await CollectorHarness(store: store) { $0.commitTimeout = .seconds(120) }
         store.holdCommits.store(true, ordering: .releasing)
         let inFlight = Task { try await harness.rawPost(CollectorHarness.batch(10, prefix: "flight")) }
         #expect(await waitOffPool(store.commitEntered))
@@ -410,8 +436,10 @@ struct CollectorIntegrationTests {
         #expect(try store.events(writeKey: CollectorHarness.writeKey, after: 0, limit: 100).events.count == 10)
     }
 
-    @Test func segmentsErrorShapeIsOnTheCollectorsRoutesOnly() async throws {
-        let harness = try CollectorHarness()
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func segmentsErrorShapeIsOnTheCollectorsRoutesOnly(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
         defer { harness.stop() }
         // An admin route of the collector: refused by the one admin middleware, in Segment's shape.
         let admin = try await harness.client.send("GET", harness.server.baseURL + "/v1/projects")

@@ -10,9 +10,9 @@ struct EventStoreTests {
             payload: JSONWriter.encode(["messageId": .string(id)]))
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func duplicatesWithinTheWindowAreSkipped(backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    @Test(arguments: CollectorBackend.allCases)
+    func duplicatesWithinTheWindowAreSkipped(backend: CollectorBackend) async throws {
+        let store = try await backend.makeEventStore()
         try store.registerProject(writeKey: "k")
         try store.registerProject(writeKey: "other")
         let first = try store.commit([[message("a"), message("b")], [message("b"), message("c")]], dedupeCutoff: 0)
@@ -31,10 +31,10 @@ struct EventStoreTests {
         #expect(try store.events(writeKey: "k", after: 0, limit: 100).events.count == 4)
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func pruningDropsWholePartitionsAndKeepsTheWindowExact(backend: StoreBackend) throws {
+    @Test(arguments: CollectorBackend.allCases)
+    func pruningDropsWholePartitionsAndKeepsTheWindowExact(backend: CollectorBackend) async throws {
         // A 80 s window: partitions of 10 s.
-        let store = try backend.makeStore(dedupeWindow: .seconds(80))
+        let store = try await backend.makeEventStore(dedupeWindow: .seconds(80))
         _ = try store.commit([[message("old", at: 1_000), message("new", at: 19_000)]], dedupeCutoff: 0)
         // The partition [0, 10 s) ended before 15 s: dropped; [10 s, 20 s) is kept.
         #expect(try store.pruneSeenMessages(before: 15_000) == 1)
@@ -42,9 +42,9 @@ struct EventStoreTests {
         #expect(again == [CommitOutcome(stored: 1, duplicates: 1, storedBytes: 19)])
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func theWindowsEdgeIsExactToTheMillisecond(backend: StoreBackend) throws {
-        let store = try backend.makeStore(dedupeWindow: .seconds(80))
+    @Test(arguments: CollectorBackend.allCases)
+    func theWindowsEdgeIsExactToTheMillisecond(backend: CollectorBackend) async throws {
+        let store = try await backend.makeEventStore(dedupeWindow: .seconds(80))
         _ = try store.commit([[message("edge", at: 50_000)]], dedupeCutoff: 0)
         // Still inside the window when the cutoff is the very millisecond it was received, even
         // though nothing was pruned: the event row's own `receivedAt` decides.
@@ -63,7 +63,7 @@ struct EventStoreTests {
     /// `eagerly`: the server fills the index before it listens; otherwise the first commit does.
     @Test(arguments: [false, true])
     func dedupeSurvivesARestartAndForgetsWhatTheWindowLeft(eagerly: Bool) throws {
-        let path = try StoreBackend.temporaryPath()
+        let path = try CollectorBackend.temporaryPath()
         do {
             let store = try SQLiteEventStore(path: path, dedupeWindow: .seconds(80))
             _ = try store.commit(
@@ -86,7 +86,7 @@ struct EventStoreTests {
     @Test func aRolledBackCommitLeavesNothingInTheDedupeMemory() throws {
         var options = Database.Options()
         options.maximumPageCount = 40
-        let store = try StoreBackend.file.makeStore(options: options)
+        let store = try CollectorBackend.file.makeStore(options: options)
         let big = Array(String(repeating: "x", count: 400).utf8)
         var failed: [PreparedMessage] = []
         for round in 0..<1000 {
@@ -108,7 +108,7 @@ struct EventStoreTests {
     }
 
     @Test func pruneUnderLoadLosesNoEventAndStoresNoneTwice() async throws {
-        let store = try StoreBackend.file.makeStore(dedupeWindow: .seconds(8))
+        let store = try CollectorBackend.file.makeStore(dedupeWindow: .seconds(8))
         // Writers commit batches received at rising times (each id twice) while a pruner keeps
         // dropping partitions behind the window.
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -145,9 +145,9 @@ struct EventStoreTests {
         #expect(Set(ids).count == ids.count)
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func keysetPaginationReadsEveryEventOnce(backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    @Test(arguments: CollectorBackend.allCases)
+    func keysetPaginationReadsEveryEventOnce(backend: CollectorBackend) async throws {
+        let store = try await backend.makeEventStore()
         _ = try store.commit([(0..<25).map { message("m\($0)") }, [message("x", key: "other")]], dedupeCutoff: 0)
         var seen: [String] = []
         var cursor: Int64 = 0
@@ -163,9 +163,9 @@ struct EventStoreTests {
         #expect(pages == 3)
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func settingsRoundTrip(backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    @Test(arguments: CollectorBackend.allCases)
+    func settingsRoundTrip(backend: CollectorBackend) async throws {
+        let store = try await backend.makeEventStore()
         #expect(try store.settings(writeKey: "k") == nil)
         try store.registerProject(writeKey: "k")
         #expect(try store.settings(writeKey: "k") == ProjectSettings())
@@ -181,7 +181,7 @@ struct EventStoreTests {
     @Test func aFullDiskFailsTheCommitCleanly() throws {
         var options = Database.Options()
         options.maximumPageCount = 40
-        let store = try StoreBackend.file.makeStore(options: options)
+        let store = try CollectorBackend.file.makeStore(options: options)
         var committed = 0
         var failure: EventStoreError?
         for round in 0..<1000 {

@@ -17,7 +17,7 @@ struct SegmentPythonClientTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: python),
             "no Python venv at \(python): run `make test` (or scripts/bootstrap) first")
-        let harness = try CollectorHarness(backend: .file)
+        let harness = try await CollectorHarness(backend: .file)
         defer { harness.stop() }
         let script = Self.packageRoot.appendingPathComponent("Tests/peers/segment_python_send.py").path
         let baseURL = harness.server.baseURL

@@ -1,12 +1,14 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import CourierTesting
 import Foundation
 import Synchronization
 import Testing
 
 /// `courier-server` killed with SIGKILL in the middle of ingest, then started again on the same
-/// data directory: the dedupe memory is rebuilt from the stored events.
+/// data directory (the dedupe memory is rebuilt from the stored events) or the same PostgreSQL
+/// database (`--database`).
 @Suite(.timeLimit(.minutes(3)))
 struct ServerKillTests {
     /// Batch ids each client sent, and which of them were acknowledged.
@@ -22,11 +24,27 @@ struct ServerKillTests {
         var acknowledged: [String] { state.withLock { $0.acknowledged } }
     }
 
-    @Test func aKilledCollectorKeepsEveryAcknowledgedEventAndStoresNoneTwiceAfterRetries() async throws {
+    /// The `message_id` of every stored event.
+    static func storedMessageIds(data: URL, database: String?) async throws -> [String] {
+        guard let database else {
+            return try Database(path: data.appendingPathComponent("collector.sqlite").path).query(
+                "SELECT message_id FROM events"
+            ) { $0.text(0) ?? "" }
+        }
+        return try await offPool {
+            try PostgresConnection(url: database).query("SELECT message_id FROM events") { $0.text(0) ?? "" }
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aKilledCollectorKeepsEveryAcknowledgedEventAndStoresNoneTwiceAfterRetries(backend: StoreBackend) async throws {
         let server = try #require(ServerProcessTests.serverExecutable, "build courier-server first (swift build)")
         let data = try ServerProcessTests.dataDirectory()
         let auth = "Basic " + Base64.encode(Array("kill-key:".utf8))
-        let (process, port) = try await ServerProcessTests.start(server, data: data, writeKey: "kill-key")
+        let database = backend == .postgres ? try await TestPostgres.shared.makeDatabase() : nil
+        let extra = database.map { ["--database", $0] } ?? []
+        let (process, port) = try await ServerProcessTests.start(
+            server, data: data, writeKey: "kill-key", extra: extra)
         let sent = Sent()
         // Eight clients send batches until the server dies under them.
         let clients = (0..<8).map { client in
@@ -46,17 +64,14 @@ struct ServerKillTests {
         _ = await runOffPool { process.wait() } as Int32
         for client in clients { await client.value }
         // Every batch answered 200 before the kill is on disk.
-        let afterKill = try Set(
-            Database(path: data.appendingPathComponent("collector.sqlite").path).query("SELECT message_id FROM events")
-            {
-                $0.text(0) ?? ""
-            })
+        let afterKill = Set(try await Self.storedMessageIds(data: data, database: database))
         let acknowledgedIds = sent.acknowledged.flatMap { id in (0..<20).map { "\(id)-\($0)" } }
         #expect(acknowledgedIds.allSatisfy { afterKill.contains($0) })
 
         // The next start sees every acknowledged batch; clients then send everything again, as an
         // SDK does with what it has not seen acknowledged (and here even with what it has).
-        let (restarted, newPort) = try await ServerProcessTests.start(server, data: data, writeKey: "kill-key")
+        let (restarted, newPort) = try await ServerProcessTests.start(
+            server, data: data, writeKey: "kill-key", extra: extra)
         defer {
             restarted.terminate()
             _ = restarted.wait()
@@ -76,11 +91,12 @@ struct ServerKillTests {
         }
         #expect(retries.allSatisfy { $0 == .answered(200) }, "\(retries.filter { $0 != .answered(200) })")
 
-        let db = try Database(path: data.appendingPathComponent("collector.sqlite").path)
-        let (rows, distinct) =
-            try db.query("SELECT count(*), count(DISTINCT message_id) FROM events") { ($0.int(0), $0.int(1)) }.first
-            ?? (0, 0)
-        #expect(rows == Int64(attempted.count * 20))
-        #expect(distinct == rows)
+        let stored = try await Self.storedMessageIds(data: data, database: database)
+        #expect(stored.count == attempted.count * 20)
+        #expect(Set(stored).count == stored.count)
+        if database != nil {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []
+            #expect(!files.contains { $0.hasSuffix(".sqlite") && $0.hasPrefix("collector") })
+        }
     }
 }

@@ -40,13 +40,15 @@ struct ServerProcessTests {
     }
 
     /// Starts `courier-server` on an ephemeral port with rate limits off; returns it and its port.
-    static func start(_ server: String, data: URL, writeKey: String) async throws -> (ChildProcess, Int) {
+    static func start(_ server: String, data: URL, writeKey: String, extra: [String] = []) async throws -> (
+        ChildProcess, Int
+    ) {
         let process = try ChildProcess(
             server,
             [
                 "--port", "0", "--data-dir", data.path, "--write-key", writeKey, "--quiet",
                 "--rate-limit-client", "0", "--rate-limit-key", "0",
-            ], output: .pipe, errorOutput: .discard)
+            ] + extra, output: .pipe, errorOutput: .discard)
         let stdout = process.output!
         let port: Int = await runOffPool {
             var text = ""

@@ -3,7 +3,6 @@ import CourierPostgres
 import CourierTesting
 import Foundation
 import MessengerServer
-import Synchronization
 import Testing
 
 /// What many server instances on one database must not get wrong, at the store: each one-time
@@ -67,7 +66,7 @@ struct MessengerStoreConcurrencyTests {
         let (store, address) = try await Self.makeStore(.postgres)
         let url = try #require(address)
         try store.createAccount("bob", device: Self.device(1))
-        let slowBox = try await offPool { UncheckedBox(try PostgresConnection(url: url)) }
+        let slowBox = try await offPool { HandedOver(try PostgresConnection(url: url)) }
         let first = try await offPool {
             let slow = slowBox.value
             try slow.execute("BEGIN")
@@ -82,25 +81,15 @@ struct MessengerStoreConcurrencyTests {
             ) { $0.int(0) }.first
         }
         #expect(first == 1)
-        let finished = Flag()
+        let finished = CompletionFlag()
         let second = Task {
             defer { finished.set() }
             return try await offPool {
                 try store.send(Self.message(to: "bob", id: "m2"), receivedAt: 1, expiresAt: 9_000_000_000_000)
             }
         }
-        let watcherBox = try await offPool { UncheckedBox(try PostgresConnection(url: url)) }
-        // Either the second send waits on the first's lock (right) or it has already committed (the trap).
-        #expect(
-            await poll {
-                if finished.isSet { return true }
-                let waiting = try? await offPool {
-                    try watcherBox.value.query(
-                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                    ) { $0.int(0) }.first ?? 0
-                }
-                return (waiting ?? 0) > 0
-            })
+        // Either the second waits on the first's lock (right) or it has already committed (the trap).
+        #expect(await poll { await TestPostgres.isWaitingOnALock(url: url, unless: finished) })
         #expect(!finished.isSet)
         #expect(try store.mailbox(accountId: "bob", deviceId: 1, afterId: 0, limit: 10).isEmpty)
         try await offPool { try slowBox.value.execute("COMMIT") }
@@ -108,18 +97,4 @@ struct MessengerStoreConcurrencyTests {
         #expect(outcome == .stored(serverSeq: 1, mailboxIds: [1: 2]))
         #expect(try store.mailbox(accountId: "bob", deviceId: 1, afterId: 0, limit: 10).map(\.id) == [1, 2])
     }
-}
-
-/// Hands a connection to the threads that use it one at a time in this test.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    // @unchecked: each test uses the value from one thread at a time, in sequence.
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// A flag one task sets and another reads.
-final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .sequentiallyConsistent) }
-    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }

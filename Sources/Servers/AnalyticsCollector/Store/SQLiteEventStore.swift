@@ -76,7 +76,7 @@ public final class SQLiteEventStore: EventStore {
     /// the in-memory index of the window's events (filled from the events table on the first
     /// commit), so remembering it costs no write beyond the event row itself.
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
-        try storage {
+        try storing {
             try seen.withLock { seen throws -> [CommitOutcome] in
                 if !seen.index.isLoaded { try load(&seen, cutoff: dedupeCutoff) }
                 var staged = StagedMessages()
@@ -95,7 +95,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// Reads a page of a project's events.
     public func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
-        let rows: [StoredEvent] = try storage {
+        let rows: [StoredEvent] = try storing {
             try pool.read { db in
                 try db.query(
                     "SELECT id, payload FROM events WHERE write_key = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
@@ -110,7 +110,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// The id of a project's newest event, from the index (no scan).
     public func latestEventID(writeKey: String) throws(EventStoreError) -> Int64 {
-        let ids: [Int64] = try storage {
+        let ids: [Int64] = try storing {
             try pool.read { db in
                 try db.query(
                     "SELECT coalesce(max(id), 0) FROM events WHERE write_key = ?1", [.text(writeKey)]
@@ -125,7 +125,7 @@ public final class SQLiteEventStore: EventStore {
     /// first commit, where it would hold up the first requests. Does nothing once filled.
     /// - Throws: `EventStoreError`.
     public func loadDedupeIndex(since cutoff: Int64) throws(EventStoreError) {
-        try storage {
+        try storing {
             try seen.withLock { seen throws in
                 if !seen.index.isLoaded { try load(&seen, cutoff: cutoff) }
             }
@@ -135,7 +135,7 @@ public final class SQLiteEventStore: EventStore {
     /// Forgets dedupe entries of partitions that ended before `cutoff`: whole dictionaries are
     /// dropped, and the bookkeeping of where partitions start shrinks by a row or two.
     public func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {
-        try storage {
+        try storing {
             try seen.withLock { seen throws -> Int in
                 let forgotten = seen.index.forget(before: cutoff)
                 try pool.write { db in
@@ -151,7 +151,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// Reads a project's settings.
     public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
-        try storage {
+        try storing {
             try pool.read { db in
                 try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
                     ProjectSettings.decode(row.text(0) ?? "{}")
@@ -162,7 +162,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// Writes a project's settings, creating the project if needed.
     public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     """
@@ -178,7 +178,7 @@ public final class SQLiteEventStore: EventStore {
         -> ProjectSettings
     {
         var failure: (any Error)?
-        let result: ProjectSettings? = try storage {
+        let result: ProjectSettings? = try storing {
             try pool.transaction { db -> ProjectSettings? in
                 let current =
                     try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
@@ -204,7 +204,7 @@ public final class SQLiteEventStore: EventStore {
 
     /// Payload bytes stored per project.
     public func usage() throws(EventStoreError) -> [String: Int64] {
-        try storage {
+        try storing {
             try pool.read { db in
                 Dictionary(
                     try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
@@ -215,23 +215,12 @@ public final class SQLiteEventStore: EventStore {
 
     /// Creates a project with default settings unless it exists.
     public func registerProject(writeKey: String) throws(EventStoreError) {
-        try storage {
+        try storing {
             try pool.write { db in
                 try db.run(
                     "INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
                     [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
             }
-        }
-    }
-
-    /// Runs a database operation and translates its failure into the store's error.
-    private func storage<T>(_ body: () throws -> T) throws(EventStoreError) -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            throw EventStoreError(error)
-        } catch {
-            throw EventStoreError(.unavailable, detail: "\(error)")
         }
     }
 }
