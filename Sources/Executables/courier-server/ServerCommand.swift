@@ -89,9 +89,10 @@ enum ServerCommand {
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
         messengerConfiguration.adminToken = configuration.adminToken
         messengerConfiguration.webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
+        let messengerStore = try messengerStore(options)
         let messenger = MessengerServer(
-            configuration: messengerConfiguration, store: try messengerStore(options),
-            pushSenders: try pushSenders(options))
+            configuration: messengerConfiguration, store: messengerStore, pushSenders: try pushSenders(options),
+            attachments: (messengerStore as? PostgresMessengerStore)?.attachments)
 
         var router = Router()
         collector.mount(on: &router)

@@ -25,7 +25,7 @@ public final class MessengerServer: Sendable {
     let preKeyBudget: RateLimiter?
     let registrationLimiter: RateLimiter?
     let linkingLimiter: RateLimiter?
-    let attachments: AttachmentFiles?
+    let attachments: (any AttachmentStore)?
     let envelopesStored = Atomic<Int>(0)
 
     /// Creates a server.
@@ -33,9 +33,12 @@ public final class MessengerServer: Sendable {
     ///   - store: where everything is kept.
     ///   - pushSenders: one sender per kind of push endpoint; a kind without one gets no pushes.
     ///   - notifier: how "new envelopes" reach the instance holding a device's socket.
+    ///   - attachments: where attachment ciphertext goes; without it, files in
+    ///     `configuration.attachmentDirectory` (no attachments when that is `nil` too).
     public init(
         configuration: MessengerConfiguration = .init(), store: any MessengerStore, clock: any Clock = SystemClock(),
-        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], notifier: any MailboxNotifier = LocalMailboxNotifier()
+        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], notifier: any MailboxNotifier = LocalMailboxNotifier(),
+        attachments: (any AttachmentStore)? = nil
     ) {
         self.configuration = configuration
         self.store = store
@@ -55,7 +58,7 @@ public final class MessengerServer: Sendable {
         }
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
         linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
-        attachments = configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
+        self.attachments = attachments ?? configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
         notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
     }
 

@@ -64,4 +64,33 @@ import Testing
         #expect(try await harness.request("GET", "/v1/attachments/\(id)").status == 404)
         #expect(!FileManager.default.fileExists(atPath: harness.directory + "/attachments/\(id)"))
     }
+
+    /// Two instances on one PostgreSQL database: an upload begun on one resumes on the other, and
+    /// either serves the download.
+    @Test func anUploadBegunOnOneInstanceResumesOnAnother() async throws {
+        let url = try await TestPostgres.shared.makeDatabase()
+        let first = try await MessengerHarness(backend: .postgres, postgresURL: url)
+        let second = try await MessengerHarness(backend: .postgres, postgresURL: url)
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let alice = try await first.register()
+        let blob = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let created = try await first.request("POST", "/v1/attachments", as: alice, json: ["length": 3_000])
+        let id = try #require(created.json?["id"]?.stringValue)
+        let head = try await first.request(
+            "PUT", "/v1/attachments/\(id)", as: alice, headers: ["Content-Range": "bytes 0-999/3000"],
+            body: Array(blob[0..<1_000]))
+        #expect(head.status == 308)
+        let asked = try await second.request(
+            "PUT", "/v1/attachments/\(id)", as: alice, headers: ["Content-Range": "bytes */3000"])
+        #expect(asked.header("range") == "bytes=0-999")
+        let rest = try await second.request(
+            "PUT", "/v1/attachments/\(id)", as: alice, headers: ["Content-Range": "bytes 1000-2999/3000"],
+            body: Array(blob[1_000...]))
+        #expect(rest.status == 200)
+        #expect(try await first.request("GET", "/v1/attachments/\(id)").body == blob)
+        #expect(try await second.request("GET", "/v1/attachments/\(id)").body == blob)
+    }
 }

@@ -18,23 +18,29 @@ final class MessengerHarness: Sendable {
     let client = HTTPClient(timeout: .seconds(30))
 
     init(
-        backend: StoreBackend = .sqlite, directory: String? = nil,
+        backend: StoreBackend = .sqlite, directory: String? = nil, postgresURL: String? = nil,
         pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
         configure: (inout MessengerConfiguration) -> Void = { _ in }
     ) async throws {
         let directory = directory ?? NSTemporaryDirectory() + "messenger-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
+        var attachments: (any AttachmentStore)?
         switch backend {
         case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
         case .postgres:
-            let url = try await TestPostgres.shared.makeDatabase()
-            store = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
+            let made = postgresURL == nil ? try await TestPostgres.shared.makeDatabase() : nil
+            let url = postgresURL ?? made ?? ""
+            let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
+            store = postgres
+            attachments = postgres.attachments
         }
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)
-        messenger = MessengerServer(configuration: configuration, store: store, clock: clock, pushSenders: pushSenders)
+        messenger = MessengerServer(
+            configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, attachments: attachments
+        )
         var router = Router()
         messenger.mount(on: &router)
         var http = HTTPServerConfiguration()

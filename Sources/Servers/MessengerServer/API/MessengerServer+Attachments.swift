@@ -10,7 +10,7 @@ extension MessengerServer {
         router.add("GET", "/v1/attachments/{id}") { [self] request, _ in try downloadAttachment(request) }
     }
 
-    private func attachmentFiles() throws(HTTPError) -> AttachmentFiles {
+    private func attachmentFiles() throws(HTTPError) -> any AttachmentStore {
         guard let attachments else { throw HTTPError(.unavailable, "this server keeps no attachments") }
         return attachments
     }
@@ -61,7 +61,7 @@ extension MessengerServer {
             }
             do {
                 try files.write(request.body, at: start, to: id)
-            } catch let error as AttachmentFileError where error.isDiskFull {
+            } catch  where error.isFull {
                 throw HTTPError(.insufficientStorage, "the server's disk is full")
             } catch {
                 throw HTTPError(.storageError, "cannot write the attachment")
@@ -78,7 +78,7 @@ extension MessengerServer {
         let files = try attachmentFiles()
         guard let id = request.pathParameters["id"], Self.isAttachmentId(id),
             let state = try stored({ () throws(MessengerStoreError) in try store.attachment(id: id) }),
-            state.received == state.length, let bytes = files.read(id)
+            state.received == state.length, let bytes = try? files.read(id)
         else { throw HTTPError(.notFound, "no such attachment") }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
     }

@@ -1,10 +1,12 @@
 import Foundation
 
 /// Attachment ciphertext on disk: one file per attachment, named by its id, in one directory.
-struct AttachmentFiles: Sendable {
-    let directory: String
+public struct AttachmentFiles: AttachmentStore {
+    /// The directory.
+    public let directory: String
 
-    init(directory: String) {
+    /// Keeps attachments in `directory` (created if missing).
+    public init(directory: String) {
         self.directory = directory
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
@@ -12,9 +14,9 @@ struct AttachmentFiles: Sendable {
     func path(_ id: String) -> String { directory + "/" + id }
 
     /// Writes `bytes` at `offset` and syncs, so a 308/200 means they are on disk.
-    func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws {
+    public func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(AttachmentStoreError) {
         let fd = open(path(id), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AttachmentFileError(errno: errno) }
+        guard fd >= 0 else { throw Self.error(errno) }
         defer { close(fd) }
         var written = 0
         while written < bytes.count {
@@ -23,21 +25,20 @@ struct AttachmentFiles: Sendable {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw AttachmentFileError(errno: errno)
+                throw Self.error(errno)
             }
             written += n
         }
-        guard fsync(fd) == 0 else { throw AttachmentFileError(errno: errno) }
+        guard fsync(fd) == 0 else { throw Self.error(errno) }
     }
 
-    func read(_ id: String) -> [UInt8]? {
+    public func read(_ id: String) throws(AttachmentStoreError) -> [UInt8]? {
         FileManager.default.contents(atPath: path(id)).map { [UInt8]($0) }
     }
 
-    func remove(_ id: String) { try? FileManager.default.removeItem(atPath: path(id)) }
-}
+    public func remove(_ id: String) { try? FileManager.default.removeItem(atPath: path(id)) }
 
-struct AttachmentFileError: Error {
-    let errno: Int32
-    var isDiskFull: Bool { errno == ENOSPC || errno == EDQUOT }
+    private static func error(_ code: Int32) -> AttachmentStoreError {
+        AttachmentStoreError(isFull: code == ENOSPC || code == EDQUOT, detail: String(cString: strerror(code)))
+    }
 }

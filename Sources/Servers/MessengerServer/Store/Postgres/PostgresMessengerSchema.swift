@@ -74,6 +74,15 @@ enum PostgresMessengerSchema {
                         received bigint NOT NULL DEFAULT 0,
                         expires_at bigint NOT NULL);
                     CREATE INDEX attachments_by_expiry ON attachments(expires_at);
-                    """)
+                    """),
+            .init(
+                "attachment ciphertext in the database",
+                sql: """
+                    CREATE TABLE attachment_parts(
+                        attachment_id text NOT NULL REFERENCES attachments(id) ON DELETE CASCADE,
+                        start_offset bigint NOT NULL,
+                        bytes bytea NOT NULL,
+                        PRIMARY KEY(attachment_id, start_offset));
+                    """),
         ])
 }

@@ -136,17 +136,23 @@ extension PostgresMessengerStore {
         }
     }
 
+    /// Deletes what expired, on one instance at a time: while another instance runs it, this
+    /// round does nothing and reports nothing.
     public func expire(now: Int64) throws(MessengerStoreError) -> (envelopes: Int, attachments: [String]) {
         try storing {
-            try pool.write { db in
-                let envelopes = try db.run("DELETE FROM mailbox WHERE expires_at < $1", [.integer(now)])
-                try db.run("DELETE FROM sends WHERE expires_at < $1", [.integer(now)])
-                try db.run("DELETE FROM linking_tokens WHERE expires_at < $1", [.integer(now)])
-                let attachments = try db.query(
-                    "DELETE FROM attachments WHERE expires_at < $1 RETURNING id", [.integer(now)]
-                ) { $0.text(0) ?? "" }
-                return (envelopes, attachments)
-            }
+            try pool.ifNoOtherInstanceRuns("messenger.expiry") { db in try expire(now: now, in: db) } ?? (0, [])
+        }
+    }
+
+    private func expire(now: Int64, in db: PostgresConnection) throws -> (envelopes: Int, attachments: [String]) {
+        try db.transaction {
+            let envelopes = try db.run("DELETE FROM mailbox WHERE expires_at < $1", [.integer(now)])
+            try db.run("DELETE FROM sends WHERE expires_at < $1", [.integer(now)])
+            try db.run("DELETE FROM linking_tokens WHERE expires_at < $1", [.integer(now)])
+            let attachments = try db.query(
+                "DELETE FROM attachments WHERE expires_at < $1 RETURNING id", [.integer(now)]
+            ) { $0.text(0) ?? "" }
+            return (envelopes, attachments)
         }
     }
 
