@@ -171,7 +171,7 @@ let package = Package(
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer", "Messenger", "CourierCommandLine",
+                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(

@@ -80,6 +80,9 @@ enum BenchCommand {
         arguments: [.variadic("BENCHMARK", help: "the benchmarks to run (default: all)", choices: benchmarkNames)],
         options: [
             .value("--runs", "N", help: "repetitions; the median is reported (default 3)"),
+            .value(
+                "--database", "URL",
+                help: "postgres://…: collector and messenger-server also measure their PostgreSQL stores there"),
             .value("--seconds", "S", help: "length of each load run (default 8)"),
             .value("--messages", "N", help: "messages per signal run (default 4000)"),
             .value("--events", "N", help: "events for sdk-memory (default 1000000)"),
@@ -150,7 +153,8 @@ enum BenchCommand {
                 case "dedupe": try DedupeBenchmark(runs: runs).run()
                 case "ingest-profile": try IngestProfileBenchmark(runs: runs).run()
                 case "sdk-e2e-kill": try SDKKillBenchmark(uploadsInFlight: inFlight).run()
-                case "collector": try CollectorBenchmark(runs: runs, seconds: seconds).run()
+                case "collector":
+                    try CollectorBenchmark(runs: runs, seconds: seconds, database: invocation.value("--database")).run()
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()

@@ -5,10 +5,14 @@ import Foundation
 
 /// Durable ingest through the real collector, beside its two ceilings measured in the same run:
 /// the HTTP engine answering the same request with a handler that only reads the body, and SQLite
-/// inserting the same rows in 100-row transactions with `synchronous=FULL`.
+/// inserting the same rows in 100-row transactions with `synchronous=FULL`. With `database`, the
+/// same load again on `PostgresEventStore`, beside the SQLite figure and a raw PostgreSQL ceiling.
 struct CollectorBenchmark {
     let runs: Int
     let seconds: Int
+    /// `postgres://…`: also measure the collector on this database (its collector tables are
+    /// dropped before each run).
+    var database: String? = nil
     let connections = 32
     /// What one pipelining SDK keeps open.
     let fewConnections = 4
@@ -30,7 +34,15 @@ struct CollectorBenchmark {
 
         var ingest: [Wrk.Result] = [], few: [Wrk.Result] = [], sink: [Wrk.Result] = [], sqlite: [Double] = []
         var stored: [Int] = []
+        var postgres: [Wrk.Result] = [], postgresFew: [Wrk.Result] = [], postgresCeiling: [Double] = []
         for run in 0..<runs {
+            if let database {
+                try PostgresCollectorLeg.reset(database)
+                let (all, few) = try measure(store: try PostgresEventStore(url: database), script: script.path)
+                postgres.append(all)
+                postgresFew.append(few)
+                postgresCeiling.append(try PostgresCollectorLeg.ceiling(database, seconds: seconds))
+            }
             let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector-\(run).sqlite").path)
             // One client at full speed: rate limits would measure themselves, not the ingest path.
             var configuration = CollectorConfiguration()
@@ -87,6 +99,22 @@ struct CollectorBenchmark {
             line(
                 "durable ingest, \(fewConnections) connections", fewRate, "ev/s", sqliteRate,
                 "SQLite plain insert (goal ≥ 0.50×)"))
+        if database != nil {
+            let postgresRate = median(postgres.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
+            let postgresFewRate = median(postgresFew.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
+            print(
+                line(
+                    "PostgreSQL ingest, exact dedupe", postgresRate, "ev/s", ingestRate,
+                    "the same on SQLite (goal ≥ 0.30×)"))
+            print(
+                line(
+                    "PostgreSQL ingest, exact dedupe", postgresRate, "ev/s", median(postgresCeiling),
+                    "raw PostgreSQL, 500-row INSERT … ON CONFLICT"))
+            print(
+                line(
+                    "PostgreSQL ingest, \(fewConnections) connections", postgresFewRate, "ev/s", fewRate,
+                    "the same on SQLite"))
+        }
         print(
             String(
                 format:
@@ -128,7 +156,35 @@ struct CollectorBenchmark {
         return Double(rows) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
-    private func countEvents(_ store: SQLiteEventStore) throws -> Int {
+    /// Ingest through a collector on `store` with 32 and 4 connections; checks that every
+    /// acknowledged event was stored.
+    private func measure(store: any EventStore, script: String) throws -> (Wrk.Result, Wrk.Result) {
+        var configuration = CollectorConfiguration()
+        configuration.rateLimitPerClient = nil
+        configuration.rateLimitPerWriteKey = nil
+        let collector = Collector(configuration: configuration, store: store)
+        try collector.register(writeKeys: ["bench"])
+        var router = Router()
+        collector.mount(on: &router)
+        var http = HTTPServerConfiguration()
+        http.port = 0
+        http.handlerThreads = connections + 4
+        let server = HTTPServer(configuration: http, router: router)
+        try server.start()
+        let all = try load(server: server, script: script, path: "/v1/batch")
+        let few = try load(server: server, script: script, path: "/v1/batch", connections: fewConnections)
+        server.stop()
+        collector.shutdown()
+        let acknowledged = (all.requests - all.errors + few.requests - few.errors) * BenchPayload.eventsPerBatch
+        let stored = try countEvents(store)
+        if stored < acknowledged || stored - acknowledged > (connections + fewConnections) * BenchPayload.eventsPerBatch
+        {
+            throw BenchError("acknowledged \(acknowledged) events but \(stored) are stored")
+        }
+        return (all, few)
+    }
+
+    private func countEvents(_ store: any EventStore) throws -> Int {
         var count = 0
         var after: Int64 = 0
         while true {
