@@ -7,8 +7,9 @@ import FlagServer
 import Foundation
 
 /// A collector, a flag service and the console on one HTTP server, as courier-server mounts them,
-/// with a manual clock: listening on 127.0.0.1 with an ephemeral port, or (`listening: false`)
-/// answering in process only, through the same pipeline with no socket. Requests go over raw
+/// with a manual clock and the console's sessions in `sessions` (in memory by default):
+/// listening on 127.0.0.1 with an ephemeral port, or (`listening: false`) answering in process
+/// only, through the same pipeline with no socket. Requests go over raw
 /// sockets (or in process) so each carries exactly the cookies and headers the test gives
 /// (URLSession keeps a cookie jar of its own).
 struct ConsoleHarness {
@@ -22,7 +23,7 @@ struct ConsoleHarness {
     let listening: Bool
 
     init(
-        listening: Bool = true,
+        listening: Bool = true, sessions: any ConsoleSessionStore = InMemoryConsoleSessionStore(),
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         configureCollector: (inout CollectorConfiguration) -> Void = { _ in }
     ) throws {
@@ -41,7 +42,7 @@ struct ConsoleHarness {
         var configuration = ConsoleConfiguration()
         configuration.adminToken = Self.adminToken
         configure(&configuration)
-        console = Console(configuration: configuration, clock: clock)
+        console = Console(configuration: configuration, sessions: sessions, clock: clock)
         var router = Router()
         collector.mount(on: &router)
         flags.mount(on: &router)
