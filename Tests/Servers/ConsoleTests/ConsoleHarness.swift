@@ -148,3 +148,23 @@ struct ConsoleHarness {
             headers: ["Authorization": "Basic " + Base64.encode(Array("\(Self.writeKey):".utf8))])
     }
 }
+
+/// The stores a console keeps its sessions in, for tests that run one body on each.
+enum SessionBackend: String, CaseIterable, CustomStringConvertible {
+    /// `InMemoryConsoleSessionStore`, the default.
+    case memory
+    /// `PostgresConsoleSessionStore` on a database of its own.
+    case postgres
+
+    var description: String { rawValue }
+
+    /// An empty store.
+    func makeStore() async throws -> any ConsoleSessionStore {
+        switch self {
+        case .memory: return InMemoryConsoleSessionStore()
+        case .postgres:
+            let url = try await TestPostgres.shared.makeDatabase()
+            return try await offPool { try PostgresConsoleSessionStore(url: url) }
+        }
+    }
+}

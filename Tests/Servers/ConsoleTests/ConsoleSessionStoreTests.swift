@@ -1,27 +1,9 @@
 import Console
-import CourierTesting
 import Testing
 
 /// The session store seam, one body per store: expiry, the cap, sign-out.
 @Suite(.timeLimit(.minutes(2)))
 struct ConsoleSessionStoreTests {
-    /// The stores a console keeps its sessions in.
-    enum Backend: String, CaseIterable, CustomStringConvertible {
-        case memory
-        case postgres
-
-        var description: String { rawValue }
-
-        func makeStore() async throws -> any ConsoleSessionStore {
-            switch self {
-            case .memory: return InMemoryConsoleSessionStore()
-            case .postgres:
-                let url = try await TestPostgres.shared.makeDatabase()
-                return try await offPool { try PostgresConsoleSessionStore(url: url) }
-            }
-        }
-    }
-
     static func record(_ number: UInt8, expiresAt: Int64) -> ConsoleSessionRecord {
         ConsoleSessionRecord(
             idDigest: [UInt8](repeating: number, count: 32), csrfToken: "csrf-\(number)",
@@ -41,8 +23,8 @@ struct ConsoleSessionStoreTests {
         return live
     }
 
-    @Test(arguments: Backend.allCases)
-    func aSessionLastsUntilItExpiresOrEnds(backend: Backend) async throws {
+    @Test(arguments: SessionBackend.allCases)
+    func aSessionLastsUntilItExpiresOrEnds(backend: SessionBackend) async throws {
         let store = try await backend.makeStore()
         let session = Self.record(1, expiresAt: 2_000)
         try await store.insert(session, maximumSessions: 10, now: 1_000)
@@ -57,8 +39,8 @@ struct ConsoleSessionStoreTests {
 
     /// At the cap the sessions closest to expiry go first, and the new one always stays, even
     /// when all of them end at the same moment.
-    @Test(arguments: Backend.allCases)
-    func theMostSessionsAreCappedClosestToExpiryFirst(backend: Backend) async throws {
+    @Test(arguments: SessionBackend.allCases)
+    func theMostSessionsAreCappedClosestToExpiryFirst(backend: SessionBackend) async throws {
         let store = try await backend.makeStore()
         for number in UInt8(1)...5 {
             try await store.insert(
@@ -74,8 +56,8 @@ struct ConsoleSessionStoreTests {
     }
 
     /// Expired sessions make room: they are dropped before the cap counts.
-    @Test(arguments: Backend.allCases)
-    func expiredSessionsAreDroppedBeforeTheCap(backend: Backend) async throws {
+    @Test(arguments: SessionBackend.allCases)
+    func expiredSessionsAreDroppedBeforeTheCap(backend: SessionBackend) async throws {
         let store = try await backend.makeStore()
         try await store.insert(Self.record(1, expiresAt: 1_500), maximumSessions: 2, now: 1_000)
         try await store.insert(Self.record(2, expiresAt: 9_000), maximumSessions: 2, now: 1_000)

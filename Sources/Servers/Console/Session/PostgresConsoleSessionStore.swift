@@ -6,8 +6,8 @@ import CourierPostgres
 ///
 /// Rows hold the SHA-256 digest of the session id, never the cookie's value. The table stays
 /// bounded: each sign-in first deletes the expired rows and then those beyond the most sessions
-/// kept, under a table lock so that sign-ins on two instances cannot both miss the cap (reads
-/// and sign-outs do not wait for it).
+/// kept, under a table lock so that sign-ins on two instances cannot both miss the cap (lookups
+/// do not wait for it; a sign-out waits for a sign-in under way to commit).
 ///
 /// ```swift
 /// let console = Console(
