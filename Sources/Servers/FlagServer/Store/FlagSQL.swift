@@ -102,7 +102,8 @@ extension FlagSQLStore {
 
     /// See `FlagStore.apply(_:environment:atMilliseconds:)`.
     public func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64 {
-        try writing { db in try FlagSQL.apply(change, environment: environment, atMilliseconds: atMilliseconds, in: db)
+        try writing { db in
+            try FlagSQL.apply(change, environment: environment, atMilliseconds: atMilliseconds, in: db)
         }
     }
 
