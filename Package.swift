@@ -111,13 +111,15 @@ let package = Package(
         .target(
             name: "FeatureFlags", dependencies: ["FlagRules", "CourierCore"], path: "Sources/Clients/FeatureFlags"),
         .target(
-            name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP"],
+            name: "FlagServer", dependencies: ["FlagRules", "CourierCore", "CourierHTTP", "CourierPostgres"],
             path: "Sources/Servers/FlagServer"),
         // PostgreSQL through libpq: pool, prepared statements, savepoints, migrations under an advisory lock.
         .target(
             name: "CourierPostgres", dependencies: ["CourierCore", "CLibPQ"], path: "Sources/Servers/CourierPostgres"),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
-        .target(name: "Console", dependencies: ["CourierCore", "CourierHTTP"], path: "Sources/Servers/Console"),
+        .target(
+            name: "Console", dependencies: ["CourierCore", "CourierCrypto", "CourierHTTP", "CourierPostgres"],
+            path: "Sources/Servers/Console"),
         // Test and benchmark only: posix_spawn with the options Swift's Glibc module does not show.
         .target(name: "CSpawn", path: "Sources/Testing/CSpawn"),
         .target(
@@ -224,7 +226,8 @@ let package = Package(
         .testTarget(
             name: "ConsoleTests",
             dependencies: [
-                "Console", "AnalyticsCollector", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting",
+                "Console", "AnalyticsCollector", "FlagServer", "CourierHTTP", "CourierCore", "CourierCrypto",
+                "CourierPostgres", "CourierTesting",
             ], path: "Tests/Servers/ConsoleTests"),
         .testTarget(
             name: "FeatureFlagsTests",

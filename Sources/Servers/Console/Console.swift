@@ -5,7 +5,9 @@ import CourierHTTP
 ///
 /// A person signs in with the admin token and gets a session cookie; the page then calls the
 /// same admin APIs the CLI calls, and `middleware` lets the session stand in for the bearer
-/// token there (with the CSRF token required on every state-changing request).
+/// token there (with the CSRF token required on every state-changing request). Sessions live
+/// in a `ConsoleSessionStore`: in memory by default, or `PostgresConsoleSessionStore` for
+/// instances that share sign-ins. The sign-in limit is kept per instance, in memory.
 ///
 /// ```swift
 /// var configuration = ConsoleConfiguration()
@@ -22,20 +24,24 @@ public final class Console: Sendable {
 
     /// How the console signs people in.
     public let configuration: ConsoleConfiguration
-    /// The live sessions.
-    public let sessions: ConsoleSessionStore
+    /// Where the live sessions are kept.
+    public let sessions: any ConsoleSessionStore
     let clock: any Clock
     let signInLimiter: RateLimiter
 
     /// Creates the console.
     /// - Parameters:
     ///   - configuration: the admin token, session lifetime and sign-in limit.
+    ///   - sessions: where sessions are kept: in memory by default, `PostgresConsoleSessionStore`
+    ///     for instances that share sign-ins. The sign-in limit stays per instance.
     ///   - clock: the source of time for expiry and the sign-in limit.
-    public init(configuration: ConsoleConfiguration, clock: any Clock = SystemClock()) {
+    public init(
+        configuration: ConsoleConfiguration, sessions: any ConsoleSessionStore = InMemoryConsoleSessionStore(),
+        clock: any Clock = SystemClock()
+    ) {
         self.configuration = configuration
         self.clock = clock
-        sessions = ConsoleSessionStore(
-            lifetime: configuration.sessionLifetime, maximumSessions: configuration.maximumSessions, clock: clock)
+        self.sessions = sessions
         signInLimiter = RateLimiter(
             perSecond: configuration.signInLimit.perSecond, burst: configuration.signInLimit.burst, clock: clock)
     }
@@ -43,9 +49,9 @@ public final class Console: Sendable {
     /// Adds the page, its assets and the session routes to `router`.
     public func mount(on router: inout Router) {
         mountAssets(on: &router)
-        router.add("GET", "/console/api/session") { [self] in try currentSession($0) }
-        router.add("POST", "/console/api/session") { [self] in try signIn($0) }
-        router.add("DELETE", "/console/api/session") { [self] in try signOut($0) }
+        router.add("GET", "/console/api/session") { [self] request, _ in try await currentSession(request) }
+        router.add("POST", "/console/api/session") { [self] request, _ in try await signIn(request) }
+        router.add("DELETE", "/console/api/session") { [self] request, _ in try await signOut(request) }
     }
 
     /// The middleware that lets a console session stand for the admin token on admin routes.
@@ -57,14 +63,6 @@ public final class Console: Sendable {
             throw HTTPError(.consoleDisabled, "the console needs an admin token (--admin-token-file)")
         }
         return token
-    }
-
-    /// The request's live session, or `signed_out`.
-    func requireSession(_ request: HTTPRequest) throws -> ConsoleSession {
-        guard let id = request.cookie(Self.cookieName), let session = sessions.session(id: id) else {
-            throw HTTPError(.signedOut, "sign in to the console")
-        }
-        return session
     }
 
     /// Refuses a state-changing request whose `X-CSRF-Token` is not the session's.

@@ -44,7 +44,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func fetchedValuesWaitForActivateAndObserversSeeOneSnapshotEach() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let flags = client(harness.baseURL)
@@ -71,7 +71,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func lastKnownGoodSurvivesAFailedFetchAndARestartOffline() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         try await harness.put(checkoutDefinition())
         let flags = client(harness.baseURL)
         await flags.start()
@@ -95,7 +95,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func aFetchNotActivatedBecomesActiveAtTheNextLaunch() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition(value: true))
         let flags = client(harness.baseURL)
@@ -108,7 +108,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func killSwitchAppliesAtOnceAndPersistsOffline() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         try await harness.put(checkoutDefinition())
         let flags = client(harness.baseURL)
         await flags.start()
@@ -130,7 +130,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func unchangedDefinitionsAnswer304() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let flags = client(harness.baseURL)
@@ -177,7 +177,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func definitionsPastTheStalenessLimitSayStale() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let clock = ManualClock()
@@ -193,7 +193,7 @@ struct FeatureFlagsClientTests {
     }
 
     @Test func overridesTypesAndErrors() async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         try await harness.put(["key": "greeting", "type": "string", "value": "bonjour"])

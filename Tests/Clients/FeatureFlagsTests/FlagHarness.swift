@@ -4,8 +4,9 @@ import CourierTesting
 import FlagServer
 import Foundation
 
-/// A flag service with a manual clock and a SQLite store, on a real server on 127.0.0.1 with an
-/// ephemeral port, or (`listening: false`) answering in process only, through `routes`.
+/// A flag service with a manual clock and a SQLite store (or, `backend: .postgres`, a PostgreSQL
+/// database of its own), on a real server on 127.0.0.1 with an ephemeral port, or
+/// (`listening: false`) answering in process only, through `routes`.
 struct FlagHarness {
     static let adminToken = "test-admin-token"
     static let environment = "production"
@@ -19,13 +20,14 @@ struct FlagHarness {
     let listening: Bool
 
     init(
+        backend: StoreBackend = .sqlite,
         clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true
-    ) throws {
+    ) async throws {
         self.clock = clock
         var configuration = FlagServerConfiguration()
         configuration.adminToken = Self.adminToken
         configuration.gzipThresholdBytes = 64
-        service = FlagService(configuration: configuration, store: try SQLiteFlagStore(path: ":memory:"), clock: clock)
+        service = FlagService(configuration: configuration, store: try await Self.makeStore(backend), clock: clock)
         var router = Router()
         service.mount(on: &router)
         var http = HTTPServerConfiguration()
@@ -52,6 +54,19 @@ struct FlagHarness {
     }
 
     static let admin = ["Authorization": "Bearer \(adminToken)"]
+
+    /// An empty store on `backend`: SQLite in memory, or a PostgreSQL database of its own.
+    static func makeStore(_ backend: StoreBackend) async throws -> any FlagStore {
+        switch backend {
+        case .sqlite: return try SQLiteFlagStore(path: ":memory:")
+        case .postgres: return try await makePostgresStore(url: try await TestPostgres.shared.makeDatabase())
+        }
+    }
+
+    /// A PostgreSQL store on `url`, connected and migrated off Swift's cooperative pool.
+    static func makePostgresStore(url: String) async throws -> PostgresFlagStore {
+        try await offPool { try PostgresFlagStore(url: url, connections: 2) }
+    }
 }
 
 /// A boolean flag with one targeting rule (country FR) and a 50 % Unleash rollout.

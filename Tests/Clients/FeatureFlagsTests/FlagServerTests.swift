@@ -7,11 +7,13 @@ import Foundation
 import Testing
 
 /// The flag routes, called in process (no socket; the pipeline is the engine's): edits validated
-/// and audited, ETag and 304, gzip, server-side evaluation, expired listing.
+/// and audited, ETag and 304, gzip, server-side evaluation, expired listing. Each body that goes
+/// through the store runs on SQLite and on PostgreSQL.
 @Suite(.timeLimit(.minutes(2)))
 struct FlagServerTests {
-    @Test func malformedDefinitionIsRefusedAndNeverServed() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func malformedDefinitionIsRefusedAndNeverServed(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         var bad = checkoutDefinition()
@@ -33,8 +35,9 @@ struct FlagServerTests {
 
     /// A pattern RE2 cannot compile (here a lookbehind) is refused at the admin API with 422 and
     /// a message that names RE2, and nothing is stored.
-    @Test func regexRE2CannotCompileIsRefusedWith422() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func regexRE2CannotCompileIsRefusedWith422(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         let definition: JSONValue = [
             "key": "staff", "type": "bool", "value": false,
@@ -55,8 +58,9 @@ struct FlagServerTests {
         #expect(served.status == 404)
     }
 
-    @Test func etagGives304AndChangesWithEachEdit() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func etagGives304AndChangesWithEachEdit(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         let missing = try await harness.routes.execute("GET", "/v1/flags/production")
         #expect(missing.status == 404)
@@ -73,8 +77,9 @@ struct FlagServerTests {
         #expect(changed.jsonBody?["version"] == 2)
     }
 
-    @Test func definitionsAreGzippedForClientsThatAcceptIt() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func definitionsAreGzippedForClientsThatAcceptIt(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let answer = try await harness.routes.execute(
@@ -91,7 +96,7 @@ struct FlagServerTests {
         ("PUT", "/segments/beta"), ("GET", "/audit"),
     ])
     func adminRoutesNeedTheAdminToken(method: String, path: String) async throws {
-        let harness = try FlagHarness()
+        let harness = try await FlagHarness()
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let url = "\(harness.baseURL)/v1/flags/production\(path)"
@@ -104,8 +109,9 @@ struct FlagServerTests {
         #expect(served.status == 200)
     }
 
-    @Test func killEditsTheFlagAndEveryChangeIsAudited() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func killEditsTheFlagAndEveryChangeIsAudited(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let killed = try await harness.routes.execute(
@@ -124,8 +130,9 @@ struct FlagServerTests {
         #expect(entries[0]["version"] == 2)
     }
 
-    @Test func expiredListingFollowsTheClock() async throws {
-        let harness = try FlagHarness(listening: false)  // 2026-11-29
+    @Test(arguments: StoreBackend.allCases)
+    func expiredListingFollowsTheClock(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)  // 2026-11-29
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())  // expires 2027-06-30
         try await harness.put(["key": "old-banner", "type": "bool", "value": false, "expires": "2026-01-31"])
@@ -138,8 +145,9 @@ struct FlagServerTests {
         #expect(later.jsonBody?["flags"]?.arrayValue?.count == 2)
     }
 
-    @Test func serverEvaluationEqualsTheClientsRuleEvaluator() async throws {
-        let harness = try FlagHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func serverEvaluationEqualsTheClientsRuleEvaluator(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
         defer { harness.stop() }
         try await harness.put(checkoutDefinition())
         let document = try FlagDocument.parse(

@@ -7,8 +7,9 @@ import FlagServer
 import Foundation
 
 /// A collector, a flag service and the console on one HTTP server, as courier-server mounts them,
-/// with a manual clock: listening on 127.0.0.1 with an ephemeral port, or (`listening: false`)
-/// answering in process only, through the same pipeline with no socket. Requests go over raw
+/// with a manual clock and the console's sessions in `sessions` (in memory by default):
+/// listening on 127.0.0.1 with an ephemeral port, or (`listening: false`) answering in process
+/// only, through the same pipeline with no socket. Requests go over raw
 /// sockets (or in process) so each carries exactly the cookies and headers the test gives
 /// (URLSession keeps a cookie jar of its own).
 struct ConsoleHarness {
@@ -22,7 +23,7 @@ struct ConsoleHarness {
     let listening: Bool
 
     init(
-        listening: Bool = true,
+        listening: Bool = true, sessions: any ConsoleSessionStore = InMemoryConsoleSessionStore(),
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         configureCollector: (inout CollectorConfiguration) -> Void = { _ in }
     ) throws {
@@ -41,7 +42,7 @@ struct ConsoleHarness {
         var configuration = ConsoleConfiguration()
         configuration.adminToken = Self.adminToken
         configure(&configuration)
-        console = Console(configuration: configuration, clock: clock)
+        console = Console(configuration: configuration, sessions: sessions, clock: clock)
         var router = Router()
         collector.mount(on: &router)
         flags.mount(on: &router)
@@ -145,5 +146,25 @@ struct ConsoleHarness {
         try await request(
             "POST", "/v1/batch", json: ["batch": .array(events)],
             headers: ["Authorization": "Basic " + Base64.encode(Array("\(Self.writeKey):".utf8))])
+    }
+}
+
+/// The stores a console keeps its sessions in, for tests that run one body on each.
+enum SessionBackend: String, CaseIterable, CustomStringConvertible {
+    /// `InMemoryConsoleSessionStore`, the default.
+    case memory
+    /// `PostgresConsoleSessionStore` on a database of its own.
+    case postgres
+
+    var description: String { rawValue }
+
+    /// An empty store.
+    func makeStore() async throws -> any ConsoleSessionStore {
+        switch self {
+        case .memory: return InMemoryConsoleSessionStore()
+        case .postgres:
+            let url = try await TestPostgres.shared.makeDatabase()
+            return try await offPool { try PostgresConsoleSessionStore(url: url) }
+        }
     }
 }

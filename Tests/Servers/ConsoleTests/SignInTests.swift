@@ -2,7 +2,7 @@ import Console
 import CourierCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct SignInTests {
     @Test func signInSetsAnHttpOnlyStrictCookieAndGivesTheCSRFToken() async throws {
         let harness = try ConsoleHarness(listening: false)
@@ -74,8 +74,11 @@ struct SignInTests {
         #expect(allowed.status == 200)
     }
 
-    @Test func aSessionExpiresWithTheClock() async throws {
-        let harness = try ConsoleHarness(listening: false) { $0.sessionLifetime = .seconds(60) }
+    @Test(arguments: SessionBackend.allCases)
+    func aSessionExpiresWithTheClock(backend: SessionBackend) async throws {
+        let harness = try ConsoleHarness(listening: false, sessions: try await backend.makeStore()) {
+            $0.sessionLifetime = .seconds(60)
+        }
         defer { harness.stop() }
         let session = try await harness.signIn()
         let live = try await harness.request("GET", "/console/api/session", headers: session.readHeaders)
@@ -90,8 +93,9 @@ struct SignInTests {
         #expect(admin.status == 401)
     }
 
-    @Test func signOutNeedsTheCSRFTokenAndEndsTheSession() async throws {
-        let harness = try ConsoleHarness(listening: false)
+    @Test(arguments: SessionBackend.allCases)
+    func signOutNeedsTheCSRFTokenAndEndsTheSession(backend: SessionBackend) async throws {
+        let harness = try ConsoleHarness(listening: false, sessions: try await backend.makeStore())
         defer { harness.stop() }
         let session = try await harness.signIn()
         let forged = try await harness.request("DELETE", "/console/api/session", headers: session.readHeaders)

@@ -3,14 +3,14 @@ import CourierHTTP
 
 extension Console {
     /// `GET /console/api/session`: the session's CSRF token and expiry, or 401 `signed_out`.
-    func currentSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    func currentSession(_ request: HTTPRequest) async throws -> HTTPResponse {
         _ = try requireAdminToken()
-        return Self.answer(try requireSession(request))
+        return Self.answer(try await requireSession(request))
     }
 
     /// `POST /console/api/session` with `{"token": "…"}`: signs in with the admin token and sets
     /// the session cookie. Every attempt spends from the client's sign-in limit.
-    func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
+    func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {
         let expected = try requireAdminToken()
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
             throw HTTPError(.jsonRequired, "sign in with a JSON body {\"token\": …}")
@@ -26,7 +26,7 @@ extension Console {
         guard ConstantTime.equals(token, expected) else {
             throw HTTPError(.invalidToken, "that is not the admin token")
         }
-        let session = sessions.create()
+        let session = try await createSession()
         var response = Self.answer(session)
         // Behind a proxy that ends TLS, the proxy's word is enough to add `Secure` (it only restricts).
         let secure = configuration.secureCookies || request.header("x-forwarded-proto")?.lowercased() == "https"
@@ -36,10 +36,10 @@ extension Console {
     }
 
     /// `DELETE /console/api/session` (with the CSRF token): signs out and clears the cookie.
-    func signOut(_ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try requireSession(request)
+    func signOut(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let session = try await requireSession(request)
         try requireCSRFToken(request, session: session)
-        sessions.end(id: session.id)
+        try await endSession(session)
         var response = HTTPResponse.json(["signedOut": true])
         response.headers.append(("Set-Cookie", cookie(value: "", maxAge: .zero, secure: configuration.secureCookies)))
         return response

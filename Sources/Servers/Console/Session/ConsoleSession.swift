@@ -8,3 +8,17 @@ public struct ConsoleSession: Sendable, Equatable {
     /// When the session ends, in milliseconds since 1970.
     public let expiresAtMilliseconds: Int64
 }
+
+extension ConsoleSession {
+    /// 32 random bytes from the system's cryptographic generator, as hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        for _ in 0..<4 {
+            let word = generator.next() as UInt64
+            let hex = String(word, radix: 16)
+            text += String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return text
+    }
+}

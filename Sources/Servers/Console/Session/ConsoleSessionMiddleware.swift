@@ -14,7 +14,7 @@ struct ConsoleSessionMiddleware: HTTPMiddleware {
             return try await next(request, context)
         }
         let token = try console.requireAdminToken()
-        let session = try console.requireSession(request)
+        let session = try await console.requireSession(request)
         if request.method != "GET" && request.method != "HEAD" {
             try console.requireCSRFToken(request, session: session)
         }

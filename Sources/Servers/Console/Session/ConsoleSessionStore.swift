@@ -1,70 +1,38 @@
-import CourierCore
-import Synchronization
+/// Where the console's sessions live: in memory by default (`InMemoryConsoleSessionStore`, one
+/// server), or in PostgreSQL (`PostgresConsoleSessionStore`) so that instances behind one load
+/// balancer share them: a cookie made on one works on the others, and signing out on one ends
+/// it on all.
+///
+/// A store never sees a cookie's value, only its SHA-256 digest (`ConsoleSessionRecord`): what
+/// it keeps cannot be replayed as a cookie. Times are milliseconds since 1970, read from the
+/// console's clock.
+public protocol ConsoleSessionStore: Sendable {
+    /// Keeps `session`, first dropping the sessions expired at `now` and, when that leaves
+    /// `maximumSessions` or more, those closest to expiry, so that at most `maximumSessions`
+    /// remain, `session` among them.
+    /// - Throws: when the store fails.
+    func insert(_ session: ConsoleSessionRecord, maximumSessions: Int, now: Int64) async throws
+    /// The session whose id has this digest, or `nil` when there is none or it expired by `now`.
+    /// - Throws: when the store fails.
+    func session(idDigest: [UInt8], now: Int64) async throws -> ConsoleSessionRecord?
+    /// Ends the session whose id has this digest, if there is one.
+    /// - Throws: when the store fails.
+    func remove(idDigest: [UInt8]) async throws
+}
 
-/// The console's sessions, in memory: signing in creates one, signing out or expiry ends it. A
-/// restarted server signs everyone out, which is what an admin session should do.
-public final class ConsoleSessionStore: Sendable {
-    private let lifetime: Duration
-    private let maximumSessions: Int
-    private let clock: any Clock
-    private let sessions = Mutex<[String: ConsoleSession]>([:])
+/// A session as a store keeps it: the SHA-256 digest of the cookie's value, never the value.
+public struct ConsoleSessionRecord: Sendable, Equatable {
+    /// SHA-256 of the session id (the cookie's value, as UTF-8).
+    public let idDigest: [UInt8]
+    /// The session's CSRF token.
+    public let csrfToken: String
+    /// When the session ends, in milliseconds since 1970.
+    public let expiresAtMilliseconds: Int64
 
-    /// Creates an empty store.
-    /// - Parameters:
-    ///   - lifetime: how long a session lasts.
-    ///   - maximumSessions: sessions kept at most; the one closest to expiry goes first.
-    ///   - clock: the source of time for expiry.
-    public init(lifetime: Duration, maximumSessions: Int, clock: any Clock) {
-        self.lifetime = lifetime
-        self.maximumSessions = max(1, maximumSessions)
-        self.clock = clock
-    }
-
-    /// Starts a session with fresh random id and CSRF token.
-    public func create() -> ConsoleSession {
-        let now = clock.nowMilliseconds
-        let session = ConsoleSession(
-            id: Self.randomToken(), csrfToken: Self.randomToken(),
-            expiresAtMilliseconds: now + lifetime.wholeMilliseconds)
-        sessions.withLock { sessions in
-            sessions = sessions.filter { $0.value.expiresAtMilliseconds > now }
-            if sessions.count >= maximumSessions,
-                let oldest = sessions.min(by: { $0.value.expiresAtMilliseconds < $1.value.expiresAtMilliseconds })
-            {
-                sessions.removeValue(forKey: oldest.key)
-            }
-            sessions[session.id] = session
-        }
-        return session
-    }
-
-    /// The live session with this id, or `nil` when there is none or it has expired.
-    public func session(id: String) -> ConsoleSession? {
-        let now = clock.nowMilliseconds
-        return sessions.withLock { sessions in
-            guard let session = sessions[id] else { return nil }
-            guard session.expiresAtMilliseconds > now else {
-                sessions.removeValue(forKey: id)
-                return nil
-            }
-            return session
-        }
-    }
-
-    /// Ends the session with this id.
-    public func end(id: String) {
-        _ = sessions.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// 32 random bytes from the system's cryptographic generator, as hex.
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var text = ""
-        for _ in 0..<4 {
-            let word = generator.next() as UInt64
-            let hex = String(word, radix: 16)
-            text += String(repeating: "0", count: 16 - hex.count) + hex
-        }
-        return text
+    /// Creates a record.
+    public init(idDigest: [UInt8], csrfToken: String, expiresAtMilliseconds: Int64) {
+        self.idDigest = idDigest
+        self.csrfToken = csrfToken
+        self.expiresAtMilliseconds = expiresAtMilliseconds
     }
 }

@@ -1,0 +1,34 @@
+import CourierCore
+import CourierPostgres
+
+/// The flag store on PostgreSQL, for several server instances sharing one database: the same
+/// statements as `SQLiteFlagStore` (`FlagSQL`) and the same behaviour (the same tests run
+/// against both).
+///
+/// An edit upserts its environment's row first (`RETURNING version`), which locks the row until
+/// the edit commits: concurrent edits of one environment, from any instance, take versions one
+/// after the other. Its methods block the calling thread for the round trips to the server, as
+/// the SQLite store blocks for its disk.
+///
+/// ```swift
+/// let flags = FlagService(store: try PostgresFlagStore(url: "postgres://courier@db/courier"))
+/// ```
+public final class PostgresFlagStore: FlagSQLStore {
+    let pool: PostgresPool
+
+    /// Connects to `url` (`postgres://…`) with up to `connections` connections and migrates the
+    /// flag tables.
+    /// - Throws: `PostgresError`, or `DatabaseSchemaError` when a newer build migrated the database.
+    public init(url: String, connections: Int = 4) throws {
+        pool = try PostgresPool(url: url, size: connections, migrator: PostgresFlagSchema.migrator)
+    }
+
+    // One statement per read (`FlagSQL`): one snapshot without a transaction's round trips.
+    func reading<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+        try pool.withConnection { db in try body(db) }
+    }
+
+    func writing<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+        try pool.write { db in try body(db) }
+    }
+}
