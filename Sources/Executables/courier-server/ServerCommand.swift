@@ -38,7 +38,8 @@ enum ServerCommand {
         }
     }
 
-    /// The PostgreSQL database `--database` (or `COURIER_DATABASE_URL`) names, if any.
+    /// The PostgreSQL database `--database` (or `COURIER_DATABASE_URL`) names, if any: the
+    /// collector, the messenger, the flags and the console's sessions keep their state there.
     private static func databaseURL(_ options: ServerOptions) -> String? {
         let url = options.databaseURL ?? options.environment["COURIER_DATABASE_URL"]
         return url?.isEmpty == false ? url : nil
@@ -99,8 +100,10 @@ enum ServerCommand {
         messenger.mount(on: &router)
         var flagConfiguration = FlagServerConfiguration()
         flagConfiguration.adminToken = configuration.adminToken
-        let flags = FlagService(
-            configuration: flagConfiguration, store: try SQLiteFlagStore(path: options.dataDirectory + "/flags.sqlite"))
+        let flagStore: any FlagStore =
+            try databaseURL(options).map { try PostgresFlagStore(url: $0) }
+            ?? SQLiteFlagStore(path: options.dataDirectory + "/flags.sqlite")
+        let flags = FlagService(configuration: flagConfiguration, store: flagStore)
         flags.mount(on: &router)
         var syncConfiguration = SyncServerConfiguration()
         syncConfiguration.tokens = SyncServerConfiguration.tokens(
@@ -114,7 +117,9 @@ enum ServerCommand {
         var consoleConfiguration = ConsoleConfiguration()
         consoleConfiguration.adminToken = configuration.adminToken
         consoleConfiguration.secureCookies = options.tlsCertificate != nil
-        let console = Console(configuration: consoleConfiguration)
+        let sessions: any ConsoleSessionStore =
+            try databaseURL(options).map { try PostgresConsoleSessionStore(url: $0) } ?? InMemoryConsoleSessionStore()
+        let console = Console(configuration: consoleConfiguration, sessions: sessions)
         console.mount(on: &router)
         let metrics = HTTPMetrics()
         router.addHealthCheck()

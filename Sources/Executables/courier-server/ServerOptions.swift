@@ -30,8 +30,7 @@ struct ServerOptions {
     var apnsSandbox = false
     /// Networks webhook pushes may reach besides public addresses.
     var webhookAllowedNetworks: [IPNetwork] = []
-    /// `postgres://…`: the collector's and the messenger's stores on PostgreSQL instead of the data
-    /// directory.
+    /// `postgres://…`: the servers' stores on PostgreSQL instead of the data directory.
     var databaseURL: String?
     /// The environment, for `COURIER_ADMIN_TOKEN` and `COURIER_DATABASE_URL`.
     var environment: [String: String] = [:]
@@ -58,7 +57,7 @@ struct ServerOptions {
             .value(
                 "--database", "URL",
                 help:
-                    "postgres://user@host/db: keep the collector's and the messenger's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
+                    "postgres://user@host/db: keep the collector's, messenger's, flags' and console sessions' state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
             ),
             .value("--threads", "N", help: "threads the HTTP handlers run on (default 32)"),
             .value(
