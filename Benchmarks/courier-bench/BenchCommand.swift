@@ -175,7 +175,10 @@ enum BenchCommand {
                 case "messenger": try MessengerBenchmark(runs: runs, messages: messages == 4000 ? 200 : messages).run()
                 case "messenger-signin": try MessengerSignInBenchmark(runs: runs, devices: sockets ?? 3_000).run()
                 case "messenger-server":
-                    try MessengerServerBenchmark(runs: runs, seconds: seconds, sockets: sockets ?? 10_000).run()
+                    try MessengerServerBenchmark(
+                        runs: runs, seconds: seconds, sockets: sockets ?? 10_000,
+                        database: invocation.value("--database")
+                    ).run()
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)
                 case "websocket-bare-server": return WebSocketServerProcess.serve(.bare)
                 case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)

@@ -4,7 +4,8 @@ import CourierTesting
 import Foundation
 import MessengerServer
 
-/// A messenger server on 127.0.0.1 over a SQLite store in a temporary directory, for one run.
+/// A messenger server on 127.0.0.1 over a SQLite store in a temporary directory (or, given a
+/// `database`, over `PostgresMessengerStore` there, its tables dropped first), for one run.
 final class MessengerBenchServer: Sendable {
     /// A device's credentials.
     struct Device: Sendable {
@@ -16,19 +17,29 @@ final class MessengerBenchServer: Sendable {
     }
 
     let directory: String
-    let store: SQLiteMessengerStore
+    let store: any MessengerStore
     let server: HTTPServer
     let client = HTTPClient(timeout: .seconds(30))
 
-    init(configuration: MessengerConfiguration = MessengerBenchServer.configuration) throws {
+    init(configuration: MessengerConfiguration = MessengerBenchServer.configuration, database: String? = nil) throws {
         directory = NSTemporaryDirectory() + "messenger-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        if let database {
+            try PostgresBenchDatabase.reset(
+                database, scope: "messenger",
+                tables: [
+                    "attachment_parts", "attachments", "mailbox", "sends", "conversations", "one_time_prekeys",
+                    "signed_prekeys", "linking_tokens", "devices", "accounts",
+                ])
+            store = try PostgresMessengerStore(url: database, connections: 16)
+        } else {
+            store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+        }
         server = try Self.startServer(store: store, configuration: configuration)
     }
 
     /// A started server on an ephemeral port over `store`, with no access log and 32 handler threads.
-    static func startServer(store: SQLiteMessengerStore, configuration: MessengerConfiguration) throws -> HTTPServer {
+    static func startServer(store: any MessengerStore, configuration: MessengerConfiguration) throws -> HTTPServer {
         let messenger = MessengerServer(configuration: configuration, store: store)
         var router = Router()
         messenger.mount(on: &router)
@@ -54,8 +65,8 @@ final class MessengerBenchServer: Sendable {
     }
 
     /// Runs `body` with a fresh server, then stops it and removes its files.
-    static func with<T>(_ body: (MessengerBenchServer) throws -> T) throws -> T {
-        let server = try MessengerBenchServer()
+    static func with<T>(database: String? = nil, _ body: (MessengerBenchServer) throws -> T) throws -> T {
+        let server = try MessengerBenchServer(database: database)
         defer {
             _ = server.server.stop(deadline: .zero)
             try? FileManager.default.removeItem(atPath: server.directory)
@@ -134,7 +145,8 @@ final class MessengerIdleServerProcess {
                 credentials == .salted
                 ? configuration.hashPassword(password) : configuration.legacyArgon2idHash(password, owaspCost: true)
             guard let hash else { return 1 }
-            try server.store.createAccounts(
+            guard let store = server.store as? SQLiteMessengerStore else { return 1 }
+            try store.createAccounts(
                 (0..<devices).map { "bench-\($0)" },
                 device: DeviceRecord(id: 1, registrationId: 1, name: "bench", passwordHash: hash, createdAt: 0))
             FileHandle.standardOutput.write(Data("\(server.server.port)\n".utf8))

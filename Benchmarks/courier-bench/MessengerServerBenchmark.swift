@@ -14,6 +14,8 @@ struct MessengerServerBenchmark {
     let runs: Int
     let seconds: Int
     let sockets: Int
+    /// `postgres://…`: also route on `PostgresMessengerStore` there.
+    var database: String? = nil
     let senders = 16
     let drainCount = 10_000
 
@@ -24,8 +26,14 @@ struct MessengerServerBenchmark {
     func run() throws {
         var routed: [Double] = [], p50: [Double] = [], p99: [Double] = [], echo: [Double] = []
         var http: [Double] = [], httpP50: [Double] = []
-        var drained: [Double] = []
+        var drained: [Double] = [], postgres: [Double] = []
         for _ in 0..<runs {
+            if let database {
+                postgres.append(
+                    try MessengerBenchServer.with(database: database) { server in
+                        try self.route(server, overSockets: true)
+                    }.envelopesPerSecond)
+            }
             let result = try MessengerBenchServer.with { server in try self.route(server, overSockets: true) }
             routed.append(result.envelopesPerSecond)
             p50.append(result.p50)
@@ -47,6 +55,12 @@ struct MessengerServerBenchmark {
         print(line("same sends over HTTP", median(http), "/s", median(routed), "over the sockets"))
         print(decimalLine("send → delivery p50, HTTP", median(httpP50), "ms", median(p50), "over the sockets"))
         print(line("10,000-envelope drain", median(drained), "/s", median(echo), "engine echo round trips"))
+        if database != nil {
+            print(
+                line(
+                    "envelopes delivered, PostgreSQL", median(postgres), "/s", median(routed),
+                    "the same on SQLite (goal ≥ 0.50×)"))
+        }
         try idle()
     }
 

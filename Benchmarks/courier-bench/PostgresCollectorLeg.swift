@@ -8,16 +8,8 @@ import Foundation
 enum PostgresCollectorLeg {
     /// Drops the collector's tables and its migration records, so each run starts empty.
     static func reset(_ url: String) throws {
-        let db = try PostgresConnection(url: url)
-        try db.execute(
-            """
-            DROP TABLE IF EXISTS events, seen_messages, projects, courier_benchmark_events;
-            DO $$ BEGIN
-                IF to_regclass('courier_migrations') IS NOT NULL THEN
-                    DELETE FROM courier_migrations WHERE scope = 'collector';
-                END IF;
-            END $$;
-            """)
+        try PostgresBenchDatabase.reset(
+            url, scope: "collector", tables: ["events", "seen_messages", "projects", "courier_benchmark_events"])
     }
 
     /// Rows per second that PostgreSQL itself inserts with the same payloads in 500-row
@@ -49,5 +41,22 @@ enum PostgresCollectorLeg {
         let rate = Double(rows) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         try db.execute("DROP TABLE courier_benchmark_events")
         return rate
+    }
+}
+
+/// A benchmark's clean slate on a PostgreSQL database it was given.
+enum PostgresBenchDatabase {
+    /// Drops `tables` and forgets the migrations of `scope`, so the next store starts empty.
+    static func reset(_ url: String, scope: String, tables: [String]) throws {
+        let db = try PostgresConnection(url: url)
+        try db.execute(
+            """
+            DROP TABLE IF EXISTS \(tables.joined(separator: ", ")) CASCADE;
+            DO $$ BEGIN
+                IF to_regclass('courier_migrations') IS NOT NULL THEN
+                    DELETE FROM courier_migrations WHERE scope = '\(scope)';
+                END IF;
+            END $$;
+            """)
     }
 }
