@@ -12,6 +12,9 @@ import CourierCore
 public final class PostgresConnection {
     let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// Names are numbered from this and never reused, so a statement prepared again after its
+    /// plan was invalidated cannot collide with a name the server still holds.
+    private var preparedCount = 0
     private var savepointDepth = 0
     /// The most statements kept prepared; beyond it a statement runs unnamed (parsed each time).
     static let maximumPrepared = 512
@@ -123,7 +126,9 @@ public final class PostgresConnection {
         } catch {
             PQclear(result)
             // A schema change can invalidate a prepared plan: prepare it again next time.
-            if error.sqlState == "0A000" || error.sqlState == "26000" { prepared[sql] = nil }
+            if error.sqlState == "0A000" || error.sqlState == "26000", let name = prepared.removeValue(forKey: sql) {
+                if !isInTransaction { try? execute("DEALLOCATE \(name)") }
+            }
             throw error
         }
         return result
@@ -132,7 +137,8 @@ public final class PostgresConnection {
     private func preparedName(for sql: String) throws(PostgresError) -> String? {
         if let name = prepared[sql] { return name }
         guard prepared.count < Self.maximumPrepared else { return nil }
-        let name = "courier_s\(prepared.count + 1)"
+        preparedCount += 1
+        let name = "courier_s\(preparedCount)"
         let result = PQprepare(handle, name, sql, 0, nil)
         defer { PQclear(result) }
         try check(result, sql: sql)

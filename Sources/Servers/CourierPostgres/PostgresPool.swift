@@ -18,8 +18,7 @@ public final class PostgresPool: Sendable {
     public let size: Int
     private let state: Mutex<PoolState>
     private let available: NSCondition = NSCondition()
-    private let queues: [DispatchQueue]
-    private let nextQueue = Atomic<UInt>(0)
+    private let queues: BlockingQueues
 
     private struct PoolState: ~Copyable {
         var idle: [ConnectionBox] = []
@@ -31,7 +30,7 @@ public final class PostgresPool: Sendable {
     public init(url: String, size: Int = 8, migrator: PostgresMigrator? = nil) throws {
         self.url = url
         self.size = max(1, size)
-        queues = (0..<max(1, size)).map { DispatchQueue(label: "courier.postgres.\($0)") }
+        queues = BlockingQueues(label: "courier.postgres", count: max(1, size))
         let first = try PostgresConnection(url: url)
         try migrator?.migrate(first)
         state = Mutex(PoolState(idle: [ConnectionBox(first)], open: 1))
@@ -90,11 +89,7 @@ public final class PostgresPool: Sendable {
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let turn = nextQueue.wrappingAdd(1, ordering: .relaxed).oldValue
-        let queue = queues[Int(turn % UInt(queues.count))]
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
+        try await queues.run(work)
     }
 
     private func checkOut() throws -> ConnectionBox {

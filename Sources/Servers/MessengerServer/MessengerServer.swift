@@ -26,6 +26,9 @@ public final class MessengerServer: Sendable {
     let registrationLimiter: RateLimiter?
     let linkingLimiter: RateLimiter?
     let attachments: (any AttachmentStore)?
+    /// Where store calls made outside a request handler block (mailbox reads for the sockets,
+    /// push bookkeeping), so they never hold a thread of Swift's cooperative pool.
+    let storeQueues = BlockingQueues(label: "courier.messenger.store", count: 4)
     let envelopesStored = Atomic<Int>(0)
 
     /// Creates a server.
@@ -47,7 +50,7 @@ public final class MessengerServer: Sendable {
         authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
         acks = AckBatcher(store: store)
         pushes = PushScheduler(
-            senders: pushSenders, store: store, clock: clock,
+            senders: pushSenders, store: store, storeQueues: storeQueues, clock: clock,
             intervalMilliseconds: configuration.pushCoalescingMilliseconds)
         sendLimiter = configuration.sendRate.map { RateLimiter($0, clock: clock) }
         preKeyLimiter = configuration.preKeyFetchRate.map { RateLimiter($0, clock: clock) }

@@ -87,6 +87,29 @@ struct PostgresConnectionTests {
         #expect(throws: DatabaseSchemaError.self) { try PostgresPool(url: url, size: 1, migrator: newer) }
     }
 
+    /// A schema change invalidates a prepared plan: the statement is prepared again under a new
+    /// name, and statements prepared afterwards do not collide with the old names.
+    @Test func aStatementWhosePlanASchemaChangeInvalidatedIsPreparedAgain() async throws {
+        let pool = try await makePool(size: 1)
+        let outcome = try await pool.withConnection { db -> [String] in
+            try db.execute("CREATE TABLE t(a bigint); INSERT INTO t VALUES (1)")
+            _ = try db.query("SELECT * FROM t") { $0.int(0) }
+            _ = try db.query("SELECT a + 1 FROM t") { $0.int(0) }
+            try db.execute("ALTER TABLE t ADD COLUMN b text")
+            var seen: [String] = []
+            do {
+                _ = try db.query("SELECT * FROM t") { $0.int(0) }
+                seen.append("reused")
+            } catch let error as PostgresError {
+                seen.append(error.sqlState)
+            }
+            seen.append("\(try db.query("SELECT * FROM t") { $0.int(0) })")
+            seen.append("\(try db.query("SELECT a + 2 FROM t") { $0.int(0) })")
+            return seen
+        }
+        #expect(outcome == ["0A000", "[1]", "[3]"])
+    }
+
     @Test func aConnectionTheServerDroppedIsReplaced() async throws {
         let pool = try await makePool(size: 1)
         let pid = try await pool.withConnection { db in try db.query("SELECT pg_backend_pid()") { $0.int(0) }.first }

@@ -14,8 +14,8 @@ extension MessengerServer {
         ) { [self] socket, request, _ in
             let device = try socketDevice(request)
             let session = DeliverySession(
-                device: device, socket: socket, store: store, acks: acks, window: configuration.deliveryWindow,
-                unacked: unackedWatch)
+                device: device, socket: socket, store: store, storeQueues: storeQueues, acks: acks,
+                window: configuration.deliveryWindow, unacked: unackedWatch)
             hub.register(session)
             // Acks of an earlier connection that are still pending land before the mailbox is read.
             acks.flush()
@@ -30,10 +30,13 @@ extension MessengerServer {
     /// a close, an app suspended mid-delivery), coalesced like any push.
     private var unackedWatch: DeliverySession.UnackedWatch? {
         guard let delay = configuration.unackedPushDelayMilliseconds else { return nil }
-        return DeliverySession.UnackedWatch(clock: clock, delay: .milliseconds(delay)) { [store, pushes] device in
-            guard let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
-            else { return }
-            pushes.envelopeQueued(for: device, endpoint: endpoint)
+        return DeliverySession.UnackedWatch(clock: clock, delay: .milliseconds(delay)) {
+            [store, pushes, storeQueues] device in
+            storeQueues.detach {
+                guard let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
+                else { return }
+                pushes.envelopeQueued(for: device, endpoint: endpoint)
+            }
         }
     }
 

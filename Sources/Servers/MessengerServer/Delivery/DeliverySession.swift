@@ -37,18 +37,21 @@ final class DeliverySession: Sendable {
     let device: AuthenticatedDevice
     let socket: WebSocket
     private let store: any MessengerStore
+    /// Where mailbox reads block (a disk read, a database round trip), off the cooperative pool.
+    private let storeQueues: BlockingQueues
     private let acks: AckBatcher
     private let window: Int
     private let unacked: UnackedWatch?
     private let state = Mutex(State())
 
     init(
-        device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, acks: AckBatcher, window: Int,
-        unacked: UnackedWatch? = nil
+        device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, storeQueues: BlockingQueues,
+        acks: AckBatcher, window: Int, unacked: UnackedWatch? = nil
     ) {
         self.device = device
         self.socket = socket
         self.store = store
+        self.storeQueues = storeQueues
         self.acks = acks
         self.window = max(window, 1)
         self.unacked = unacked
@@ -118,8 +121,12 @@ final class DeliverySession: Sendable {
             var entries: [MailboxEntry] = []
             if room > 0 {
                 do {
-                    entries = try store.mailbox(
-                        accountId: device.accountId, deviceId: device.deviceId, afterId: after, limit: min(room, 100))
+                    let (store, device) = (store, device)
+                    entries = try await storeQueues.run {
+                        try store.mailbox(
+                            accountId: device.accountId, deviceId: device.deviceId, afterId: after,
+                            limit: min(room, 100))
+                    }
                 } catch {
                     socket.outbound.close(.tryAgainLater, reason: "storage unavailable")
                     end()

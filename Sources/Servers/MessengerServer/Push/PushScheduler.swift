@@ -7,6 +7,7 @@ import Synchronization
 final class PushScheduler: Sendable {
     private let senders: [PushEndpoint.Kind: any PushSender]
     private let store: any MessengerStore
+    private let storeQueues: BlockingQueues
     private let clock: any Clock
     private let intervalNanoseconds: UInt64
     private let lastPushed = Mutex<[AuthenticatedDevice: UInt64]>([:])
@@ -15,11 +16,12 @@ final class PushScheduler: Sendable {
     let failed = Atomic<Int>(0)
 
     init(
-        senders: [PushEndpoint.Kind: any PushSender], store: any MessengerStore, clock: any Clock,
-        intervalMilliseconds: Int64
+        senders: [PushEndpoint.Kind: any PushSender], store: any MessengerStore, storeQueues: BlockingQueues,
+        clock: any Clock, intervalMilliseconds: Int64
     ) {
         self.senders = senders
         self.store = store
+        self.storeQueues = storeQueues
         self.clock = clock
         intervalNanoseconds = UInt64(max(intervalMilliseconds, 0)) * 1_000_000
     }
@@ -37,16 +39,18 @@ final class PushScheduler: Sendable {
             coalesced.add(1, ordering: .relaxed)
             return
         }
-        let store = store
+        let (store, storeQueues) = (store, storeQueues)
         Task {
             let result = await sender.send(PushNotification(collapseId: "mailbox"), to: endpoint)
             switch result {
             case .sent: sent.add(1, ordering: .relaxed)
             case .unregistered:
                 failed.add(1, ordering: .relaxed)
-                let current = try? store.device(accountId: device.accountId, deviceId: device.deviceId)
-                if current?.push == endpoint {
-                    try? store.setPushEndpoint(nil, accountId: device.accountId, deviceId: device.deviceId)
+                storeQueues.detach {
+                    let current = try? store.device(accountId: device.accountId, deviceId: device.deviceId)
+                    if current?.push == endpoint {
+                        try? store.setPushEndpoint(nil, accountId: device.accountId, deviceId: device.deviceId)
+                    }
                 }
             case .failed: failed.add(1, ordering: .relaxed)
             }
