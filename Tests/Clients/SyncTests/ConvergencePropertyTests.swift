@@ -15,7 +15,7 @@ struct ConvergencePropertyTests {
 
     @Test(arguments: [UInt64(13), 2_026])
     func randomInterleavingsConvergeWithoutLosingAcknowledgedWrites(seed: UInt64) async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         var random = SeededGenerator(state: seed)
         let names = ["laptop", "phone", "tablet"]
