@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import CourierTesting
 import Foundation
 import Sync
@@ -117,6 +118,20 @@ final class SyncHarness: @unchecked Sendable {
     func serverSnapshot() async throws -> SyncSnapshot {
         let store = store
         return try await offPool { try store.snapshot(owner: Self.owner) }
+    }
+
+    /// Rows of the server's tables, read straight from its database off the cooperative pool:
+    /// `sql` is written with `$1` parameters (SQLite reads them as `?1`).
+    func serverRows<T: Sendable>(
+        _ sql: String, _ arguments: [SQLValue], row: @escaping @Sendable (any DatabaseRow) throws -> T
+    ) async throws -> [T] {
+        let (url, path) = (databaseURL, directory + "/sync.sqlite")
+        return try await offPool {
+            if let url { return try PostgresConnection(url: url).query(sql, arguments) { try row($0) } }
+            return try Database(path: path).query(sql.replacingOccurrences(of: "$", with: "?"), arguments) {
+                try row($0)
+            }
+        }
     }
 
     /// Runs the service's tombstone collection off the cooperative pool.
