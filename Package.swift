@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "Sync", dependencies: ["SyncWire", "CourierCore", "CourierHTTPClient"], path: "Sources/Clients/Sync"),
         .target(
-            name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP"],
+            name: "SyncServer", dependencies: ["SyncWire", "Pagination", "CourierCore", "CourierHTTP", "CourierPostgres"],
             path: "Sources/Servers/SyncServer"),
         .executableTarget(
             name: "courier-server",
@@ -235,7 +235,9 @@ let package = Package(
             path: "Tests/Clients/FeatureFlagsTests"),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierTesting"],
+            dependencies: [
+                "Sync", "SyncServer", "SyncWire", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting",
+            ],
             path: "Tests/Clients/SyncTests"),
         .testTarget(
             name: "PaginationTests",

@@ -13,6 +13,8 @@ import SyncWire
 /// let sync = try SyncService(configuration: configuration, store: SQLiteSyncStore(path: dir + "/sync.sqlite"))
 /// sync.mount(on: &router)
 /// ```
+///
+/// Several instances share one PostgreSQL database with `PostgresSyncStore(url:)` instead.
 public final class SyncService: Sendable {
     /// The limits and tokens in force.
     public let configuration: SyncServerConfiguration

@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ApplyRuleTests {
     @Test func aPullOverPendingEditsKeepsThemAndTheNextPushResolvesTheConflict() async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         let (laptop, _) = try harness.client("laptop", policies: ["notes": .fieldMerge])
         let (phone, phoneTransport) = try harness.client("phone", policies: ["notes": .fieldMerge])
@@ -35,7 +35,7 @@ struct ApplyRuleTests {
     }
 
     @Test func deletingARecordThatDoesNotExistIsAClearError() async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         let (client, _) = try harness.client("laptop")
         await #expect(throws: SyncError.self) { try await client.delete("notes", id: "missing") }

@@ -15,7 +15,7 @@ struct ConflictPolicyTests {
     func twoClientsEditingOneRecordOfflineConverge(
         policy: ConflictPolicy, expected: [String: JSONValue], keepsCopy: Bool
     ) async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         let (laptop, _) = try harness.client("laptop", policies: ["notes": policy])
         let (phone, _) = try harness.client("phone", policies: ["notes": policy])
@@ -44,7 +44,7 @@ struct ConflictPolicyTests {
     }
 
     @Test func lastWriterWinsGoesByHybridClockNotByWhoPushedLast() async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         let (laptop, _) = try harness.client("laptop", policies: ["notes": .lastWriterWins])
         let (phone, _) = try harness.client("phone", policies: ["notes": .lastWriterWins])

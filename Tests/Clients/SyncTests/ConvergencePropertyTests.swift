@@ -13,9 +13,9 @@ struct ConvergencePropertyTests {
         "notes": .fieldMerge, "tasks": .lastWriterWins, "cards": .serverWins,
     ]
 
-    @Test(arguments: [UInt64(13), 2_026])
-    func randomInterleavingsConvergeWithoutLosingAcknowledgedWrites(seed: UInt64) async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases, [UInt64(13), 2_026])
+    func randomInterleavingsConvergeWithoutLosingAcknowledgedWrites(backend: StoreBackend, seed: UInt64) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         var random = SeededGenerator(state: seed)
         let names = ["laptop", "phone", "tablet"]
@@ -74,18 +74,23 @@ struct ConvergencePropertyTests {
         #expect(acknowledged.count > 50)
         // Every acknowledged version is still in the server's history, unchanged, and no record
         // went back to an older version (no restart lost a commit).
-        let history = try Database(path: harness.directory + "/sync.sqlite")
+        let history = try await harness.serverRows(
+            "SELECT collection, id, version, fields, deleted FROM sync_history", []
+        ) { row in
+            SyncRecord(
+                collection: row.text(0) ?? "", id: row.text(1) ?? "", version: row.int(2),
+                fields: try JSONParser.parse(row.text(3) ?? "{}").objectValue ?? [:], deleted: row.int(4) != 0, hlc: "")
+        }
+        let versions = try await harness.serverRows("SELECT collection, id, version FROM sync_records", []) { row in
+            (row.text(0) ?? "", row.text(1) ?? "", row.int(2))
+        }
         for record in acknowledged {
-            let stored = try history.query(
-                "SELECT fields, deleted FROM sync_history WHERE collection = ?1 AND id = ?2 AND version = ?3",
-                [.text(record.collection), .text(record.id), .integer(record.version)]
-            ) { row in (try JSONParser.parse(row.text(0) ?? "{}").objectValue ?? [:], row.int(1) != 0) }
-            #expect(stored.first?.0 == record.fields && stored.first?.1 == record.deleted, "\(record)")
-            let current = try history.query(
-                "SELECT version FROM sync_records WHERE collection = ?1 AND id = ?2",
-                [.text(record.collection), .text(record.id)]
-            ) { $0.int(0) }
-            #expect((current.first ?? 0) >= record.version)
+            let stored = history.first {
+                $0.collection == record.collection && $0.id == record.id && $0.version == record.version
+            }
+            #expect(stored?.fields == record.fields && stored?.deleted == record.deleted, "\(record)")
+            let current = versions.first { $0.0 == record.collection && $0.1 == record.id }
+            #expect((current?.2 ?? 0) >= record.version)
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct QuarantineTests {
     @Test func aPoisonOperationIsQuarantinedAndDoesNotBlockTheOthers() async throws {
-        let harness = try SyncHarness { configuration in
+        let harness = try await SyncHarness { configuration in
             configuration.validate = { operation in
                 if case .set(let fields) = operation.kind, fields["title"] == "poison" {
                     return "titles may not be poison"
@@ -41,7 +41,7 @@ struct QuarantineTests {
     }
 
     @Test func anOversizedOperationIsRejectedAndCanBeDropped() async throws {
-        let harness = try SyncHarness { $0.maximumOperationBytes = 64 }
+        let harness = try await SyncHarness { $0.maximumOperationBytes = 64 }
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         let id = try await alice.create("notes", fields: ["body": .string(String(repeating: "x", count: 100))])

@@ -6,8 +6,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct SyncCycleTests {
-    @Test func recordsCreatedOfflineReachAnotherClientThroughOneCycleEach() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func recordsCreatedOfflineReachAnotherClientThroughOneCycleEach(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, transport) = try harness.client("alice")
         let (phone, _) = try harness.client("phone")
@@ -38,24 +39,26 @@ struct SyncCycleTests {
         #expect(try await phone.checksum() == harness.serverChecksum())
     }
 
-    @Test func aLostAnswerIsRetriedWithTheSameOpIDsAndAppliedOnce() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func aLostAnswerIsRetriedWithTheSameOpIDsAndAppliedOnce(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, transport) = try harness.client("alice")
         let id = try await alice.create("notes", fields: ["title": "once"])
         transport.set(.loseAnswer)
         await #expect(throws: SyncError.self) { try await alice.sync() }
         // The server applied it; the client does not know.
-        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.map(\.version) == [1])
+        #expect(try await harness.serverSnapshot().records.map(\.version) == [1])
         transport.set(.none)
         let report = try await alice.sync()
         #expect(report.applied == 1)
-        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.map(\.version) == [1])
+        #expect(try await harness.serverSnapshot().records.map(\.version) == [1])
         #expect(try await alice.record("notes", id: id)?.version == 1)
     }
 
-    @Test func aClientKilledBeforeItRecordedTheAnswerResumesFromItsFile() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func aClientKilledBeforeItRecordedTheAnswerResumesFromItsFile(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let transport = harness.transport()
         var (alice, _) = try harness.client("alice", transport: transport)
@@ -70,8 +73,9 @@ struct SyncCycleTests {
         #expect(try await alice.pendingOperationCount() == 0)
     }
 
-    @Test func observersSeeLocalWritesAndPulledChangesAsTheyCommit() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func observersSeeLocalWritesAndPulledChangesAsTheyCommit(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         let (phone, _) = try harness.client("phone")
@@ -98,8 +102,9 @@ struct SyncCycleTests {
         #expect(latest?.first?.version == 2)
     }
 
-    @Test func anEmptiedOplogNeverHandsOutASequenceTheServerHasSeen() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func anEmptiedOplogNeverHandsOutASequenceTheServerHasSeen(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         for round in 0..<3 {
@@ -109,11 +114,11 @@ struct SyncCycleTests {
             #expect(report.applied == 1 && report.conflicts == 0)
             #expect(try await alice.record("notes", id: id)?.version == 1)
         }
-        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.count == 3)
+        #expect(try await harness.serverSnapshot().records.count == 3)
     }
 
     @Test func anObserverReadingOnlyChangedRecordsEndsAtTheCollectionsContents() async throws {
-        let harness = try SyncHarness()
+        let harness = try await SyncHarness()
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         var results = alice.observe(collection: "notes").makeAsyncIterator()
@@ -135,8 +140,9 @@ struct SyncCycleTests {
         #expect(latest.map(\.id) == latest.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
-    @Test func eachOperationReportsItsOutcome() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func eachOperationReportsItsOutcome(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         var outcomes = alice.outcomes().makeAsyncIterator()
@@ -147,8 +153,9 @@ struct SyncCycleTests {
         #expect(outcome?.result == .applied(version: 1))
     }
 
-    @Test func aPokeLongPollWakesTheOtherClientWhichThenSyncs() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func aPokeLongPollWakesTheOtherClientWhichThenSyncs(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         let (phone, _) = try harness.client("phone")

@@ -1,14 +1,16 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import CourierTesting
 import Foundation
 import Sync
 import SyncServer
 import SyncWire
 
-/// A sync service with a manual clock and a SQLite store in a temporary directory (so it can be
-/// restarted on the same data), on a real server on 127.0.0.1 with an ephemeral port, or
-/// (`listening: false`) answering in process only, through `routes`.
+/// A sync service with a manual clock and a SQLite store in a temporary directory or
+/// (`backend: .postgres`) a PostgreSQL database of its own (so it can be restarted on the same
+/// data), on a real server on 127.0.0.1 with an ephemeral port, or (`listening: false`)
+/// answering in process only, through `routes`.
 final class SyncHarness: @unchecked Sendable {
     // @unchecked: `server`, `service` and `store` change only in `restart()`, which tests call
     // between steps from one task, never while another task reads them.
@@ -19,14 +21,17 @@ final class SyncHarness: @unchecked Sendable {
     let directory: String
     let configuration: SyncServerConfiguration
     let listening: Bool
-    private(set) var store: SQLiteSyncStore
+    /// The PostgreSQL database's address, or `nil` on SQLite.
+    let databaseURL: String?
+    private(set) var store: any SyncStore
     private(set) var service: SyncService
     private(set) var server: HTTPServer
 
     init(
+        backend: StoreBackend = .sqlite,
         clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true,
         configure: (inout SyncServerConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         self.clock = clock
         self.listening = listening
         directory = NSTemporaryDirectory() + "sync-" + Identifier.uuid()
@@ -35,17 +40,25 @@ final class SyncHarness: @unchecked Sendable {
         configuration.tokens = [Self.token: Self.owner, "token-bob": "bob"]
         configure(&configuration)
         self.configuration = configuration
-        (store, service, server) = try Self.start(
-            directory: directory, configuration: configuration, clock: clock, listening: listening)
+        databaseURL = backend == .postgres ? try await TestPostgres.shared.makeDatabase() : nil
+        (store, service, server) = try await Self.start(
+            directory: directory, databaseURL: databaseURL, configuration: configuration, clock: clock,
+            listening: listening)
     }
 
     private static func start(
-        directory: String, configuration: SyncServerConfiguration, clock: ManualClock, listening: Bool
-    ) throws
-        -> (SQLiteSyncStore, SyncService, HTTPServer)
-    {
-        let store = try SQLiteSyncStore(path: directory + "/sync.sqlite")
-        let service = try SyncService(configuration: configuration, store: store, clock: clock)
+        directory: String, databaseURL: String?, configuration: SyncServerConfiguration, clock: ManualClock,
+        listening: Bool
+    ) async throws -> (any SyncStore, SyncService, HTTPServer) {
+        let (store, service) = try await offPool { () throws -> (any SyncStore, SyncService) in
+            let store: any SyncStore =
+                if let databaseURL {
+                    try PostgresSyncStore(url: databaseURL, connections: 4)
+                } else {
+                    try SQLiteSyncStore(path: directory + "/sync.sqlite")
+                }
+            return (store, try SyncService(configuration: configuration, store: store, clock: clock))
+        }
         var router = Router()
         service.mount(on: &router)
         var http = HTTPServerConfiguration()
@@ -65,8 +78,9 @@ final class SyncHarness: @unchecked Sendable {
     func restart() async throws {
         let old = server
         await old.shutdown(deadline: .milliseconds(200))
-        (store, service, server) = try Self.start(
-            directory: directory, configuration: configuration, clock: clock, listening: listening)
+        (store, service, server) = try await Self.start(
+            directory: directory, databaseURL: databaseURL, configuration: configuration, clock: clock,
+            listening: listening)
     }
 
     /// Stops the server without waiting.
@@ -96,8 +110,34 @@ final class SyncHarness: @unchecked Sendable {
     }
 
     /// The server's snapshot checksum for the test owner.
-    func serverChecksum() throws -> String {
-        RecordSetChecksum.of(try store.snapshot(owner: Self.owner).records)
+    func serverChecksum() async throws -> String {
+        RecordSetChecksum.of(try await serverSnapshot().records)
+    }
+
+    /// The server's snapshot for the test owner, read off the cooperative pool (libpq blocks).
+    func serverSnapshot() async throws -> SyncSnapshot {
+        let store = store
+        return try await offPool { try store.snapshot(owner: Self.owner) }
+    }
+
+    /// Rows of the server's tables, read straight from its database off the cooperative pool:
+    /// `sql` is written with `$1` parameters (SQLite reads them as `?1`).
+    func serverRows<T: Sendable>(
+        _ sql: String, _ arguments: [SQLValue], row: @escaping @Sendable (any DatabaseRow) throws -> T
+    ) async throws -> [T] {
+        let (url, path) = (databaseURL, directory + "/sync.sqlite")
+        return try await offPool {
+            if let url { return try PostgresConnection(url: url).query(sql, arguments) { try row($0) } }
+            return try Database(path: path).query(sql.replacingOccurrences(of: "$", with: "?"), arguments) {
+                try row($0)
+            }
+        }
+    }
+
+    /// Runs the service's tombstone collection off the cooperative pool.
+    func collectTombstones() async throws -> Int {
+        let service = service
+        return try await offPool { try service.collectTombstones() }
     }
 }
 

@@ -24,7 +24,7 @@ struct SyncServerRouteTests {
     func badRequestsGetATypedError(
         method: String, path: String, body: String, headers: [String: String], status: Int, code: String
     ) async throws {
-        let harness = try SyncHarness(listening: false)
+        let harness = try await SyncHarness(listening: false)
         defer { harness.stop() }
         let response = try await harness.routes.execute(
             HTTPMethod(rawValue: method), path, headers: headers, body: Array(body.utf8))
@@ -33,8 +33,9 @@ struct SyncServerRouteTests {
         #expect(response.header("www-authenticate") == nil)
     }
 
-    @Test func aPushOverTheOperationLimitIsRefusedWhole() async throws {
-        let harness = try SyncHarness(listening: false) { $0.maximumOperationsPerPush = 2 }
+    @Test(arguments: StoreBackend.allCases)
+    func aPushOverTheOperationLimitIsRefusedWhole(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend, listening: false) { $0.maximumOperationsPerPush = 2 }
         defer { harness.stop() }
         let operations: [JSONValue] = (1...3).map { n in
             SyncOperation(
@@ -46,11 +47,12 @@ struct SyncServerRouteTests {
         let response = try await harness.routes.execute(
             "POST", "/v1/sync/push", json: ["clientID": "c", "operations": .array(operations)], headers: Self.auth)
         #expect(response.status == 413)
-        #expect(try harness.store.snapshot(owner: SyncHarness.owner).records.isEmpty)
+        #expect(try await harness.serverSnapshot().records.isEmpty)
     }
 
-    @Test func aTamperedChangesCursorIsRefused() async throws {
-        let harness = try SyncHarness(listening: false)
+    @Test(arguments: StoreBackend.allCases)
+    func aTamperedChangesCursorIsRefused(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend, listening: false)
         defer { harness.stop() }
         let first = try await harness.routes.execute("GET", "/v1/sync/changes", headers: Self.auth)
         let cursor = try #require(first.jsonBody?["cursor"]?.stringValue)
@@ -63,8 +65,9 @@ struct SyncServerRouteTests {
         #expect(response.jsonBody?["error"]?["code"] == "invalid_cursor")
     }
 
-    @Test func ownersSeeOnlyTheirOwnRecords() async throws {
-        let harness = try SyncHarness()
+    @Test(arguments: StoreBackend.allCases)
+    func ownersSeeOnlyTheirOwnRecords(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend)
         defer { harness.stop() }
         let (alice, _) = try harness.client("alice")
         try await alice.create("notes", fields: ["title": "private"])

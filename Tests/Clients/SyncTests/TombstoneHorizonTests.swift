@@ -7,8 +7,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct TombstoneHorizonTests {
-    @Test func aClientOfflinePastTheHorizonRefetchesASnapshotAndConverges() async throws {
-        let harness = try SyncHarness { $0.tombstoneHorizon = .seconds(86_400) }
+    @Test(arguments: StoreBackend.allCases)
+    func aClientOfflinePastTheHorizonRefetchesASnapshotAndConverges(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend) { $0.tombstoneHorizon = .seconds(86_400) }
         defer { harness.stop() }
         let (laptop, _) = try harness.client("laptop")
         let (phone, phoneTransport) = try harness.client("phone")
@@ -25,7 +26,7 @@ struct TombstoneHorizonTests {
         let phoneOnly = try await phone.create("notes", fields: ["title": "made offline"])
 
         harness.clock.advance(by: .seconds(2 * 86_400))
-        #expect(try harness.service.collectTombstones() == 1)
+        #expect(try await harness.collectTombstones() == 1)
 
         phoneTransport.set(.none)
         let report = try await phone.sync()
@@ -39,8 +40,9 @@ struct TombstoneHorizonTests {
         #expect(try await laptop.records("notes") == phone.records("notes"))
     }
 
-    @Test func aClientWithinTheHorizonPullsWithoutRefetching() async throws {
-        let harness = try SyncHarness { $0.tombstoneHorizon = .seconds(86_400) }
+    @Test(arguments: StoreBackend.allCases)
+    func aClientWithinTheHorizonPullsWithoutRefetching(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend) { $0.tombstoneHorizon = .seconds(86_400) }
         defer { harness.stop() }
         let (laptop, _) = try harness.client("laptop")
         let (phone, _) = try harness.client("phone")
@@ -53,14 +55,15 @@ struct TombstoneHorizonTests {
         #expect(!report.refetched)
         #expect(try await phone.record("notes", id: id) == nil)
         harness.clock.advance(by: .seconds(2 * 86_400))
-        #expect(try harness.service.collectTombstones() == 1)
+        #expect(try await harness.collectTombstones() == 1)
         #expect(try await phone.sync().refetched == false)
     }
 
     /// The service's tombstone job runs under the server's `run()` on the service's clock: once
     /// at start, then every `tombstoneCollectionInterval`; it stops with the server.
-    @Test func theTombstoneJobCollectsOnTheServicesClockAndStopsWithTheServer() async throws {
-        let harness = try SyncHarness(listening: false) {
+    @Test(arguments: StoreBackend.allCases)
+    func theTombstoneJobCollectsOnTheServicesClockAndStopsWithTheServer(backend: StoreBackend) async throws {
+        let harness = try await SyncHarness(backend: backend, listening: false) {
             $0.tombstoneHorizon = .seconds(86_400)
             $0.tombstoneCollectionInterval = .seconds(3_600)
         }
@@ -82,7 +85,7 @@ struct TombstoneHorizonTests {
         try await harness.clock.waitForSleepers(1)
         harness.clock.advance(by: .seconds(86_400 + 3_600))
         try await harness.clock.waitForSleepers(1)
-        #expect(try harness.service.collectTombstones() == 0)
+        #expect(try await harness.collectTombstones() == 0)
         await server.shutdown(deadline: .zero)
         try await running.value
         #expect(harness.clock.sleeperCount == 0)

@@ -3,7 +3,7 @@ import SyncWire
 /// The server's sync state: records per owner with versions, their history (conflict
 /// ancestors), the last operation processed per client, tombstones and the changes feed.
 ///
-/// SQLite now (`SQLiteSyncStore`); a PostgreSQL store implements the same protocol.
+/// `SQLiteSyncStore` for one instance; `PostgresSyncStore` for several sharing one database.
 public protocol SyncStore: Sendable {
     /// Applies a client's operations in order, in one transaction: each is answered once (a
     /// repeated op id gets its first answer back) and the client's last processed sequence is

@@ -1,0 +1,75 @@
+import CourierCore
+import CourierPostgres
+
+/// The sync store on PostgreSQL, for several server instances sharing one database: the same
+/// tables, statements and behaviour as `SQLiteSyncStore` (the logic is written once, against
+/// `SyncConnection`, and the same tests run against both), with the concurrency PostgreSQL
+/// needs spelled out:
+/// - a push locks its owner's row in `sync_owners` first and takes feed positions from that
+///   row's counter, so pushes for one owner run one after the other and positions become
+///   visible in commit order: a pull's cursor never skips a row that commits late;
+/// - the tombstone collection runs on one instance at a time (`pg_try_advisory_lock`).
+///
+/// The tables and columns are the SQLite schema's (`bigint`, `bytea`, `text`); collections and
+/// ids compare byte by byte (`COLLATE "C"`), as in SQLite, whatever the database's locale, so
+/// snapshots and list pages come in the same order on both engines.
+///
+/// Its methods block the calling thread for the round trips to the server, as the SQLite store
+/// blocks for its disk.
+public final class PostgresSyncStore: SyncDatabaseStore {
+    let pool: PostgresPool
+
+    static let migrator = PostgresMigrator(
+        scope: "sync",
+        [
+            .init(
+                "create sync records, history, clients, results and owners",
+                sql: """
+                    CREATE TABLE sync_records(
+                        owner text NOT NULL, collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL,
+                        version bigint NOT NULL, fields text NOT NULL, deleted bigint NOT NULL,
+                        hlc text NOT NULL, position bigint NOT NULL, written_at bigint NOT NULL,
+                        PRIMARY KEY(owner, collection, id));
+                    CREATE UNIQUE INDEX sync_records_by_position ON sync_records(owner, position);
+                    CREATE INDEX sync_records_tombstones ON sync_records(written_at) WHERE deleted = 1;
+                    CREATE TABLE sync_history(
+                        owner text NOT NULL, collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL,
+                        version bigint NOT NULL, fields text NOT NULL, deleted bigint NOT NULL, hlc text NOT NULL,
+                        written_at bigint NOT NULL, PRIMARY KEY(owner, collection, id, version));
+                    CREATE INDEX sync_history_by_age ON sync_history(written_at);
+                    CREATE TABLE sync_clients(
+                        owner text NOT NULL, client_id text NOT NULL, last_sequence bigint NOT NULL,
+                        PRIMARY KEY(owner, client_id));
+                    CREATE TABLE sync_results(
+                        owner text NOT NULL, op_id text NOT NULL, client_id text NOT NULL, sequence bigint NOT NULL,
+                        result text NOT NULL, PRIMARY KEY(owner, op_id));
+                    CREATE INDEX sync_results_by_client ON sync_results(owner, client_id, sequence);
+                    CREATE TABLE sync_owners(owner text PRIMARY KEY, next_position bigint NOT NULL, horizon bigint NOT NULL);
+                    CREATE TABLE sync_meta(key text PRIMARY KEY, value bytea NOT NULL);
+                    """)
+        ])
+
+    /// Connects to `url` (`postgres://…`) with up to `connections` connections and migrates the
+    /// sync tables.
+    /// - Throws: `PostgresError`, or `DatabaseSchemaError` when a newer build migrated the database.
+    public init(url: String, connections: Int = 8) throws {
+        pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
+    }
+
+    func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try pool.write(body)
+    }
+
+    func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
+    /// See `SyncStore.collectTombstones`. Of the instances sharing the database, one collects at
+    /// a time: a call while another instance collects returns 0 at once (that one moves the
+    /// horizons).
+    public func collectTombstones(before: Int64) throws -> Int {
+        try pool.ifNoOtherInstanceRuns("sync.tombstones") { db in
+            try db.transaction { try db.collectTombstones(before: before) }
+        } ?? 0
+    }
+}
