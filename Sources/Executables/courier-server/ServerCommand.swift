@@ -39,7 +39,7 @@ enum ServerCommand {
     }
 
     /// The PostgreSQL database `--database` (or `COURIER_DATABASE_URL`) names, if any: the
-    /// collector, the messenger, the flags and the console's sessions keep their state there.
+    /// collector, the messenger, sync, the flags and the console's sessions keep their state there.
     private static func databaseURL(_ options: ServerOptions) -> String? {
         let url = options.databaseURL ?? options.environment["COURIER_DATABASE_URL"]
         return url?.isEmpty == false ? url : nil
@@ -108,8 +108,10 @@ enum ServerCommand {
         var syncConfiguration = SyncServerConfiguration()
         syncConfiguration.tokens = SyncServerConfiguration.tokens(
             from: options.environment["COURIER_SYNC_TOKENS"] ?? "")
-        let sync = try SyncService(
-            configuration: syncConfiguration, store: try SQLiteSyncStore(path: options.dataDirectory + "/sync.sqlite"))
+        let syncStore: any SyncStore =
+            try databaseURL(options).map { try PostgresSyncStore(url: $0) }
+            ?? SQLiteSyncStore(path: options.dataDirectory + "/sync.sqlite")
+        let sync = try SyncService(configuration: syncConfiguration, store: syncStore)
         sync.mount(on: &router)
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")

@@ -57,7 +57,7 @@ struct ServerOptions {
             .value(
                 "--database", "URL",
                 help:
-                    "postgres://user@host/db: keep the collector's, messenger's, flags' and console sessions' state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
+                    "postgres://user@host/db: keep every server's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
             ),
             .value("--threads", "N", help: "threads the HTTP handlers run on (default 32)"),
             .value(

@@ -70,8 +70,7 @@ struct PostgresServerTourTests {
         let served = try await client.send("GET", again + "/v1/flags/production/")
         #expect(served.json?["flags"]?.arrayValue?.compactMap { $0["key"]?.stringValue } == ["tour"])
         #expect(try await client.send("GET", again + "/console/api/session", headers: ["Cookie": cookie]).status == 200)
-        // Sync's store is still SQLite (its PostgreSQL store is not wired yet).
-        let files = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { !$0.hasPrefix("sync.") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
         #expect(files == ["courier.lock"])
     }
 }
