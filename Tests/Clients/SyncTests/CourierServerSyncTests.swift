@@ -5,15 +5,18 @@ import Sync
 import Testing
 
 /// The sync routes as `courier-server` mounts them, across a SIGKILL and a restart on the same
-/// data directory: clients keep their cursors (the signing key lives in the store) and converge.
+/// data directory or the same PostgreSQL database (`--database`): clients keep their cursors (the
+/// signing key lives in the store) and converge.
 @Suite(.timeLimit(.minutes(1)))
 struct CourierServerSyncTests {
-    @Test func clientsSyncThroughCourierServerAcrossAKill() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func clientsSyncThroughCourierServerAcrossAKill(backend: StoreBackend) async throws {
         let executable = try #require(
             builtExecutable(named: "courier-server"), "build courier-server first (swift build)")
         let data = NSTemporaryDirectory() + "courier-sync-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try await Self.start(executable, data)
+        let database = backend == .postgres ? ["--database", try await TestPostgres.shared.makeDatabase()] : []
+        let first = try await Self.start(executable, data, database)
         let laptopFile = data + "-laptop.sqlite"
         let phoneFile = data + "-phone.sqlite"
         defer {
@@ -28,7 +31,7 @@ struct CourierServerSyncTests {
         first.0.signal(SIGKILL)
         _ = await runOffPool { first.0.wait() }
 
-        let second = try await Self.start(executable, data)
+        let second = try await Self.start(executable, data, database)
         defer { second.0.terminate() }
         let laptopAgain = try SyncClient(
             path: laptopFile, transport: HTTPSyncTransport(baseURL: second.1, token: "t-alice"))
@@ -42,9 +45,11 @@ struct CourierServerSyncTests {
         #expect(try await phone.checksum() == laptopAgain.checksum())
     }
 
-    private static func start(_ executable: String, _ data: String) async throws -> (ChildProcess, String) {
+    private static func start(_ executable: String, _ data: String, _ extra: [String]) async throws -> (
+        ChildProcess, String
+    ) {
         let process = try ChildProcess(
-            executable, ["--port", "0", "--data-dir", data, "--write-key", "k", "--quiet"],
+            executable, ["--port", "0", "--data-dir", data, "--write-key", "k", "--quiet"] + extra,
             environment: ["COURIER_SYNC_TOKENS": "t-alice=alice,t-bob=bob"], output: .pipe, errorOutput: .discard)
         guard let output = process.output else { throw SyncError(.invalidArgument, "no pipe") }
         let line = await runOffPool { () -> String in
