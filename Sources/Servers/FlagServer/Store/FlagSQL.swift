@@ -8,7 +8,7 @@ enum FlagSQL {
     /// The environment's definitions by subject and key, or `nil` when it has none. One
     /// statement, so one snapshot on either engine.
     /// - Throws: the engine's error, or `JSONParser`'s when a stored definition is not JSON.
-    static func environment(_ key: String, in db: some FlagStatements) throws -> StoredEnvironment? {
+    static func environment(_ key: String, in db: some SQLConnection) throws -> StoredEnvironment? {
         let rows = try db.rows(
             """
             SELECT e.version, d.subject, d.definition FROM flag_environments e
@@ -35,7 +35,7 @@ enum FlagSQL {
     /// - Returns: the environment's new version.
     /// - Throws: the engine's error.
     static func apply(
-        _ change: FlagChange, environment: String, atMilliseconds: Int64, in db: some FlagStatements
+        _ change: FlagChange, environment: String, atMilliseconds: Int64, in db: some SQLConnection
     ) throws -> Int64 {
         let version =
             try db.rows(
@@ -70,7 +70,7 @@ enum FlagSQL {
 
     /// The newest `limit` audit rows of `environment`.
     /// - Throws: the engine's error, or `JSONParser`'s when a stored definition is not JSON.
-    static func audit(environment: String, limit: Int, in db: some FlagStatements) throws -> [FlagAuditEntry] {
+    static func audit(environment: String, limit: Int, in db: some SQLConnection) throws -> [FlagAuditEntry] {
         try db.rows(
             """
             SELECT id, subject, key, action, before, after, version, at FROM flag_audit
@@ -89,9 +89,9 @@ enum FlagSQL {
 /// writes (one transaction) on its engine.
 protocol FlagSQLStore: FlagStore {
     /// Runs `body` on a connection that sees one snapshot.
-    func reading<T>(_ body: (any FlagStatements) throws -> T) throws -> T
+    func reading<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one transaction.
-    func writing<T>(_ body: (any FlagStatements) throws -> T) throws -> T
+    func writing<T>(_ body: (any SQLConnection) throws -> T) throws -> T
 }
 
 extension FlagSQLStore {
@@ -113,35 +113,14 @@ extension FlagSQLStore {
     }
 }
 
-/// A connection of either engine, as `FlagSQL` uses it: statements with `$n` parameters.
-protocol FlagStatements {
-    /// Runs a query and maps each row.
-    func rows<T>(_ sql: String, _ arguments: [SQLValue], _ row: (any DatabaseRow) throws -> T) throws -> [T]
-    /// Runs a statement that returns no rows.
-    func change(_ sql: String, _ arguments: [SQLValue]) throws
-}
-
-extension Database: FlagStatements {
+extension SQLConnection {
+    /// Runs a query written with `$n` parameters and maps each row.
     func rows<T>(_ sql: String, _ arguments: [SQLValue], _ row: (any DatabaseRow) throws -> T) throws -> [T] {
-        try query(Self.sqliteParameters(sql), arguments) { try row($0) }
+        try query(SQLStatement(sql), arguments) { try row($0) }
     }
 
+    /// Runs a statement written with `$n` parameters that returns no rows.
     func change(_ sql: String, _ arguments: [SQLValue]) throws {
-        try run(Self.sqliteParameters(sql), arguments)
-    }
-
-    /// `$n` as SQLite spells it, `?n` (the flag statements have no other `$`).
-    static func sqliteParameters(_ sql: String) -> String {
-        String(sql.map { $0 == "$" ? "?" : $0 })
-    }
-}
-
-extension PostgresConnection: FlagStatements {
-    func rows<T>(_ sql: String, _ arguments: [SQLValue], _ row: (any DatabaseRow) throws -> T) throws -> [T] {
-        try query(sql, arguments) { try row($0) }
-    }
-
-    func change(_ sql: String, _ arguments: [SQLValue]) throws {
-        try run(sql, arguments)
+        try run(SQLStatement(sql), arguments)
     }
 }

@@ -42,11 +42,11 @@ public final class SQLiteFlagStore: FlagSQLStore {
         pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
     }
 
-    func reading<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+    func reading<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try pool.read { db in try body(db) }
     }
 
-    func writing<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+    func writing<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try pool.transaction { db in try body(db) }
     }
 }

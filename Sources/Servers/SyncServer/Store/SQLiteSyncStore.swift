@@ -1,7 +1,7 @@
 import CourierCore
 
 /// The embedded sync store: one SQLite file (or `:memory:`). Its logic and SQL are shared with
-/// `PostgresSyncStore` (`SyncDatabaseStore`, `SyncConnection`).
+/// `PostgresSyncStore` (`SyncDatabaseStore`, `SQLConnection`).
 public final class SQLiteSyncStore: SyncDatabaseStore {
     let pool: DatabasePool
 

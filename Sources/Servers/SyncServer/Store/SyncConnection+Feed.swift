@@ -2,7 +2,7 @@ import CourierCore
 import Pagination
 import SyncWire
 
-extension SyncConnection {
+extension SQLConnection {
     /// `SyncStore.changes`, inside the caller's read transaction (one snapshot for the horizon
     /// and the rows).
     func changes(owner: String, since: Int64, limit: Int) throws -> SyncChanges {

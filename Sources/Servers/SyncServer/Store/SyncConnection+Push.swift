@@ -1,7 +1,7 @@
 import CourierCore
 import SyncWire
 
-extension SyncConnection {
+extension SQLConnection {
     /// `SyncStore.push`, inside the caller's write transaction.
     func push(
         owner: String, clientID: String, operations: [SyncOperation], now: Int64,

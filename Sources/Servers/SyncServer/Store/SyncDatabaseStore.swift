@@ -1,10 +1,11 @@
+import CourierCore
 import SyncWire
 
 /// A sync store on one of the engines: it opens its engine's transactions, and the logic
-/// written once against `SyncConnection` runs inside them. `SQLiteSyncStore` and
+/// written once against `SQLConnection` runs inside them. `SQLiteSyncStore` and
 /// `PostgresSyncStore` get their `SyncStore` methods here.
 protocol SyncDatabaseStore: SyncStore {
-    associatedtype Connection: SyncConnection
+    associatedtype Connection: SQLConnection
 
     /// Runs `body` in one write transaction: all of it commits, or none of it.
     func writing<T>(_ body: (Connection) throws -> T) throws -> T

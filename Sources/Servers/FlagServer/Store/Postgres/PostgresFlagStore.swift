@@ -24,11 +24,11 @@ public final class PostgresFlagStore: FlagSQLStore {
     }
 
     // One statement per read (`FlagSQL`): one snapshot without a transaction's round trips.
-    func reading<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+    func reading<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try pool.withConnection { db in try body(db) }
     }
 
-    func writing<T>(_ body: (any FlagStatements) throws -> T) throws -> T {
+    func writing<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try pool.write { db in try body(db) }
     }
 }

@@ -3,7 +3,7 @@ import CourierPostgres
 
 /// The sync store on PostgreSQL, for several server instances sharing one database: the same
 /// tables, statements and behaviour as `SQLiteSyncStore` (the logic is written once, against
-/// `SyncConnection`, and the same tests run against both), with the concurrency PostgreSQL
+/// `SQLConnection`, and the same tests run against both), with the concurrency PostgreSQL
 /// needs spelled out:
 /// - a push locks its owner's row in `sync_owners` first and takes feed positions from that
 ///   row's counter, so pushes for one owner run one after the other and positions become
