@@ -222,45 +222,44 @@ public struct JSONParser {
         }
 
         mutating func string() throws(JSONError) -> String {
+            let (raw, unescaped) = try scanString(decoding: true)
+            if let unescaped { return String(decoding: unescaped, as: UTF8.self) }
+            // No escapes, so the bytes are the string.
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[raw]), as: UTF8.self)
+        }
+
+        /// Reads one string, `index` on its opening quote, to just past its closing quote, checking
+        /// it as JSON requires (escapes, surrogate pairs, no control characters, well-formed
+        /// UTF-8): `string` and `skipString` accept exactly the same strings.
+        /// - Parameter decoding: whether to build the string's bytes when it has escapes.
+        /// - Returns: the raw bytes between the quotes, and the decoded bytes when `decoding` and
+        ///   the string has escapes (`nil`: the raw bytes are the string).
+        mutating func scanString(decoding: Bool) throws(JSONError) -> (raw: Range<Int>, unescaped: [UInt8]?) {
             index += 1
             let start = index
             var nonASCII = false
-            // Fast path: no escapes, so the bytes are the string.
-            while index < bytes.count {
-                let c = bytes[index]
-                if c == UInt8(ascii: "\"") {
-                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    if nonASCII { try requireUTF8(raw, at: start) }
-                    let s = String(decoding: raw, as: UTF8.self)
-                    index += 1
-                    return s
-                }
-                if c == UInt8(ascii: "\\") { break }
-                if c < 0x20 { throw error("control character in string") }
-                if c >= 0x80 { nonASCII = true }
-                index += 1
-            }
-            var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            var out: [UInt8]?
             while index < bytes.count {
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
                     // Escapes are ASCII, so the raw text is valid UTF-8 exactly when the string is.
                     if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
                     index += 1
-                    return String(decoding: out, as: UTF8.self)
+                    return (start..<(index - 1), out)
                 }
                 if c < 0x20 { throw error("control character in string") }
                 if c != UInt8(ascii: "\\") {
                     if c >= 0x80 { nonASCII = true }
-                    out.append(c)
+                    out?.append(c)
                     index += 1
                     continue
                 }
+                if decoding && out == nil { out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index])) }
                 let scalar = try escape()
                 if scalar.isASCII {
-                    out.append(UInt8(scalar.value))
+                    out?.append(UInt8(scalar.value))
                 } else {
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    out?.append(contentsOf: Array(String(Character(scalar)).utf8))
                 }
             }
             throw error("unterminated string")
@@ -354,28 +353,9 @@ public struct JSONParser {
             }
         }
 
-        /// Checks one string exactly as `string` would (escapes, surrogate pairs, no control
-        /// characters), without making it.
+        /// Checks one string exactly as `string` would, without making it.
         mutating func skipString() throws(JSONError) {
-            index += 1
-            let start = index
-            var nonASCII = false
-            while index < bytes.count {
-                let c = bytes[index]
-                if c == UInt8(ascii: "\"") {
-                    if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
-                    index += 1
-                    return
-                }
-                if c < 0x20 { throw error("control character in string") }
-                if c == UInt8(ascii: "\\") {
-                    _ = try escape()
-                } else {
-                    if c >= 0x80 { nonASCII = true }
-                    index += 1
-                }
-            }
-            throw error("unterminated string")
+            _ = try scanString(decoding: false)
         }
 
         /// Refuses bytes that are not well-formed UTF-8 (overlong forms, surrogates and
