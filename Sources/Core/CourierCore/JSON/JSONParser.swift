@@ -163,26 +163,18 @@ public struct JSONParser {
                 }
                 members.append((key, element))
                 if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index)) }
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    var object = [String: JSONValue](minimumCapacity: members.count - start)
-                    for (key, value) in members[start...] {
-                        // A repeated key is refused: readers disagree on which value wins, so a
-                        // validator and a store could each see a different one.
-                        guard object.updateValue(value, forKey: key) == nil else {
-                            throw error("duplicate key \"\(key)\"")
-                        }
+                guard try endsContainer(UInt8(ascii: "}")) else { continue }
+                var object = [String: JSONValue](minimumCapacity: members.count - start)
+                for (key, value) in members[start...] {
+                    // A repeated key is refused: readers disagree on which value wins, so a
+                    // validator and a store could each see a different one.
+                    guard object.updateValue(value, forKey: key) == nil else {
+                        throw error("duplicate key \"\(key)\"")
                     }
-                    members.removeSubrange(start...)
-                    if recording { elementMembers.append(spans) }
-                    return .object(object)
-                } else {
-                    throw error("expected ',' or '}'")
                 }
+                members.removeSubrange(start...)
+                if recording { elementMembers.append(spans) }
+                return .object(object)
             }
         }
 
@@ -208,16 +200,7 @@ public struct JSONParser {
                     elementSizes.append(index - start)
                     if elementMembers.count == recorded { elementMembers.append([]) }
                 }
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(elements)
-                } else {
-                    throw error("expected ',' or ']'")
-                }
+                if try endsContainer(UInt8(ascii: "]")) { return .array(elements) }
             }
         }
 
@@ -299,6 +282,20 @@ public struct JSONParser {
             }
         }
 
+        /// Reads what follows a container's element: `true` past the container's `close`
+        /// (`}` or `]`), `false` past a comma, so another element follows.
+        /// - Throws: `JSONError` for anything else, or the end of input.
+        mutating func endsContainer(_ close: UInt8) throws(JSONError) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            let next = bytes[index]
+            guard next == UInt8(ascii: ",") || next == close else {
+                throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+            }
+            index += 1
+            return next == close
+        }
+
         /// Checks one value exactly as `value` would, without building it.
         mutating func skipValue(depth: Int) throws(JSONError) {
             guard index < bytes.count else { throw error("unexpected end of input") }
@@ -333,16 +330,7 @@ public struct JSONParser {
                         skipWhitespace()
                     }
                     try skipValue(depth: depth + 1)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("unexpected end of input") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == close {
-                        index += 1
-                        return
-                    } else {
-                        throw error(open == UInt8(ascii: "{") ? "expected ',' or '}'" : "expected ',' or ']'")
-                    }
+                    if try endsContainer(close) { return }
                 }
             case UInt8(ascii: "\""): try skipString()
             case UInt8(ascii: "t"): try literal("true")
