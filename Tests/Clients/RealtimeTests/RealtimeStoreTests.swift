@@ -69,7 +69,7 @@ struct RealtimeStoreTests {
     func incomingItemsAreDeduplicatedByIdAndOrderedByServerSeq(kind: String) throws {
         let store = try open(kind)
         func item(_ id: String, _ seq: Int64) -> IncomingItem {
-            IncomingItem(id: id, conversation: "c", serverSeq: seq, cursor: nil, body: .string(id))
+            IncomingItem(id: id, conversation: "c", serverSeq: seq, body: .string(id))
         }
         #expect(try store.receive(item("x", 2)) == .accepted)
         #expect(try store.receive(item("x", 2)) == .duplicate)

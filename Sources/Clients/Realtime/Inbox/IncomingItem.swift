@@ -12,6 +12,15 @@ public struct IncomingItem: Sendable, Hashable {
     public let cursor: Int64?
     /// What the server sent.
     public let body: JSONValue
+
+    /// Creates an item.
+    public init(id: String, conversation: String, serverSeq: Int64, cursor: Int64? = nil, body: JSONValue) {
+        self.id = id
+        self.conversation = conversation
+        self.serverSeq = serverSeq
+        self.cursor = cursor
+        self.body = body
+    }
 }
 
 /// What the inbox made of an incoming item.

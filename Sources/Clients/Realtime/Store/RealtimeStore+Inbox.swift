@@ -30,7 +30,7 @@ extension RealtimeStore {
                 [.text(conversation)]
             ) { row in
                 IncomingItem(
-                    id: row.text(0) ?? "", conversation: conversation, serverSeq: row.int(1), cursor: nil,
+                    id: row.text(0) ?? "", conversation: conversation, serverSeq: row.int(1),
                     body: (try? JSONParser.parse(row.text(2) ?? "null")) ?? .null)
             }
         }

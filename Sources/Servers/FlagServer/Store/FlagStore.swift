@@ -8,6 +8,13 @@ public struct StoredEnvironment: Sendable, Equatable {
     public var flags: [JSONValue]
     /// Segment definitions, by key order.
     public var segments: [JSONValue]
+
+    /// Creates one.
+    public init(version: Int64, flags: [JSONValue], segments: [JSONValue]) {
+        self.version = version
+        self.flags = flags
+        self.segments = segments
+    }
 }
 
 /// One change to an environment, stored with its audit row.
@@ -28,6 +35,14 @@ public struct FlagChange: Sendable, Equatable {
     public var action: String
     /// The new definition (already validated).
     public var definition: JSONValue
+
+    /// Creates a change.
+    public init(subject: Subject, key: String, action: String, definition: JSONValue) {
+        self.subject = subject
+        self.key = key
+        self.action = action
+        self.definition = definition
+    }
 }
 
 /// One audit row: every change is kept.

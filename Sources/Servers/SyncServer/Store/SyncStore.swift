@@ -48,6 +48,13 @@ public struct SyncChanges: Sendable {
     public var position: Int64
     /// Whether more changes wait beyond `limit`.
     public var hasMore: Bool
+
+    /// Creates a page of changes.
+    public init(records: [SyncRecord], position: Int64, hasMore: Bool) {
+        self.records = records
+        self.position = position
+        self.hasMore = hasMore
+    }
 }
 
 /// Every live record of an owner, for a client that must refetch.
@@ -56,6 +63,12 @@ public struct SyncSnapshot: Sendable {
     public var records: [SyncRecord]
     /// The feed position the snapshot reflects: pull from here afterwards.
     public var position: Int64
+
+    /// Creates a snapshot.
+    public init(records: [SyncRecord], position: Int64) {
+        self.records = records
+        self.position = position
+    }
 }
 
 /// A store answer the routes turn into a typed HTTP error.
