@@ -107,17 +107,7 @@ enum BenchCommand {
                 devices: rest.first.flatMap(Int.init) ?? 0,
                 credentials: rest.dropFirst().first.flatMap(MessengerIdleServerProcess.Credentials.init) ?? .salted)
         }
-        let invocation: Invocation
-        switch command.parse(arguments) {
-        case .help(let usage):
-            print(usage, terminator: "")
-            return 0
-        case .refused(let error):
-            FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
-            return UsageError.exitCode
-        case .run(let parsed):
-            invocation = parsed
-        }
+        let invocation = command.parseOrExit(arguments, tool: "courier-bench")
         let positive = 1...Int.max
         let runs: Int
         let seconds: Int

@@ -1,7 +1,9 @@
+import CourierCore
+
 /// Why a messenger operation failed: a code to branch on, a sentence, and the error underneath.
 public struct MessengerClientError: Error, Sendable, CustomStringConvertible {
     /// What went wrong; new codes may be added.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         private enum Value: String {
             case server, transport, storage, protocolFailure, identityChanged, notRegistered, invalidArgument
             case malformedEnvelope
@@ -27,7 +29,7 @@ public struct MessengerClientError: Error, Sendable, CustomStringConvertible {
         public static let malformedEnvelope = Code(.malformedEnvelope)
 
         /// The code's name.
-        public var description: String { value.rawValue }
+        public var name: String { value.rawValue }
     }
 
     /// The code.

@@ -13,22 +13,13 @@ import SyncServer
 enum ServerCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         var options: ServerOptions
-        switch ServerOptions.command.parse(arguments) {
-        case .help(let usage):
-            print(usage, terminator: "")
-            return 0
-        case .refused(let error):
+        do {
+            options = try ServerOptions(ServerOptions.command.parseOrExit(arguments, tool: "courier-server"))
+        } catch {
             FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
             return UsageError.exitCode
-        case .run(let invocation):
-            do {
-                options = try ServerOptions(invocation)
-            } catch {
-                FileHandle.standardError.write(Data("courier-server: \(error)\n".utf8))
-                return UsageError.exitCode
-            }
-            options.environment = ProcessInfo.processInfo.environment
         }
+        options.environment = ProcessInfo.processInfo.environment
         do {
             try await serve(options)
             return 0

@@ -42,99 +42,101 @@ struct ServerOptions {
     static let command = Command(
         "courier-server",
         summary: """
-            Serves the analytics collector (Segment's tracking API), the messenger server and the
-            feature flags, with data in embedded SQLite databases in the data directory.
+            Serves the analytics collector (Segment's tracking API), the messenger server, sync and the
+            feature flags, with data in embedded SQLite databases in the data directory, or in
+            PostgreSQL with --database.
             """,
         discussion: """
             SIGINT or SIGTERM stop the server gracefully: requests in flight are finished and answered
             (new ones get 503 with Retry-After) for up to 10 s, then it stops listening, commits and
             closes the database.
             """,
-        options: [
-            .value("--host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
-            .value("--port", "N", help: "port; 0 picks a free one (default 8080)"),
-            .value("--data-dir", "PATH", help: "data directory (default .courier)"),
+        options: bindings.map(\.option))
+
+    /// Every option with the property it sets, in the order they are read.
+    static var bindings: [OptionBinding<ServerOptions>] {
+        [
+            .value("--host", "ADDRESS", \.host, help: "address to listen on (default 127.0.0.1)"),
+            .integer("--port", "N", \.port, in: 0...65535, help: "port; 0 picks a free one (default 8080)"),
+            .value("--data-dir", "PATH", \.dataDirectory, help: "data directory (default .courier)"),
             .value(
-                "--database", "URL",
+                "--database", "URL", \.databaseURL,
                 help:
                     "postgres://user@host/db: keep every server's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
             ),
-            .value("--threads", "N", help: "threads the HTTP handlers run on (default 32)"),
-            .value(
-                "--loops", "N",
+            .integer(
+                "--threads", "N", \.handlerThreads, in: 1...1024, help: "threads the HTTP handlers run on (default 32)"),
+            .integer(
+                "--loops", "N", \.loops, in: 1...64,
                 help: "HTTP event loops, each a thread with its own listening socket on the port (default 1)"),
-            .value("--tls-cert", "PATH", help: "serve HTTPS: the certificate chain, PEM"),
-            .value("--tls-key", "PATH", help: "and its private key, PEM"),
-            .repeated("--write-key", "KEY", help: "accept this write key"),
-            .value("--write-keys-file", "PATH", help: "accept the write keys in this file, one per line"),
+            .value("--tls-cert", "PATH", \.tlsCertificate, help: "serve HTTPS: the certificate chain, PEM"),
+            .value("--tls-key", "PATH", \.tlsKey, help: "and its private key, PEM"),
+            .repeated("--write-key", "KEY", \.writeKeys, help: "accept this write key"),
             .value(
-                "--admin-token-file", "PATH",
+                "--write-keys-file", "PATH", \.writeKeysFile, help: "accept the write keys in this file, one per line"),
+            .value(
+                "--admin-token-file", "PATH", \.adminTokenFile,
                 help: "read the admin token (at least 16 bytes) from this file; or set COURIER_ADMIN_TOKEN"),
             .value(
-                "--admin-token", "TOKEN",
+                "--admin-token", "TOKEN", \.adminToken,
                 help: "the same on the command line (visible in the process list: prefer the file)"),
-            .flag("--metrics-require-admin", help: "GET /metrics needs the admin token too"),
-            .value("--rate-limit-key", "N", help: "requests per second per write key (default 1000; 0: none)"),
-            .value("--rate-limit-client", "N", help: "requests per second per client address (default 500; 0: none)"),
-            .value("--quota-key-mib", "N", help: "stored MiB allowed per write key (default: no quota)"),
-            .value("--quota-total-mib", "N", help: "stored MiB allowed in all (default: no quota)"),
-            .value("--dedupe-window-hours", "H", help: "how long messageIds are remembered (default 24)"),
-            .value("--apns-key-file", "PATH", help: "send messenger pushes to Apple devices: the .p8 key (PEM)"),
-            .value("--apns-key-id", "ID", help: "its key id"),
-            .value("--apns-team-id", "ID", help: "the developer team id"),
-            .value("--apns-topic", "BUNDLE-ID", help: "the app's bundle id"),
-            .flag("--apns-sandbox", help: "use APNs' development environment"),
-            .repeated(
-                "--push-webhook-allow", "CIDR",
-                help:
-                    "let webhook pushes reach this network although it is loopback, private or link-local (repeatable, or comma-separated: 127.0.0.0/8,::1); by default they reach only public addresses"
-            ),
-            .flag("--quiet", help: "no access log"),
-        ])
+            .flag("--metrics-require-admin", \.metricsRequireAdmin, help: "GET /metrics needs the admin token too"),
+            .number(
+                "--rate-limit-key", "N", \.rateLimitPerWriteKey, in: 0...1_000_000,
+                help: "requests per second per write key (default 1000; 0: none)"),
+            .number(
+                "--rate-limit-client", "N", \.rateLimitPerClient, in: 0...1_000_000,
+                help: "requests per second per client address (default 500; 0: none)"),
+            .integer(
+                "--quota-key-mib", "N", \.quotaPerWriteKeyMiB, in: 1...(1 << 40),
+                help: "stored MiB allowed per write key (default: no quota)"),
+            .integer(
+                "--quota-total-mib", "N", \.quotaTotalMiB, in: 1...(1 << 40),
+                help: "stored MiB allowed in all (default: no quota)"),
+            OptionBinding(
+                .value("--dedupe-window-hours", "H", help: "how long messageIds are remembered (default 24)")
+            ) { invocation, options throws(UsageError) in
+                guard let hours = try invocation.number("--dedupe-window-hours", in: 0...87_600) else { return }
+                guard hours > 0 else { throw invocation.refusal("--dedupe-window-hours must be more than 0") }
+                options.dedupeWindowHours = hours
+            },
+            .value(
+                "--apns-key-file", "PATH", \.apnsKeyFile,
+                help: "send messenger pushes to Apple devices: the .p8 key (PEM)"),
+            .value("--apns-key-id", "ID", \.apnsKeyId, help: "its key id"),
+            .value("--apns-team-id", "ID", \.apnsTeamId, help: "the developer team id"),
+            .value("--apns-topic", "BUNDLE-ID", \.apnsTopic, help: "the app's bundle id"),
+            .flag("--apns-sandbox", \.apnsSandbox, help: "use APNs' development environment"),
+            OptionBinding(
+                .repeated(
+                    "--push-webhook-allow", "CIDR",
+                    help:
+                        "let webhook pushes reach this network although it is loopback, private or link-local (repeatable, or comma-separated: 127.0.0.0/8,::1); by default they reach only public addresses"
+                )
+            ) { invocation, options throws(UsageError) in
+                for value in invocation.values("--push-webhook-allow") {
+                    for part in value.split(separator: ",") {
+                        let text = part.trimmingCharacters(in: .whitespaces)
+                        guard let network = IPNetwork(text) else {
+                            throw invocation.refusal(
+                                "--push-webhook-allow: \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8"
+                            )
+                        }
+                        options.webhookAllowedNetworks.append(network)
+                    }
+                }
+            },
+            .flag("--quiet", \.accessLog, setting: false, help: "no access log"),
+        ]
+    }
 
     /// The options of a checked invocation of `command`.
     /// - Throws: `UsageError` for a value out of range or options that go together given alone.
     init(_ invocation: Invocation) throws(UsageError) {
-        host = invocation.value("--host") ?? host
-        port = try invocation.integer("--port", in: 0...65535) ?? port
-        dataDirectory = invocation.value("--data-dir") ?? dataDirectory
-        databaseURL = invocation.value("--database")
+        for binding in Self.bindings { try binding.apply(invocation, to: &self) }
         if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             throw invocation.refusal("--database takes a postgres:// or postgresql:// address")
         }
-        handlerThreads = try invocation.integer("--threads", in: 1...1024) ?? handlerThreads
-        loops = try invocation.integer("--loops", in: 1...64) ?? loops
-        tlsCertificate = invocation.value("--tls-cert")
-        tlsKey = invocation.value("--tls-key")
-        writeKeys = invocation.values("--write-key")
-        writeKeysFile = invocation.value("--write-keys-file")
-        adminToken = invocation.value("--admin-token")
-        adminTokenFile = invocation.value("--admin-token-file")
-        metricsRequireAdmin = invocation.flag("--metrics-require-admin")
-        rateLimitPerWriteKey = try invocation.number("--rate-limit-key", in: 0...1_000_000)
-        rateLimitPerClient = try invocation.number("--rate-limit-client", in: 0...1_000_000)
-        quotaPerWriteKeyMiB = try invocation.integer("--quota-key-mib", in: 1...(1 << 40)).map(Int64.init)
-        quotaTotalMiB = try invocation.integer("--quota-total-mib", in: 1...(1 << 40)).map(Int64.init)
-        if let hours = try invocation.number("--dedupe-window-hours", in: 0...87_600) {
-            guard hours > 0 else { throw invocation.refusal("--dedupe-window-hours must be more than 0") }
-            dedupeWindowHours = hours
-        }
-        apnsKeyFile = invocation.value("--apns-key-file")
-        apnsKeyId = invocation.value("--apns-key-id")
-        apnsTeamId = invocation.value("--apns-team-id")
-        apnsTopic = invocation.value("--apns-topic")
-        apnsSandbox = invocation.flag("--apns-sandbox")
-        for value in invocation.values("--push-webhook-allow") {
-            for part in value.split(separator: ",") {
-                let text = part.trimmingCharacters(in: .whitespaces)
-                guard let network = IPNetwork(text) else {
-                    throw invocation.refusal(
-                        "--push-webhook-allow: \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8")
-                }
-                webhookAllowedNetworks.append(network)
-            }
-        }
-        accessLog = !invocation.flag("--quiet")
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw invocation.refusal("--tls-cert and --tls-key go together")
         }

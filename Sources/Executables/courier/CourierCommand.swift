@@ -8,17 +8,7 @@ import Foundation
 /// any request, file or account is made.
 enum CourierCommand {
     static func run(_ arguments: [String]) async -> Int32 {
-        let invocation: Invocation
-        switch table.parse(arguments) {
-        case .help(let usage):
-            print(usage, terminator: "")
-            return 0
-        case .refused(let error):
-            FileHandle.standardError.write(Data("courier: \(error)\n".utf8))
-            return UsageError.exitCode
-        case .run(let parsed):
-            invocation = parsed
-        }
+        let invocation = table.parseOrExit(arguments, tool: "courier")
         do {
             return try await run(invocation)
         } catch {

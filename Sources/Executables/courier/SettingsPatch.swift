@@ -3,23 +3,24 @@ import CourierCore
 
 /// Builds the settings change from `courier settings set` options.
 enum SettingsPatch {
+    /// The options that set one setting each: the option, the setting's key, what the option
+    /// takes (for the refusal) and how its text becomes the setting's value.
+    private static let settings:
+        [(option: String, key: String, takes: String, parse: @Sendable (String) -> JSONValue?)] = [
+            ("--enabled", "enabled", "true or false", { Bool($0).map(JSONValue.bool) }),
+            ("--sample-rate", "sampleRate", "a number from 0 to 100", { Double($0).map(JSONValue.double) }),
+            ("--flush-at", "flushAt", "a whole number", { Int64($0).map(JSONValue.int) }),
+            ("--flush-interval", "flushIntervalSeconds", "seconds", { Double($0).map(JSONValue.double) }),
+        ]
+
     static func from(_ arguments: Invocation) throws -> JSONValue {
         var patch: [String: JSONValue] = [:]
-        if let enabled = arguments.value("--enabled") {
-            guard let value = Bool(enabled) else { throw CommandError("--enabled takes true or false") }
-            patch["enabled"] = .bool(value)
-        }
-        if let rate = arguments.value("--sample-rate") {
-            guard let value = Double(rate) else { throw CommandError("--sample-rate takes a number from 0 to 100") }
-            patch["sampleRate"] = .double(value)
-        }
-        if let count = arguments.value("--flush-at") {
-            guard let value = Int64(count) else { throw CommandError("--flush-at takes a whole number") }
-            patch["flushAt"] = .int(value)
-        }
-        if let seconds = arguments.value("--flush-interval") {
-            guard let value = Double(seconds) else { throw CommandError("--flush-interval takes seconds") }
-            patch["flushIntervalSeconds"] = .double(value)
+        for setting in settings {
+            guard let text = arguments.value(setting.option) else { continue }
+            guard let value = setting.parse(text) else {
+                throw CommandError("\(setting.option) takes \(setting.takes)")
+            }
+            patch[setting.key] = value
         }
         if let list = arguments.value("--allow-list") {
             patch["propertyAllowList"] = .array(list.split(separator: ",").map { .string(String($0)) })

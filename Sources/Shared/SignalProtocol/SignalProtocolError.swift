@@ -1,10 +1,12 @@
+public import CourierCore
+
 /// The one error type thrown by the `SignalProtocol` module.
 ///
 /// `code` is extensible: new codes can be added without breaking `switch`-free callers, and
 /// `message` never contains key material or plaintext.
 public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         private enum Value: String, Sendable {
             case cryptoFailure, invalidKey, invalidSignature, invalidProtobuf, invalidMessage
             case invalidMAC, unknownVersion, legacyVersion, duplicateMessage, counterTooFarAhead
@@ -60,7 +62,7 @@ public struct SignalProtocolError: Error, Sendable, CustomStringConvertible {
         public static let fingerprintParsing = Code(.fingerprintParsing)
 
         /// The code's stable name.
-        public var description: String { value.rawValue }
+        public var name: String { value.rawValue }
     }
 
     /// What went wrong.

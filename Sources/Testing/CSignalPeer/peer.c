@@ -43,6 +43,22 @@ static size_t address_key(uint8_t *out, size_t capacity, const char *group, size
     return needed;
 }
 
+/* The entry stored under `address` (within `group`, for sender keys), or NULL. */
+static peer_map_entry *find_address(peer_map *map, const char *group, size_t group_len,
+                                    const signal_protocol_address *address) {
+    uint8_t key[1024];
+    size_t len = address_key(key, sizeof key, group, group_len, address);
+    return len ? peer_map_find(map, key, len) : NULL;
+}
+
+/* What libsignal's load callbacks return: 1 with copies of the stored record, or 0 without one. */
+static int load_entry(const peer_map_entry *entry, signal_buffer **record, signal_buffer **user_record) {
+    if (!entry) return 0;
+    *record = signal_buffer_copy(entry->value);
+    if (entry->user_value) *user_record = signal_buffer_copy(entry->user_value);
+    return 1;
+}
+
 static void peer_lock(void *user_data) { pthread_mutex_lock(&((signal_peer *)user_data)->lock); }
 static void peer_unlock(void *user_data) { pthread_mutex_unlock(&((signal_peer *)user_data)->lock); }
 
@@ -50,13 +66,7 @@ static void peer_unlock(void *user_data) { pthread_mutex_unlock(&((signal_peer *
 static int load_session(signal_buffer **record, signal_buffer **user_record, const signal_protocol_address *address,
                         void *user_data) {
     signal_peer *peer = user_data;
-    uint8_t key[512];
-    size_t len = address_key(key, sizeof key, NULL, 0, address);
-    peer_map_entry *entry = len ? peer_map_find(&peer->sessions, key, len) : NULL;
-    if (!entry) return 0;
-    *record = signal_buffer_copy(entry->value);
-    if (entry->user_value) *user_record = signal_buffer_copy(entry->user_value);
-    return 1;
+    return load_entry(find_address(&peer->sessions, NULL, 0, address), record, user_record);
 }
 static int get_sub_device_sessions(signal_int_list **sessions, const char *name, size_t name_len, void *user_data) {
     (void)name; (void)name_len; (void)user_data;
@@ -73,9 +83,7 @@ static int store_session(const signal_protocol_address *address, uint8_t *record
 }
 static int contains_session(const signal_protocol_address *address, void *user_data) {
     signal_peer *peer = user_data;
-    uint8_t key[512];
-    size_t len = address_key(key, sizeof key, NULL, 0, address);
-    return len && peer_map_find(&peer->sessions, key, len) ? 1 : 0;
+    return find_address(&peer->sessions, NULL, 0, address) ? 1 : 0;
 }
 static int delete_session(const signal_protocol_address *address, void *user_data) {
     signal_peer *peer = user_data;
@@ -149,9 +157,7 @@ static int save_identity(const signal_protocol_address *address, uint8_t *key_da
 static int is_trusted_identity(const signal_protocol_address *address, uint8_t *key_data, size_t key_len,
                                void *user_data) {
     signal_peer *peer = user_data;
-    uint8_t key[512];
-    size_t len = address_key(key, sizeof key, NULL, 0, address);
-    peer_map_entry *entry = len ? peer_map_find(&peer->identities, key, len) : NULL;
+    peer_map_entry *entry = find_address(&peer->identities, NULL, 0, address);
     if (!entry) return 1;
     return signal_buffer_len(entry->value) == key_len && memcmp(signal_buffer_data(entry->value), key_data, key_len) == 0;
 }
@@ -168,13 +174,8 @@ static int store_sender_key(const signal_protocol_sender_key_name *name, uint8_t
 static int load_sender_key(signal_buffer **record, signal_buffer **user_record,
                            const signal_protocol_sender_key_name *name, void *user_data) {
     signal_peer *peer = user_data;
-    uint8_t key[1024];
-    size_t len = address_key(key, sizeof key, name->group_id, name->group_id_len, &name->sender);
-    peer_map_entry *entry = len ? peer_map_find(&peer->sender_keys, key, len) : NULL;
-    if (!entry) return 0;
-    *record = signal_buffer_copy(entry->value);
-    if (entry->user_value) *user_record = signal_buffer_copy(entry->user_value);
-    return 1;
+    return load_entry(find_address(&peer->sender_keys, name->group_id, name->group_id_len, &name->sender), record,
+                      user_record);
 }
 
 signal_peer *signal_peer_create(void) {

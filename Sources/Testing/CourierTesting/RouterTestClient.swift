@@ -85,27 +85,10 @@ public struct RouterTestClient: Sendable {
         }
         if !body.isEmpty && lowercased["content-length"] == nil { lowercased["content-length"] = String(body.count) }
         let request = HTTPRequest(
-            method: method, path: Self.percentDecoded(parts[0]), queryString: parts.count > 1 ? String(parts[1]) : "",
+            method: method, path: HTTPRequest.percentDecode(parts[0], plusIsSpace: false),
+            queryString: parts.count > 1 ? String(parts[1]) : "",
             headers: lowercased, body: body, remoteAddress: remoteAddress)
         return await server.respondInProcess(to: request)
-    }
-
-    /// The path as the engine hands it to handlers: `%XX` escapes decoded (`+` stays a `+`).
-    static func percentDecoded(_ path: Substring) -> String {
-        guard path.contains("%") else { return String(path) }
-        var bytes: [UInt8] = []
-        var rest = Array(path.utf8)[...]
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), rest.count >= 2,
-                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Collects chunks off the producer's task.

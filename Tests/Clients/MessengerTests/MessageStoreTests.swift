@@ -1,6 +1,6 @@
 import CourierCore
 import Foundation
-import Messenger
+@testable import Messenger
 import SignalProtocol
 import Testing
 

@@ -1,6 +1,6 @@
 import CourierCore
 import CourierTesting
-import Sync
+@testable import Sync
 import SyncWire
 import Testing
 

@@ -1,7 +1,9 @@
+import CourierCore
+
 /// Why a WebSocket operation failed.
 public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         private enum Kind: String { case closed, slowReader, messageTooBig, invalidURL, connectFailed, timedOut }
         private let kind: Kind
 
@@ -20,7 +22,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
         public static let timedOut = Code(kind: .timedOut)
 
         /// The code's name.
-        public var description: String { kind.rawValue }
+        public var name: String { kind.rawValue }
     }
 
     /// What kind of failure.

@@ -22,14 +22,6 @@ public struct FlagSnapshot: Sendable {
     /// Network or disk.
     public let source: Source
 
-    /// Creates a snapshot.
-    public init(document: FlagDocument, etag: String?, fetchedAt: Date, source: Source) {
-        self.document = document
-        self.etag = etag
-        self.fetchedAt = fetchedAt
-        self.source = source
-    }
-
     /// The definitions' version on the server.
     public var version: Int64 { document.version }
 

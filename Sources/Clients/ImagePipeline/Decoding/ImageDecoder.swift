@@ -39,3 +39,29 @@ public protocol ImageDecoder: Sendable {
     func decode(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits) throws(ImagePipelineError)
         -> DecodedImage
 }
+
+/// A decoder for exactly one format over a C codec: it names its format and decodes bytes that are
+/// known not to be empty; `decodes(_:)` and the empty-data check come from here.
+public protocol SingleFormatDecoder: ImageDecoder {
+    /// The one format this decoder reads.
+    static var format: ImageFormat { get }
+
+    /// Decodes `data` (not empty), shrunk to fit in `target` (`nil`: full size).
+    /// - Throws: `ImagePipelineError` (`corruptImage`, `truncatedImage`, `imageTooLarge`, …).
+    func decodeNonEmpty(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits)
+        throws(ImagePipelineError) -> DecodedImage
+}
+
+extension SingleFormatDecoder {
+    /// Whether `format` is this decoder's one format.
+    public func decodes(_ format: ImageFormat) -> Bool { format == Self.format }
+
+    /// Refuses empty data with `emptyData`, then decodes with `decodeNonEmpty`.
+    /// - Throws: `ImagePipelineError`.
+    public func decode(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits) throws(ImagePipelineError)
+        -> DecodedImage
+    {
+        guard !data.isEmpty else { throw ImagePipelineError(.emptyData, "no bytes to decode") }
+        return try decodeNonEmpty(data, fitting: target, limits: limits)
+    }
+}

@@ -1,19 +1,18 @@
 /// JPEG through libjpeg-turbo, shrunk in the DCT domain: libjpeg decodes at 1/8, 2/8, … 8/8 of
 /// full size, so a 4000×3000 photo for a 300-pixel thumbnail is decoded at 500×375 and never at
 /// full size; the remaining step to the exact size is an area average.
-public struct JPEGDecoder: ImageDecoder {
+public struct JPEGDecoder: SingleFormatDecoder {
     /// Creates the decoder.
     public init() {}
 
     /// Reads JPEG only.
-    public func decodes(_ format: ImageFormat) -> Bool { format == .jpeg }
+    public static let format = ImageFormat.jpeg
 
     /// Decodes `data` at the smallest DCT scale that still covers `target`, then resamples.
     /// - Throws: `ImagePipelineError`.
-    public func decode(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits) throws(ImagePipelineError)
-        -> DecodedImage
+    public func decodeNonEmpty(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits)
+        throws(ImagePipelineError) -> DecodedImage
     {
-        guard !data.isEmpty else { throw ImagePipelineError(.emptyData, "no bytes to decode") }
         let result: Result<DecodedImage, ImagePipelineError> = data.withUnsafeBufferPointer { bytes in
             do throws(ImagePipelineError) {
                 let decompressor = try JPEGDecompressor(bytes)

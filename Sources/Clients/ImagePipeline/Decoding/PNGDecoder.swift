@@ -3,19 +3,18 @@ internal import CPNG
 /// PNG through libpng's simplified API (its own setjmp inside). PNG has no shrink-on-load, so
 /// the full-size bitmap is decoded (bounded by `DecodingLimits.maximumDecodedPixels`) and then
 /// area-averaged to the target.
-public struct PNGDecoder: ImageDecoder {
+public struct PNGDecoder: SingleFormatDecoder {
     /// Creates the decoder.
     public init() {}
 
     /// Reads PNG only.
-    public func decodes(_ format: ImageFormat) -> Bool { format == .png }
+    public static let format = ImageFormat.png
 
     /// Decodes `data` and shrinks it to fit `target`.
     /// - Throws: `ImagePipelineError`.
-    public func decode(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits) throws(ImagePipelineError)
-        -> DecodedImage
+    public func decodeNonEmpty(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits)
+        throws(ImagePipelineError) -> DecodedImage
     {
-        guard !data.isEmpty else { throw ImagePipelineError(.emptyData, "no bytes to decode") }
         var image = png_image()
         image.version = courier_png_image_version
         let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }

@@ -2,19 +2,18 @@ internal import CWebP
 
 /// WebP through libwebp, which scales while decoding (row by row), so the full-size bitmap never
 /// exists.
-public struct WebPDecoder: ImageDecoder {
+public struct WebPDecoder: SingleFormatDecoder {
     /// Creates the decoder.
     public init() {}
 
     /// Reads WebP only.
-    public func decodes(_ format: ImageFormat) -> Bool { format == .webp }
+    public static let format = ImageFormat.webp
 
     /// Decodes `data` straight at the size that fits `target`.
     /// - Throws: `ImagePipelineError`.
-    public func decode(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits) throws(ImagePipelineError)
-        -> DecodedImage
+    public func decodeNonEmpty(_ data: [UInt8], fitting target: PixelSize?, limits: DecodingLimits)
+        throws(ImagePipelineError) -> DecodedImage
     {
-        guard !data.isEmpty else { throw ImagePipelineError(.emptyData, "no bytes to decode") }
         var width: Int32 = 0
         var height: Int32 = 0
         guard data.withUnsafeBufferPointer({ WebPGetInfo($0.baseAddress, $0.count, &width, &height) }) != 0 else {

@@ -1,7 +1,9 @@
+import CourierCore
+
 /// Why an attachment could not be uploaded, downloaded or opened.
 public struct AttachmentError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         private enum Value: String, Sendable {
             case invalidPointer, tooLarge, notFound, sizeMismatch, digestMismatch, integrity
             case unauthorized, server, transport, cancelled
@@ -31,7 +33,7 @@ public struct AttachmentError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(.cancelled)
 
         /// The code's stable name.
-        public var description: String { value.rawValue }
+        public var name: String { value.rawValue }
     }
 
     /// What went wrong.

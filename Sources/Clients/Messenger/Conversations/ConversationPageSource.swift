@@ -9,12 +9,6 @@ public struct ConversationPageSource: PageSource {
     /// The conversation.
     public let conversationId: String
 
-    /// Creates a source.
-    public init(store: ConversationStore, conversationId: String) {
-        self.store = store
-        self.conversationId = conversationId
-    }
-
     /// Loads one page from the store.
     /// - Throws: `PageSourceError.cursorExpired` for a refused cursor; `ConversationStoreError`.
     public func load(_ load: PageLoad, limit: Int) async throws -> Page<Message> {

@@ -1,46 +1,32 @@
 import CourierCore
 
-/// Why the conversation store refused a call or could not complete it.
-public struct ConversationStoreError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure (new codes may be added).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String { case invalidArgument, invalidCursor, expiredCursor, diskFull, notFound, storage }
-        private let kind: Kind
+/// Why the conversation store refused a call or could not complete it. Its `message` never holds
+/// message bodies; `underlying` is the database error, if any.
+public typealias ConversationStoreError = CodedError<ConversationStoreErrorCode>
 
-        /// A message or argument that cannot be stored (empty id, negative sequence number…).
-        public static let invalidArgument = Code(kind: .invalidArgument)
-        /// A cursor that does not decode: not one this store issued.
-        public static let invalidCursor = Code(kind: .invalidCursor)
-        /// A cursor from before the conversation's history was deleted: start from the latest rows.
-        public static let expiredCursor = Code(kind: .expiredCursor)
-        /// The disk (or the file's size cap) is full: nothing of the call was written.
-        public static let diskFull = Code(kind: .diskFull)
-        /// No such message.
-        public static let notFound = Code(kind: .notFound)
-        /// Any other database failure: nothing of the call was written.
-        public static let storage = Code(kind: .storage)
+/// What kind of conversation-store failure (new codes may be added).
+public struct ConversationStoreErrorCode: ErrorCode {
+    private enum Kind: String { case invalidArgument, invalidCursor, expiredCursor, diskFull, notFound, storage }
+    private let kind: Kind
 
-        /// The code's name.
-        public var description: String { kind.rawValue }
-    }
+    /// A message or argument that cannot be stored (empty id, negative sequence number…).
+    public static let invalidArgument = Self(kind: .invalidArgument)
+    /// A cursor that does not decode: not one this store issued.
+    public static let invalidCursor = Self(kind: .invalidCursor)
+    /// A cursor from before the conversation's history was deleted: start from the latest rows.
+    public static let expiredCursor = Self(kind: .expiredCursor)
+    /// The disk (or the file's size cap) is full: nothing of the call was written.
+    public static let diskFull = Self(kind: .diskFull)
+    /// No such message.
+    public static let notFound = Self(kind: .notFound)
+    /// Any other database failure: nothing of the call was written.
+    public static let storage = Self(kind: .storage)
 
-    /// What kind of failure.
-    public let code: Code
-    /// A sentence for logs (never message bodies).
-    public let message: String
-    /// The database error underneath, if any.
-    public let underlying: (any Error)?
+    /// The code's name.
+    public var name: String { kind.rawValue }
+}
 
-    /// Creates an error.
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-    }
-
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
-
+extension CodedError where Code == ConversationStoreErrorCode {
     /// Runs `body`, turning a database failure into a `ConversationStoreError`.
     static func translating<T>(_ what: String, _ body: () throws -> T) throws(ConversationStoreError) -> T {
         do {

@@ -6,11 +6,4 @@ public struct ConversationSummary: Sendable, Equatable {
     public var lastMessage: Message
     /// Incoming messages not read yet.
     public var unreadCount: Int
-
-    /// Creates a summary.
-    public init(conversationId: String, lastMessage: Message, unreadCount: Int) {
-        self.conversationId = conversationId
-        self.lastMessage = lastMessage
-        self.unreadCount = unreadCount
-    }
 }

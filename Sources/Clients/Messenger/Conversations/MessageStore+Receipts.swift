@@ -20,14 +20,6 @@ public struct PendingReceipt: Sendable, Hashable {
     public var kind: ReceiptKind
     /// The highest `serverSeq` it covers.
     public var upToSeq: Int64
-
-    /// Creates a pending receipt.
-    public init(conversationId: String, recipient: String, kind: ReceiptKind, upToSeq: Int64) {
-        self.conversationId = conversationId
-        self.recipient = recipient
-        self.kind = kind
-        self.upToSeq = upToSeq
-    }
 }
 
 extension MessageStore {

@@ -11,13 +11,6 @@ public struct DeviceCredentials: Sendable, Hashable {
     /// refuses anything that is not base64 of 16–64 random-looking bytes).
     public let password: String
 
-    /// Creates credentials.
-    public init(accountId: String, deviceId: UInt32, password: String) {
-        self.accountId = accountId
-        self.deviceId = deviceId
-        self.password = password
-    }
-
     /// `Basic base64(account.device:password)`.
     var authorization: String {
         "Basic " + Base64.encode(Array("\(accountId).\(deviceId):\(password)".utf8))

@@ -12,15 +12,6 @@ public struct LocalRecord: Sendable, Hashable {
     public var version: Int64
     /// Whether local edits wait to be pushed.
     public var isPending: Bool
-
-    /// Creates a record.
-    public init(collection: String, id: String, fields: [String: JSONValue], version: Int64, isPending: Bool) {
-        self.collection = collection
-        self.id = id
-        self.fields = fields
-        self.version = version
-        self.isPending = isPending
-    }
 }
 
 /// An operation the server refused for good, set aside so it no longer blocks the queue.
@@ -35,15 +26,6 @@ public struct DeadLetter: Sendable, Hashable {
     public var fields: [String: JSONValue]?
     /// Why the server refused it.
     public var reason: String
-
-    /// Creates a dead letter.
-    public init(opID: String, collection: String, recordID: String, fields: [String: JSONValue]?, reason: String) {
-        self.opID = opID
-        self.collection = collection
-        self.recordID = recordID
-        self.fields = fields
-        self.reason = reason
-    }
 }
 
 /// A change to the local store, for the UI.
@@ -66,14 +48,6 @@ public struct RecordChange: Sendable, Hashable {
     public var deleted: Bool
     /// Where it came from.
     public var origin: Origin
-
-    /// Creates a change.
-    public init(collection: String, id: String, deleted: Bool, origin: Origin) {
-        self.collection = collection
-        self.id = id
-        self.deleted = deleted
-        self.origin = origin
-    }
 }
 
 /// What became of one pushed operation, so the UI can confirm or roll back optimistic state.
@@ -98,13 +72,4 @@ public struct OperationOutcome: Sendable, Hashable {
     public var result: Result
     /// For `keepBoth`: the id of the new record that holds the local version.
     public var copyID: String?
-
-    /// Creates an outcome.
-    public init(opID: String, collection: String, recordID: String, result: Result, copyID: String? = nil) {
-        self.opID = opID
-        self.collection = collection
-        self.recordID = recordID
-        self.result = result
-        self.copyID = copyID
-    }
 }

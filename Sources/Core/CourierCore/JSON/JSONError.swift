@@ -5,12 +5,6 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong there.
     public let reason: String
 
-    /// Creates an error at `offset`.
-    public init(offset: Int, reason: String) {
-        self.offset = offset
-        self.reason = reason
-    }
-
     /// `reason at byte N`.
     public var description: String { "\(reason) at byte \(offset)" }
 }

@@ -163,26 +163,18 @@ public struct JSONParser {
                 }
                 members.append((key, element))
                 if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index)) }
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    var object = [String: JSONValue](minimumCapacity: members.count - start)
-                    for (key, value) in members[start...] {
-                        // A repeated key is refused: readers disagree on which value wins, so a
-                        // validator and a store could each see a different one.
-                        guard object.updateValue(value, forKey: key) == nil else {
-                            throw error("duplicate key \"\(key)\"")
-                        }
+                guard try endsContainer(UInt8(ascii: "}")) else { continue }
+                var object = [String: JSONValue](minimumCapacity: members.count - start)
+                for (key, value) in members[start...] {
+                    // A repeated key is refused: readers disagree on which value wins, so a
+                    // validator and a store could each see a different one.
+                    guard object.updateValue(value, forKey: key) == nil else {
+                        throw error("duplicate key \"\(key)\"")
                     }
-                    members.removeSubrange(start...)
-                    if recording { elementMembers.append(spans) }
-                    return .object(object)
-                } else {
-                    throw error("expected ',' or '}'")
                 }
+                members.removeSubrange(start...)
+                if recording { elementMembers.append(spans) }
+                return .object(object)
             }
         }
 
@@ -208,59 +200,49 @@ public struct JSONParser {
                     elementSizes.append(index - start)
                     if elementMembers.count == recorded { elementMembers.append([]) }
                 }
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(elements)
-                } else {
-                    throw error("expected ',' or ']'")
-                }
+                if try endsContainer(UInt8(ascii: "]")) { return .array(elements) }
             }
         }
 
         mutating func string() throws(JSONError) -> String {
+            let (raw, unescaped) = try scanString(decoding: true)
+            if let unescaped { return String(decoding: unescaped, as: UTF8.self) }
+            // No escapes, so the bytes are the string.
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[raw]), as: UTF8.self)
+        }
+
+        /// Reads one string, `index` on its opening quote, to just past its closing quote, checking
+        /// it as JSON requires (escapes, surrogate pairs, no control characters, well-formed
+        /// UTF-8): `string` and `skipString` accept exactly the same strings.
+        /// - Parameter decoding: whether to build the string's bytes when it has escapes.
+        /// - Returns: the raw bytes between the quotes, and the decoded bytes when `decoding` and
+        ///   the string has escapes (`nil`: the raw bytes are the string).
+        mutating func scanString(decoding: Bool) throws(JSONError) -> (raw: Range<Int>, unescaped: [UInt8]?) {
             index += 1
             let start = index
             var nonASCII = false
-            // Fast path: no escapes, so the bytes are the string.
-            while index < bytes.count {
-                let c = bytes[index]
-                if c == UInt8(ascii: "\"") {
-                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    if nonASCII { try requireUTF8(raw, at: start) }
-                    let s = String(decoding: raw, as: UTF8.self)
-                    index += 1
-                    return s
-                }
-                if c == UInt8(ascii: "\\") { break }
-                if c < 0x20 { throw error("control character in string") }
-                if c >= 0x80 { nonASCII = true }
-                index += 1
-            }
-            var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            var out: [UInt8]?
             while index < bytes.count {
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
                     // Escapes are ASCII, so the raw text is valid UTF-8 exactly when the string is.
                     if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
                     index += 1
-                    return String(decoding: out, as: UTF8.self)
+                    return (start..<(index - 1), out)
                 }
                 if c < 0x20 { throw error("control character in string") }
                 if c != UInt8(ascii: "\\") {
                     if c >= 0x80 { nonASCII = true }
-                    out.append(c)
+                    out?.append(c)
                     index += 1
                     continue
                 }
+                if decoding && out == nil { out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index])) }
                 let scalar = try escape()
                 if scalar.isASCII {
-                    out.append(UInt8(scalar.value))
+                    out?.append(UInt8(scalar.value))
                 } else {
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    out?.append(contentsOf: Array(String(Character(scalar)).utf8))
                 }
             }
             throw error("unterminated string")
@@ -300,6 +282,20 @@ public struct JSONParser {
             }
         }
 
+        /// Reads what follows a container's element: `true` past the container's `close`
+        /// (`}` or `]`), `false` past a comma, so another element follows.
+        /// - Throws: `JSONError` for anything else, or the end of input.
+        mutating func endsContainer(_ close: UInt8) throws(JSONError) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            let next = bytes[index]
+            guard next == UInt8(ascii: ",") || next == close else {
+                throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+            }
+            index += 1
+            return next == close
+        }
+
         /// Checks one value exactly as `value` would, without building it.
         mutating func skipValue(depth: Int) throws(JSONError) {
             guard index < bytes.count else { throw error("unexpected end of input") }
@@ -334,16 +330,7 @@ public struct JSONParser {
                         skipWhitespace()
                     }
                     try skipValue(depth: depth + 1)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("unexpected end of input") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == close {
-                        index += 1
-                        return
-                    } else {
-                        throw error(open == UInt8(ascii: "{") ? "expected ',' or '}'" : "expected ',' or ']'")
-                    }
+                    if try endsContainer(close) { return }
                 }
             case UInt8(ascii: "\""): try skipString()
             case UInt8(ascii: "t"): try literal("true")
@@ -354,28 +341,9 @@ public struct JSONParser {
             }
         }
 
-        /// Checks one string exactly as `string` would (escapes, surrogate pairs, no control
-        /// characters), without making it.
+        /// Checks one string exactly as `string` would, without making it.
         mutating func skipString() throws(JSONError) {
-            index += 1
-            let start = index
-            var nonASCII = false
-            while index < bytes.count {
-                let c = bytes[index]
-                if c == UInt8(ascii: "\"") {
-                    if nonASCII { try requireUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
-                    index += 1
-                    return
-                }
-                if c < 0x20 { throw error("control character in string") }
-                if c == UInt8(ascii: "\\") {
-                    _ = try escape()
-                } else {
-                    if c >= 0x80 { nonASCII = true }
-                    index += 1
-                }
-            }
-            throw error("unterminated string")
+            _ = try scanString(decoding: false)
         }
 
         /// Refuses bytes that are not well-formed UTF-8 (overlong forms, surrogates and

@@ -1,11 +1,8 @@
 /// The flags view: the list with owner, expiry and state, the rule and rollout editor (the
 /// server's validation messages shown as they come), kill, the evaluation preview and the audit.
 enum ConsoleFlagsScript {
-    static let flags = #"""
-        "use strict";
-        (() => {
-          const C = window.Courier;
-          const $ = C.$;
+    static let flags = ConsoleScript.view(
+        #"""
 
           const flags = {
             environment: "development", list: [], editing: null,
@@ -148,6 +145,5 @@ enum ConsoleFlagsScript {
             $("flag-kill").addEventListener("click", () => flags.kill());
             $("preview-form").addEventListener("submit", (event) => { event.preventDefault(); flags.preview(); });
           });
-        })();
-        """#
+        """#)
 }

@@ -1,11 +1,8 @@
 /// The messenger view: devices online, mailbox depth and oldest envelope age per device, and push
 /// results, from `GET /v1/messenger/devices`. There is no message content to show.
 enum ConsoleMessengerScript {
-    static let messenger = #"""
-        "use strict";
-        (() => {
-          const C = window.Courier;
-          const $ = C.$;
+    static let messenger = ConsoleScript.view(
+        #"""
 
           const age = (seconds) => {
             if (seconds === null || seconds === undefined) return "—";
@@ -43,6 +40,5 @@ enum ConsoleMessengerScript {
           document.addEventListener("DOMContentLoaded", () => {
             $("messenger-refresh").addEventListener("click", () => C.views.messenger.enter());
           });
-        })();
-        """#
+        """#)
 }

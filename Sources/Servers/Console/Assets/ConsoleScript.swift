@@ -1,6 +1,18 @@
 /// The console's core script: sign-in, the session's CSRF token, calls to the admin APIs and the
 /// views. Everything from the server is put in the page with `textContent`, never as HTML.
 enum ConsoleScript {
+    /// A view's script: `body` runs in strict mode inside its own function scope, with the core
+    /// script's `Courier` object as `C` and its element lookup as `$`.
+    static func view(_ body: String) -> String {
+        #"""
+        "use strict";
+        (() => {
+          const C = window.Courier;
+          const $ = C.$;
+
+        """# + body + "\n})();"
+    }
+
     static let app = #"""
         "use strict";
         const Courier = (window.Courier = { csrfToken: null, views: {} });

@@ -1,11 +1,8 @@
 /// The sources views: the write-key list with sparklines, and one source's live debugger, volume,
 /// rejections and settings.
 enum ConsoleSourcesScript {
-    static let sources = #"""
-        "use strict";
-        (() => {
-          const C = window.Courier;
-          const $ = C.$;
+    static let sources = ConsoleScript.view(
+        #"""
           const keep = 500;
           let refresh = null;
 
@@ -198,6 +195,5 @@ enum ConsoleSourcesScript {
             $("filter-name").addEventListener("input", () => source.render());
             $("settings-form").addEventListener("submit", (event) => { event.preventDefault(); source.saveSettings(); });
           });
-        })();
-        """#
+        """#)
 }

@@ -87,12 +87,14 @@ public struct HTTPRequest: Sendable {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
     }
 
-    static func percentDecode(_ text: String) -> String {
-        guard text.contains("%") || text.contains("+") else { return text }
+    /// `text` with its `%XX` escapes decoded, and with `+` as a space in query text
+    /// (`plusIsSpace`); a path keeps its `+`.
+    package static func percentDecode(_ text: some StringProtocol, plusIsSpace: Bool = true) -> String {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return String(text) }
         var out: [UInt8] = []
         var bytes = Array(text.utf8)[...]
         while let b = bytes.popFirst() {
-            if b == UInt8(ascii: "+") {
+            if plusIsSpace, b == UInt8(ascii: "+") {
                 out.append(0x20)
             } else if b == UInt8(ascii: "%"), bytes.count >= 2, bytes.prefix(2).allSatisfy(Self.isHexDigit),
                 let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16)

@@ -40,12 +40,8 @@ final class CurlHTTP2Client: @unchecked Sendable {
                     let h = handle
                     courier_curl_setopt_pointer(h, CURLOPT_URL, url)
                     courier_curl_setopt_long(h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-                    courier_curl_setopt_long(h, CURLOPT_POST, 1)
-                    courier_curl_setopt_pointer(h, CURLOPT_POSTFIELDS, body.baseAddress)
-                    courier_curl_setopt_long(h, CURLOPT_POSTFIELDSIZE, body.count)
-                    courier_curl_setopt_pointer(h, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
+                    curlSetPost(h, body: body, headers: list)
                     courier_curl_setopt_long(h, CURLOPT_TIMEOUT, timeoutSeconds)
-                    courier_curl_setopt_long(h, CURLOPT_NOSIGNAL, 1)
                     courier_curl_setopt_write_function(
                         h,
                         { data, size, count, context in
@@ -85,4 +81,16 @@ final class CurlHTTP2Client: @unchecked Sendable {
 
 private final class ResponseBuffer {
     var bytes: [UInt8] = []
+}
+
+/// Sets what every POST of the push clients shares on an easy handle: the body, the header list
+/// and no signals (curl runs on a worker thread). `body` and `headers` must outlive the transfer.
+func curlSetPost(
+    _ handle: UnsafeMutableRawPointer, body: UnsafeRawBufferPointer, headers: UnsafeMutablePointer<curl_slist>?
+) {
+    courier_curl_setopt_long(handle, CURLOPT_POST, 1)
+    courier_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, body.baseAddress)
+    courier_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+    courier_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeRawPointer(headers))
+    courier_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
 }

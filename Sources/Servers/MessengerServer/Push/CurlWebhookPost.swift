@@ -45,12 +45,8 @@ final class CurlWebhookPost {
                     // endpoint's own address.
                     courier_curl_setopt_pointer(h, CURLOPT_PROXY, "")
                     courier_curl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0)
-                    courier_curl_setopt_long(h, CURLOPT_POST, 1)
-                    courier_curl_setopt_pointer(h, CURLOPT_POSTFIELDS, body.baseAddress)
-                    courier_curl_setopt_long(h, CURLOPT_POSTFIELDSIZE, body.count)
-                    courier_curl_setopt_pointer(h, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
+                    curlSetPost(h, body: body, headers: list)
                     courier_curl_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
-                    courier_curl_setopt_long(h, CURLOPT_NOSIGNAL, 1)
                     courier_curl_setopt_write_function(h) { _, size, count, _ in size * count }
                     courier_curl_setopt_opensocket_function(h, openSocket)
                     courier_curl_setopt_pointer(h, CURLOPT_OPENSOCKETDATA, Unmanaged.passUnretained(gate).toOpaque())

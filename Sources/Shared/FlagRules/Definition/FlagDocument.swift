@@ -13,26 +13,15 @@ public struct FlagDocument: Sendable {
     /// The document as JSON.
     public let json: JSONValue
 
-    /// An empty document.
-    public init(environment: String, version: Int64 = 0) {
-        self.environment = environment
-        self.version = version
-        flags = [:]
-        segments = [:]
-        json = ["environment": .string(environment), "version": .int(version), "flags": [], "segments": []]
-    }
-
-    init(
-        environment: String, version: Int64, flags: [String: FlagDefinition], segments: [String: Segment],
-        json: JSONValue
-    ) {
-        self.environment = environment
-        self.version = version
-        self.flags = flags
-        self.segments = segments
-        self.json = json
-    }
-
     /// Flags whose kill switch is on.
     public var disabledKeys: Set<String> { Set(flags.values.lazy.filter { !$0.enabled }.map(\.key)) }
+}
+
+extension FlagDocument {
+    /// An empty document.
+    public init(environment: String, version: Int64 = 0) {
+        self.init(
+            environment: environment, version: version, flags: [:], segments: [:],
+            json: ["environment": .string(environment), "version": .int(version), "flags": [], "segments": []])
+    }
 }

@@ -86,15 +86,9 @@ enum Sodium {
 
     static func sha256(_ parts: [UInt8]...) -> [UInt8] {
         var state = crypto_hash_sha256_state()
-        crypto_hash_sha256_init(&state)
-        for part in parts {
-            part.withUnsafeBufferPointer {
-                if let base = $0.baseAddress { crypto_hash_sha256_update(&state, base, UInt64($0.count)) }
-            }
-        }
-        var out = [UInt8](repeating: 0, count: 32)
-        crypto_hash_sha256_final(&state, &out)
-        return out
+        return digest(
+            parts, length: 32, state: &state, crypto_hash_sha256_init, crypto_hash_sha256_update,
+            crypto_hash_sha256_final)
     }
 
     static func sha512(_ parts: [UInt8]...) -> [UInt8] {
@@ -103,14 +97,26 @@ enum Sodium {
 
     static func sha512(parts: [[UInt8]]) -> [UInt8] {
         var state = crypto_hash_sha512_state()
-        crypto_hash_sha512_init(&state)
+        return digest(
+            parts, length: 64, state: &state, crypto_hash_sha512_init, crypto_hash_sha512_update,
+            crypto_hash_sha512_final)
+    }
+
+    /// Streams `parts` through one of libsodium's init/update/final hash interfaces.
+    private static func digest<State>(
+        _ parts: [[UInt8]], length: Int, state: inout State,
+        _ start: (UnsafeMutablePointer<State>) -> Int32,
+        _ update: (UnsafeMutablePointer<State>, UnsafePointer<UInt8>, UInt64) -> Int32,
+        _ finish: (UnsafeMutablePointer<State>, UnsafeMutablePointer<UInt8>) -> Int32
+    ) -> [UInt8] {
+        _ = start(&state)
         for part in parts {
             part.withUnsafeBufferPointer {
-                if let base = $0.baseAddress { crypto_hash_sha512_update(&state, base, UInt64($0.count)) }
+                if let base = $0.baseAddress { _ = update(&state, base, UInt64($0.count)) }
             }
         }
-        var out = [UInt8](repeating: 0, count: 64)
-        crypto_hash_sha512_final(&state, &out)
+        var out = [UInt8](repeating: 0, count: length)
+        _ = finish(&state, &out)
         return out
     }
 

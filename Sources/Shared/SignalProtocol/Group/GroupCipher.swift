@@ -134,25 +134,9 @@ public struct GroupCipher: Sendable {
     }
 
     private func messageKey(iteration: UInt32, state: inout SenderKeyState) throws -> SenderMessageKey {
-        var chain = state.chainKey
-        if chain.iteration > iteration {
-            guard let found = state.skippedKeys.firstIndex(where: { $0.iteration == iteration }) else {
-                throw SignalProtocolError(.duplicateMessage, "group message \(iteration) was already received")
-            }
-            return state.skippedKeys.remove(at: found)
-        }
-        guard iteration - chain.iteration <= configuration.maxForwardJump else {
-            throw SignalProtocolError(
-                .counterTooFarAhead, "group message is more than \(configuration.maxForwardJump) ahead")
-        }
-        while chain.iteration < iteration {
-            state.skippedKeys.append(try chain.messageKey())
-            chain = chain.next()
-        }
-        let excess = state.skippedKeys.count - max(configuration.maxSkippedKeysPerChain, 0)
-        if excess > 0 { state.skippedKeys.removeFirst(excess) }
-        let key = try chain.messageKey()
-        state.chainKey = chain.next()
+        let (key, chain) = try state.chainKey.key(
+            at: iteration, skipped: &state.skippedKeys, limits: configuration, what: "group message")
+        state.chainKey = chain
         return key
     }
 }

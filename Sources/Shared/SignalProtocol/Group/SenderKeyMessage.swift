@@ -2,6 +2,9 @@
 /// (libsignal type 4).
 public struct SenderKeyMessage: Sendable {
     static let signatureLength = 64
+    private static let schema: ProtobufFields.Schema = [1: .varint, 2: .varint, 3: .lengthDelimited]
+    private static let name = "sender key message"
+
     /// The sender key generation id.
     public let keyId: UInt32
     /// The chain position.
@@ -12,11 +15,11 @@ public struct SenderKeyMessage: Sendable {
     public let serialized: [UInt8]
 
     init(keyId: UInt32, iteration: UInt32, ciphertext: [UInt8], signingKey: PrivateKey) throws {
-        var writer = ProtobufWriter()
-        writer.writeUInt32(1, keyId)
-        writer.writeUInt32(2, iteration)
-        writer.writeBytes(3, ciphertext)
-        let body = [CiphertextVersion.byte] + writer.bytes
+        let body = WireFormat.serialize(version: CiphertextVersion.current) { writer in
+            writer.writeUInt32(1, keyId)
+            writer.writeUInt32(2, iteration)
+            writer.writeBytes(3, ciphertext)
+        }
         self.keyId = keyId
         self.iteration = iteration
         self.ciphertext = ciphertext
@@ -25,31 +28,10 @@ public struct SenderKeyMessage: Sendable {
 
     /// Parses received bytes without checking the signature.
     public init(serialized: [UInt8]) throws {
-        guard serialized.count > 1 + Self.signatureLength else {
-            throw SignalProtocolError(.invalidMessage, "sender key message too short")
-        }
-        _ = try CiphertextVersion.check(serialized[0])
-        var reader = ProtobufReader(serialized[1..<(serialized.count - Self.signatureLength)])
-        var keyId: UInt32?
-        var iteration: UInt32?
-        var ciphertext: [UInt8]?
-        while let (field, wireType) = try reader.readTag() {
-            switch field {
-            case 1:
-                try reader.expect(.varint, got: wireType)
-                keyId = try reader.readUInt32()
-            case 2:
-                try reader.expect(.varint, got: wireType)
-                iteration = try reader.readUInt32()
-            case 3:
-                try reader.expect(.lengthDelimited, got: wireType)
-                ciphertext = try reader.readLengthDelimited()
-            default:
-                try reader.skip(wireType)
-            }
-        }
-        guard let keyId, let iteration, let ciphertext else {
-            throw SignalProtocolError(.invalidMessage, "sender key message lacks a required field")
+        let (_, fields) = try WireFormat.parse(
+            serialized, trailerLength: Self.signatureLength, schema: Self.schema, name: Self.name)
+        guard let keyId = fields.uint32(1), let iteration = fields.uint32(2), let ciphertext = fields.bytes(3) else {
+            throw WireFormat.missingField(Self.name)
         }
         self.keyId = keyId
         self.iteration = iteration
@@ -58,7 +40,7 @@ public struct SenderKeyMessage: Sendable {
     }
 
     func verifySignature(_ key: PublicKey) -> Bool {
-        let split = serialized.count - Self.signatureLength
-        return key.verifySignature(Array(serialized[split...]), for: Array(serialized[..<split]))
+        let (signed, signature) = WireFormat.split(serialized, trailerLength: Self.signatureLength)
+        return key.verifySignature(Array(signature), for: Array(signed))
     }
 }

@@ -62,28 +62,9 @@ extension SessionCipher {
     /// The message keys for `counter`, deriving and storing skipped ones up to the limits.
     private func messageKeys(counter: UInt32, chainIndex: Int, state: inout SessionState) throws -> MessageKeys {
         var chain = state.receiverChains[chainIndex]
-        if chain.chainKey.index > counter {
-            guard let found = chain.skippedKeys.firstIndex(where: { $0.counter == counter }) else {
-                throw SignalProtocolError(.duplicateMessage, "message \(counter) was already received")
-            }
-            let keys = chain.skippedKeys.remove(at: found)
-            state.receiverChains[chainIndex] = chain
-            return keys
-        }
-        // Checked before any derivation, so a hostile counter costs no work.
-        guard counter - chain.chainKey.index <= configuration.maxForwardJump else {
-            throw SignalProtocolError(
-                .counterTooFarAhead, "message counter is more than \(configuration.maxForwardJump) ahead")
-        }
-        var chainKey = chain.chainKey
-        while chainKey.index < counter {
-            chain.skippedKeys.append(try chainKey.messageKeys())
-            chainKey = chainKey.next()
-        }
-        let excess = chain.skippedKeys.count - max(configuration.maxSkippedKeysPerChain, 0)
-        if excess > 0 { chain.skippedKeys.removeFirst(excess) }
-        let keys = try chainKey.messageKeys()
-        chain.chainKey = chainKey.next()
+        let (keys, chainKey) = try chain.chainKey.key(
+            at: counter, skipped: &chain.skippedKeys, limits: configuration, what: "message")
+        chain.chainKey = chainKey
         state.receiverChains[chainIndex] = chain
         return keys
     }

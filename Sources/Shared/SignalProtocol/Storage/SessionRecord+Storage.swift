@@ -1,31 +1,19 @@
 extension SessionRecord {
     /// Serialises for a session store; the result holds chain and ratchet secrets.
     public func serialized() -> SecretBytes {
-        var writer = ProtobufWriter()
-        writer.writeUInt32(StorageFormat.versionField, StorageFormat.version)
-        if let currentState { writer.writeMessage(1) { currentState.write(to: &$0) } }
-        for state in previousStates { writer.writeMessage(2) { state.write(to: &$0) } }
-        return writer.takeSecret()
+        StorageFormat.record { writer in
+            if let currentState { writer.writeMessage(1) { currentState.write(to: &$0) } }
+            for state in previousStates { writer.writeMessage(2) { state.write(to: &$0) } }
+        }
     }
 
     /// Restores a serialised record.
     /// - Throws: `.invalidProtobuf`, `.invalidKey`, `.unknownVersion`.
     public init(serialized: SecretBytes) throws {
         self.init()
-        var reader = ProtobufReader(secret: serialized)
-        var version: UInt32?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (StorageFormat.versionField, .varint): version = try reader.readUInt32()
-            case (1, .lengthDelimited):
-                currentState = try SessionState(reader: ProtobufReader(secret: reader.readSecret()))
-            case (2, .lengthDelimited):
-                previousStates.append(
-                    try SessionState(reader: ProtobufReader(secret: reader.readSecret())))
-            default: try reader.skip(wireType)
-            }
-        }
-        try StorageFormat.checkVersion(version, "session")
+        let fields = try StorageFormat.fields(serialized, [1: .lengthDelimited, 2: .lengthDelimited], "session")
+        currentState = try fields.secret(1).map(SessionState.init(serialized:))
+        previousStates = try fields.secrets(2).map(SessionState.init(serialized:))
     }
 }
 
@@ -36,8 +24,7 @@ extension SessionState {
         writer.writeBytes(3, remoteIdentity.serialized)
         writer.writeSecret(4, rootKey.key)
         writer.writeUInt32(5, previousCounter)
-        writer.writeBytes(6, senderRatchetKey.publicKey.serialized)
-        writer.writeSecret(7, senderRatchetKey.privateKey.secret)
+        writer.writeKeyPair(6, senderRatchetKey)
         writer.writeSecret(8, senderChainKey.key)
         writer.writeUInt32(9, senderChainKey.index)
         for chain in receiverChains {
@@ -67,115 +54,62 @@ extension SessionState {
         if let aliceBaseKey { writer.writeBytes(14, aliceBaseKey.serialized) }
     }
 
-    init(reader: ProtobufReader) throws {
-        var reader = reader
-        var version: UInt32?
-        var localIdentity: [UInt8]?
-        var remoteIdentity: [UInt8]?
-        var rootKey: SecretBytes?
-        var previousCounter: UInt32 = 0
-        var ratchetPublic: [UInt8]?
-        var ratchetPrivate: SecretBytes?
-        var chainKey: SecretBytes?
-        var chainIndex: UInt32 = 0
-        var chains: [ReceiverChain] = []
-        var pending: PendingPreKey?
-        var localRegistrationId: UInt32 = 0
-        var remoteRegistrationId: UInt32 = 0
-        var aliceBaseKey: PublicKey?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (1, .varint): version = try reader.readUInt32()
-            case (2, .lengthDelimited): localIdentity = try reader.readLengthDelimited()
-            case (3, .lengthDelimited): remoteIdentity = try reader.readLengthDelimited()
-            case (4, .lengthDelimited): rootKey = try reader.readSecret()
-            case (5, .varint): previousCounter = try reader.readUInt32()
-            case (6, .lengthDelimited): ratchetPublic = try reader.readLengthDelimited()
-            case (7, .lengthDelimited): ratchetPrivate = try reader.readSecret()
-            case (8, .lengthDelimited): chainKey = try reader.readSecret()
-            case (9, .varint): chainIndex = try reader.readUInt32()
-            case (10, .lengthDelimited): chains.append(try Self.readChain(reader.readSecret()))
-            case (11, .lengthDelimited): pending = try Self.readPending(reader.readLengthDelimited())
-            case (12, .varint): localRegistrationId = try reader.readUInt32()
-            case (13, .varint): remoteRegistrationId = try reader.readUInt32()
-            case (14, .lengthDelimited): aliceBaseKey = try PublicKey(serialized: reader.readLengthDelimited())
-            default: try reader.skip(wireType)
-            }
-        }
-        guard let version, version <= UInt32(UInt8.max), let localIdentity, let remoteIdentity, let rootKey,
-            rootKey.count == 32, let chainKey, chainKey.count == 32
+    private static let schema: ProtobufFields.Schema = [
+        1: .varint, 2: .lengthDelimited, 3: .lengthDelimited, 4: .lengthDelimited, 5: .varint, 6: .lengthDelimited,
+        7: .lengthDelimited, 8: .lengthDelimited, 9: .varint, 10: .lengthDelimited, 11: .lengthDelimited,
+        12: .varint, 13: .varint, 14: .lengthDelimited,
+    ]
+
+    init(serialized: SecretBytes) throws {
+        let fields = try StorageFormat.nested(serialized, Self.schema)
+        let chains = try fields.secrets(10).map(Self.readChain)
+        let pending = try fields.secret(11).map(Self.readPending)
+        let aliceBaseKey = try fields.bytes(14).map(PublicKey.init(serialized:))
+        guard let version = fields.uint32(1), version <= UInt32(UInt8.max), let localIdentity = fields.bytes(2),
+            let remoteIdentity = fields.bytes(3), let rootKey = fields.secret(4), rootKey.count == 32,
+            let chainKey = fields.secret(8), chainKey.count == 32
         else { throw StorageFormat.malformed("session state") }
         self.init(
             sessionVersion: UInt8(version), localIdentity: try PublicKey(serialized: localIdentity),
             remoteIdentity: try PublicKey(serialized: remoteIdentity), rootKey: RootKey(key: rootKey),
-            senderRatchetKey: try StorageFormat.keyPair(
-                publicKey: ratchetPublic, privateKey: ratchetPrivate, "ratchet key"),
-            senderChainKey: ChainKey(key: chainKey, index: chainIndex))
-        self.previousCounter = previousCounter
+            senderRatchetKey: try StorageFormat.keyPair(fields, at: 6, "ratchet key"),
+            senderChainKey: ChainKey(key: chainKey, index: fields.uint32(9) ?? 0))
+        self.previousCounter = fields.uint32(5) ?? 0
         self.receiverChains = chains
         self.pendingPreKey = pending
-        self.localRegistrationId = localRegistrationId
-        self.remoteRegistrationId = remoteRegistrationId
+        self.localRegistrationId = fields.uint32(12) ?? 0
+        self.remoteRegistrationId = fields.uint32(13) ?? 0
         self.aliceBaseKey = aliceBaseKey
     }
 
     private static func readChain(_ bytes: SecretBytes) throws -> ReceiverChain {
-        var reader = ProtobufReader(secret: bytes)
-        var ratchetKey: [UInt8]?
-        var key: SecretBytes?
-        var index: UInt32 = 0
-        var skipped: [MessageKeys] = []
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (1, .lengthDelimited): ratchetKey = try reader.readLengthDelimited()
-            case (2, .lengthDelimited): key = try reader.readSecret()
-            case (3, .varint): index = try reader.readUInt32()
-            case (4, .lengthDelimited): skipped.append(try readMessageKeys(reader.readSecret()))
-            default: try reader.skip(wireType)
-            }
+        let fields = try StorageFormat.nested(
+            bytes, [1: .lengthDelimited, 2: .lengthDelimited, 3: .varint, 4: .lengthDelimited])
+        let skipped = try fields.secrets(4).map(readMessageKeys)
+        guard let ratchetKey = fields.bytes(1), let key = fields.secret(2), key.count == 32 else {
+            throw StorageFormat.malformed("receiver chain")
         }
-        guard let ratchetKey, let key, key.count == 32 else { throw StorageFormat.malformed("receiver chain") }
         return ReceiverChain(
-            ratchetKey: try PublicKey(serialized: ratchetKey), chainKey: ChainKey(key: key, index: index),
+            ratchetKey: try PublicKey(serialized: ratchetKey),
+            chainKey: ChainKey(key: key, index: fields.uint32(3) ?? 0),
             skippedKeys: skipped)
     }
 
     private static func readMessageKeys(_ bytes: SecretBytes) throws -> MessageKeys {
-        var reader = ProtobufReader(secret: bytes)
-        var counter: UInt32 = 0
-        var cipherKey: SecretBytes?
-        var macKey: SecretBytes?
-        var iv: SecretBytes?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (1, .varint): counter = try reader.readUInt32()
-            case (2, .lengthDelimited): cipherKey = try reader.readSecret()
-            case (3, .lengthDelimited): macKey = try reader.readSecret()
-            case (4, .lengthDelimited): iv = try reader.readSecret()
-            default: try reader.skip(wireType)
-            }
-        }
-        guard let cipherKey, cipherKey.count == 32, let macKey, macKey.count == 32, let iv, iv.count == 16 else {
-            throw StorageFormat.malformed("message keys")
-        }
-        return MessageKeys(cipherKey: cipherKey, macKey: macKey, iv: iv, counter: counter)
+        let fields = try StorageFormat.nested(
+            bytes, [1: .varint, 2: .lengthDelimited, 3: .lengthDelimited, 4: .lengthDelimited])
+        guard let cipherKey = fields.secret(2), cipherKey.count == 32, let macKey = fields.secret(3),
+            macKey.count == 32, let iv = fields.secret(4), iv.count == 16
+        else { throw StorageFormat.malformed("message keys") }
+        return MessageKeys(cipherKey: cipherKey, macKey: macKey, iv: iv, counter: fields.uint32(1) ?? 0)
     }
 
-    private static func readPending(_ bytes: [UInt8]) throws -> PendingPreKey {
-        var reader = ProtobufReader(bytes)
-        var preKeyId: UInt32?
-        var signedPreKeyId: UInt32?
-        var baseKey: [UInt8]?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (1, .varint): preKeyId = try reader.readUInt32()
-            case (2, .varint): signedPreKeyId = try reader.readUInt32()
-            case (3, .lengthDelimited): baseKey = try reader.readLengthDelimited()
-            default: try reader.skip(wireType)
-            }
+    private static func readPending(_ bytes: SecretBytes) throws -> PendingPreKey {
+        let fields = try StorageFormat.nested(bytes, [1: .varint, 2: .varint, 3: .lengthDelimited])
+        guard let signedPreKeyId = fields.uint32(2), let baseKey = fields.bytes(3) else {
+            throw StorageFormat.malformed("pending prekey")
         }
-        guard let signedPreKeyId, let baseKey else { throw StorageFormat.malformed("pending prekey") }
         return PendingPreKey(
-            preKeyId: preKeyId, signedPreKeyId: signedPreKeyId, baseKey: try PublicKey(serialized: baseKey))
+            preKeyId: fields.uint32(1), signedPreKeyId: signedPreKeyId, baseKey: try PublicKey(serialized: baseKey))
     }
 }

@@ -8,10 +8,35 @@ enum StorageFormat {
         SignalProtocolError(.invalidProtobuf, "stored \(what) is malformed")
     }
 
-    static func checkVersion(_ value: UInt32?, _ what: String) throws {
-        guard value == version else {
+    /// Reads a top-level record: its fields by `schema`, and the format version, checked.
+    /// - Throws: `.invalidProtobuf`, `.unknownVersion`.
+    static func fields(_ serialized: SecretBytes, _ schema: ProtobufFields.Schema, _ what: String) throws
+        -> ProtobufFields
+    {
+        let fields = try nested(serialized, schema.merging([versionField: .varint]) { declared, _ in declared })
+        guard fields.uint32(versionField) == version else {
             throw SignalProtocolError(.unknownVersion, "stored \(what) has unknown format version")
         }
+        return fields
+    }
+
+    /// Reads a nested message of a record. A field of another wire type than declared is skipped,
+    /// as an unknown one is.
+    static func nested(_ bytes: SecretBytes, _ schema: ProtobufFields.Schema) throws -> ProtobufFields {
+        try ProtobufFields(secret: bytes, schema: schema, skippingMismatches: true)
+    }
+
+    /// A record in the storage format: the format version, then what `body` writes.
+    static func record(_ body: (inout ProtobufWriter) -> Void) -> SecretBytes {
+        var writer = ProtobufWriter()
+        writer.writeUInt32(versionField, version)
+        body(&writer)
+        return writer.takeSecret()
+    }
+
+    /// The key pair stored at `field` (public key) and `field + 1` (private key).
+    static func keyPair(_ fields: ProtobufFields, at field: UInt32, _ what: String) throws -> KeyPair {
+        try keyPair(publicKey: fields.bytes(field), privateKey: fields.secret(field + 1), what)
     }
 
     static func keyPair(publicKey: [UInt8]?, privateKey: SecretBytes?, _ what: String) throws -> KeyPair {
@@ -24,106 +49,71 @@ enum StorageFormat {
     }
 }
 
+extension ProtobufWriter {
+    /// Writes a key pair as the storage format keeps it: the public key at `field`, the private
+    /// key at `field + 1`.
+    mutating func writeKeyPair(_ field: UInt32, _ keyPair: KeyPair) {
+        writeBytes(field, keyPair.publicKey.serialized)
+        writeSecret(field + 1, keyPair.privateKey.secret)
+    }
+}
+
 extension IdentityKeyPair {
     /// Serialises for the caller's own key storage; the result holds the private key.
     public func serialized() -> SecretBytes {
-        var writer = ProtobufWriter()
-        writer.writeUInt32(StorageFormat.versionField, StorageFormat.version)
-        writer.writeBytes(1, identityKey.serialized)
-        writer.writeSecret(2, privateKey.secret)
-        return writer.takeSecret()
+        StorageFormat.record { writer in
+            writer.writeBytes(1, identityKey.serialized)
+            writer.writeSecret(2, privateKey.secret)
+        }
     }
 
     /// Restores a serialised identity.
     /// - Throws: `.invalidProtobuf`, `.invalidKey`, `.unknownVersion`.
     public init(serialized: SecretBytes) throws {
-        var reader = ProtobufReader(secret: serialized)
-        var version: UInt32?
-        var publicKey: [UInt8]?
-        var privateKey: SecretBytes?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (StorageFormat.versionField, .varint): version = try reader.readUInt32()
-            case (1, .lengthDelimited): publicKey = try reader.readLengthDelimited()
-            case (2, .lengthDelimited): privateKey = try reader.readSecret()
-            default: try reader.skip(wireType)
-            }
-        }
-        try StorageFormat.checkVersion(version, "identity")
-        self.init(keyPair: try StorageFormat.keyPair(publicKey: publicKey, privateKey: privateKey, "identity"))
+        let fields = try StorageFormat.fields(serialized, [1: .lengthDelimited, 2: .lengthDelimited], "identity")
+        self.init(keyPair: try StorageFormat.keyPair(fields, at: 1, "identity"))
     }
 }
 
 extension PreKeyRecord {
     /// Serialises for a prekey store; the result holds the private key.
     public func serialized() -> SecretBytes {
-        var writer = ProtobufWriter()
-        writer.writeUInt32(StorageFormat.versionField, StorageFormat.version)
-        writer.writeUInt32(1, id)
-        writer.writeBytes(2, keyPair.publicKey.serialized)
-        writer.writeSecret(3, keyPair.privateKey.secret)
-        return writer.takeSecret()
+        StorageFormat.record { writer in
+            writer.writeUInt32(1, id)
+            writer.writeKeyPair(2, keyPair)
+        }
     }
 
     /// Restores a serialised prekey.
     public init(serialized: SecretBytes) throws {
-        var reader = ProtobufReader(secret: serialized)
-        var version: UInt32?
-        var id: UInt32?
-        var publicKey: [UInt8]?
-        var privateKey: SecretBytes?
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (StorageFormat.versionField, .varint): version = try reader.readUInt32()
-            case (1, .varint): id = try reader.readUInt32()
-            case (2, .lengthDelimited): publicKey = try reader.readLengthDelimited()
-            case (3, .lengthDelimited): privateKey = try reader.readSecret()
-            default: try reader.skip(wireType)
-            }
-        }
-        try StorageFormat.checkVersion(version, "prekey")
-        guard let id else { throw StorageFormat.malformed("prekey") }
-        self.init(id: id, keyPair: try StorageFormat.keyPair(publicKey: publicKey, privateKey: privateKey, "prekey"))
+        let schema: ProtobufFields.Schema = [1: .varint, 2: .lengthDelimited, 3: .lengthDelimited]
+        let fields = try StorageFormat.fields(serialized, schema, "prekey")
+        guard let id = fields.uint32(1) else { throw StorageFormat.malformed("prekey") }
+        self.init(id: id, keyPair: try StorageFormat.keyPair(fields, at: 2, "prekey"))
     }
 }
 
 extension SignedPreKeyRecord {
     /// Serialises for a signed prekey store; the result holds the private key.
     public func serialized() -> SecretBytes {
-        var writer = ProtobufWriter()
-        writer.writeUInt32(StorageFormat.versionField, StorageFormat.version)
-        writer.writeUInt32(1, id)
-        writer.writeBytes(2, keyPair.publicKey.serialized)
-        writer.writeSecret(3, keyPair.privateKey.secret)
-        writer.writeBytes(4, signature)
-        writer.writeUInt64(5, timestamp)
-        return writer.takeSecret()
+        StorageFormat.record { writer in
+            writer.writeUInt32(1, id)
+            writer.writeKeyPair(2, keyPair)
+            writer.writeBytes(4, signature)
+            writer.writeUInt64(5, timestamp)
+        }
     }
 
     /// Restores a serialised signed prekey.
     public init(serialized: SecretBytes) throws {
-        var reader = ProtobufReader(secret: serialized)
-        var version: UInt32?
-        var id: UInt32?
-        var publicKey: [UInt8]?
-        var privateKey: SecretBytes?
-        var signature: [UInt8]?
-        var timestamp: UInt64 = 0
-        while let (field, wireType) = try reader.readTag() {
-            switch (field, wireType) {
-            case (StorageFormat.versionField, .varint): version = try reader.readUInt32()
-            case (1, .varint): id = try reader.readUInt32()
-            case (2, .lengthDelimited): publicKey = try reader.readLengthDelimited()
-            case (3, .lengthDelimited): privateKey = try reader.readSecret()
-            case (4, .lengthDelimited): signature = try reader.readLengthDelimited()
-            case (5, .varint): timestamp = try reader.readVarint()
-            default: try reader.skip(wireType)
-            }
+        let fields = try StorageFormat.fields(
+            serialized, [1: .varint, 2: .lengthDelimited, 3: .lengthDelimited, 4: .lengthDelimited, 5: .varint],
+            "signed prekey")
+        guard let id = fields.uint32(1), let signature = fields.bytes(4) else {
+            throw StorageFormat.malformed("signed prekey")
         }
-        try StorageFormat.checkVersion(version, "signed prekey")
-        guard let id, let signature else { throw StorageFormat.malformed("signed prekey") }
         self.init(
-            id: id, keyPair: try StorageFormat.keyPair(publicKey: publicKey, privateKey: privateKey, "signed prekey"),
-            signature: signature, timestamp: timestamp)
+            id: id, keyPair: try StorageFormat.keyPair(fields, at: 2, "signed prekey"), signature: signature,
+            timestamp: fields.uint64(5) ?? 0)
     }
 }

@@ -18,47 +18,20 @@ public struct PreKeySignalMessage: Sendable {
     /// The bytes exactly as sent or received.
     public let serialized: [UInt8]
 
+    private static let schema: ProtobufFields.Schema = [
+        1: .varint, 2: .lengthDelimited, 3: .lengthDelimited, 4: .lengthDelimited, 5: .varint, 6: .varint,
+    ]
+
     /// Parses a received message.
     /// - Throws: `.invalidMessage`, `.invalidProtobuf`, `.invalidKey`, `.legacyVersion`, `.unknownVersion`.
     public init(serialized: [UInt8]) throws {
-        guard serialized.count > 1 else { throw SignalProtocolError(.invalidMessage, "PreKeySignalMessage too short") }
-        messageVersion = try CiphertextVersion.check(serialized[0])
-        var reader = ProtobufReader(serialized[1...])
-        var registrationId: UInt32 = 0
-        var preKeyId: UInt32?
-        var signedPreKeyId: UInt32?
-        var baseKey: [UInt8]?
-        var identityKey: [UInt8]?
-        var message: [UInt8]?
-        while let (field, wireType) = try reader.readTag() {
-            switch field {
-            case 5:
-                try reader.expect(.varint, got: wireType)
-                registrationId = try reader.readUInt32()
-            case 1:
-                try reader.expect(.varint, got: wireType)
-                preKeyId = try reader.readUInt32()
-            case 6:
-                try reader.expect(.varint, got: wireType)
-                signedPreKeyId = try reader.readUInt32()
-            case 2:
-                try reader.expect(.lengthDelimited, got: wireType)
-                baseKey = try reader.readLengthDelimited()
-            case 3:
-                try reader.expect(.lengthDelimited, got: wireType)
-                identityKey = try reader.readLengthDelimited()
-            case 4:
-                try reader.expect(.lengthDelimited, got: wireType)
-                message = try reader.readLengthDelimited()
-            default:
-                try reader.skip(wireType)
-            }
-        }
-        guard let signedPreKeyId, let baseKey, let identityKey, let message else {
-            throw SignalProtocolError(.invalidMessage, "PreKeySignalMessage lacks a required field")
-        }
-        self.registrationId = registrationId
-        self.preKeyId = preKeyId
+        let (version, fields) = try WireFormat.parse(serialized, schema: Self.schema, name: "PreKeySignalMessage")
+        guard let signedPreKeyId = fields.uint32(6), let baseKey = fields.bytes(2), let identityKey = fields.bytes(3),
+            let message = fields.bytes(4)
+        else { throw WireFormat.missingField("PreKeySignalMessage") }
+        messageVersion = version
+        registrationId = fields.uint32(5) ?? 0
+        preKeyId = fields.uint32(1)
         self.signedPreKeyId = signedPreKeyId
         self.baseKey = try PublicKey(serialized: baseKey)
         self.identityKey = try PublicKey(serialized: identityKey)
@@ -73,13 +46,6 @@ public struct PreKeySignalMessage: Sendable {
         version: UInt8, registrationId: UInt32, preKeyId: UInt32?, signedPreKeyId: UInt32, baseKey: PublicKey,
         identityKey: IdentityKey, message: SignalMessage
     ) {
-        var writer = ProtobufWriter()
-        if let preKeyId { writer.writeUInt32(1, preKeyId) }
-        writer.writeBytes(2, baseKey.serialized)
-        writer.writeBytes(3, identityKey.serialized)
-        writer.writeBytes(4, message.serialized)
-        writer.writeUInt32(5, registrationId)
-        writer.writeUInt32(6, signedPreKeyId)
         messageVersion = version
         self.registrationId = registrationId
         self.preKeyId = preKeyId
@@ -87,6 +53,13 @@ public struct PreKeySignalMessage: Sendable {
         self.baseKey = baseKey
         self.identityKey = identityKey
         self.message = message
-        serialized = [version << 4 | CiphertextVersion.current] + writer.bytes
+        serialized = WireFormat.serialize(version: version) { writer in
+            if let preKeyId { writer.writeUInt32(1, preKeyId) }
+            writer.writeBytes(2, baseKey.serialized)
+            writer.writeBytes(3, identityKey.serialized)
+            writer.writeBytes(4, message.serialized)
+            writer.writeUInt32(5, registrationId)
+            writer.writeUInt32(6, signedPreKeyId)
+        }
     }
 }

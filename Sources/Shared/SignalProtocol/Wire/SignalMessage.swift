@@ -16,42 +16,22 @@ public struct SignalMessage: Sendable {
     /// The bytes exactly as sent or received; the MAC covers these.
     public let serialized: [UInt8]
 
+    private static let schema: ProtobufFields.Schema = [
+        1: .lengthDelimited, 2: .varint, 3: .varint, 4: .lengthDelimited,
+    ]
+
     /// Parses a received message without checking its MAC.
     /// - Throws: `.invalidMessage`, `.invalidProtobuf`, `.invalidKey`, `.legacyVersion`, `.unknownVersion`.
     public init(serialized: [UInt8]) throws {
-        guard serialized.count > 1 + Self.macLength else {
-            throw SignalProtocolError(.invalidMessage, "SignalMessage too short")
+        let (version, fields) = try WireFormat.parse(
+            serialized, trailerLength: Self.macLength, schema: Self.schema, name: "SignalMessage")
+        guard let ratchetKey = fields.bytes(1), let counter = fields.uint32(2), let ciphertext = fields.bytes(4) else {
+            throw WireFormat.missingField("SignalMessage")
         }
-        messageVersion = try CiphertextVersion.check(serialized[0])
-        var reader = ProtobufReader(serialized[1..<(serialized.count - Self.macLength)])
-        var ratchetKey: [UInt8]?
-        var counter: UInt32?
-        var previousCounter: UInt32 = 0
-        var ciphertext: [UInt8]?
-        while let (field, wireType) = try reader.readTag() {
-            switch field {
-            case 1:
-                try reader.expect(.lengthDelimited, got: wireType)
-                ratchetKey = try reader.readLengthDelimited()
-            case 2:
-                try reader.expect(.varint, got: wireType)
-                counter = try reader.readUInt32()
-            case 3:
-                try reader.expect(.varint, got: wireType)
-                previousCounter = try reader.readUInt32()
-            case 4:
-                try reader.expect(.lengthDelimited, got: wireType)
-                ciphertext = try reader.readLengthDelimited()
-            default:
-                try reader.skip(wireType)
-            }
-        }
-        guard let ratchetKey, let counter, let ciphertext else {
-            throw SignalProtocolError(.invalidMessage, "SignalMessage lacks a required field")
-        }
+        messageVersion = version
         senderRatchetKey = try PublicKey(serialized: ratchetKey)
         self.counter = counter
-        self.previousCounter = previousCounter
+        previousCounter = fields.uint32(3) ?? 0
         self.ciphertext = ciphertext
         self.serialized = serialized
     }
@@ -61,12 +41,12 @@ public struct SignalMessage: Sendable {
         version: UInt8, macKey: SecretBytes, senderRatchetKey: PublicKey, counter: UInt32, previousCounter: UInt32,
         ciphertext: [UInt8], senderIdentity: IdentityKey, receiverIdentity: IdentityKey
     ) {
-        var writer = ProtobufWriter()
-        writer.writeBytes(1, senderRatchetKey.serialized)
-        writer.writeUInt32(2, counter)
-        writer.writeUInt32(3, previousCounter)
-        writer.writeBytes(4, ciphertext)
-        var bytes = [version << 4 | CiphertextVersion.current] + writer.bytes
+        var bytes = WireFormat.serialize(version: version) { writer in
+            writer.writeBytes(1, senderRatchetKey.serialized)
+            writer.writeUInt32(2, counter)
+            writer.writeUInt32(3, previousCounter)
+            writer.writeBytes(4, ciphertext)
+        }
         bytes += Self.mac(
             macKey: macKey, senderIdentity: senderIdentity, receiverIdentity: receiverIdentity, body: bytes[...])
         messageVersion = version
@@ -79,11 +59,10 @@ public struct SignalMessage: Sendable {
 
     /// Checks the MAC over the bytes as received, in constant time.
     func verifyMAC(senderIdentity: IdentityKey, receiverIdentity: IdentityKey, macKey: SecretBytes) -> Bool {
-        let split = serialized.count - Self.macLength
+        let (covered, mac) = WireFormat.split(serialized, trailerLength: Self.macLength)
         let expected = Self.mac(
-            macKey: macKey, senderIdentity: senderIdentity, receiverIdentity: receiverIdentity,
-            body: serialized[..<split])
-        return Sodium.constantTimeEqual(expected, Array(serialized[split...]))
+            macKey: macKey, senderIdentity: senderIdentity, receiverIdentity: receiverIdentity, body: covered)
+        return Sodium.constantTimeEqual(expected, Array(mac))
     }
 
     private static func mac(

@@ -14,15 +14,11 @@ extension SQLiteSignalTables {
     }
 
     func preKey(id: UInt32) throws -> PreKeyRecord? {
-        try fetchRecord(
-            "prekey \(id)", "SELECT record FROM signal_prekeys WHERE id = ?", [.integer(Int64(id))],
-            at: .init(table: "signal_prekeys", key: [String(id)]), PreKeyRecord.init(serialized:))
+        try record("prekey", id: id, in: "signal_prekeys", PreKeyRecord.init(serialized:))
     }
 
     func storePreKey(_ record: PreKeyRecord) throws {
-        try write(
-            "INSERT OR REPLACE INTO signal_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
-            record: record.serialized(), at: .init(table: "signal_prekeys", key: [String(record.id)]))
+        try store(record.serialized(), id: record.id, in: "signal_prekeys")
     }
 
     func removePreKey(id: UInt32) throws {
@@ -30,15 +26,27 @@ extension SQLiteSignalTables {
     }
 
     func signedPreKey(id: UInt32) throws -> SignedPreKeyRecord? {
-        try fetchRecord(
-            "signed prekey \(id)", "SELECT record FROM signal_signed_prekeys WHERE id = ?", [.integer(Int64(id))],
-            at: .init(table: "signal_signed_prekeys", key: [String(id)]), SignedPreKeyRecord.init(serialized:))
+        try record("signed prekey", id: id, in: "signal_signed_prekeys", SignedPreKeyRecord.init(serialized:))
     }
 
     func storeSignedPreKey(_ record: SignedPreKeyRecord) throws {
+        try store(record.serialized(), id: record.id, in: "signal_signed_prekeys")
+    }
+
+    /// The record with `id` in one of the tables keyed by a prekey id.
+    private func record<Record>(
+        _ what: String, id: UInt32, in table: String, _ decode: (SecretBytes) throws -> Record
+    ) throws -> Record? {
+        try fetchRecord(
+            "\(what) \(id)", "SELECT record FROM \(table) WHERE id = ?", [.integer(Int64(id))],
+            at: .init(table: table, key: [String(id)]), decode)
+    }
+
+    /// Stores a record under `id` in one of the tables keyed by a prekey id.
+    private func store(_ serialized: SecretBytes, id: UInt32, in table: String) throws {
         try write(
-            "INSERT OR REPLACE INTO signal_signed_prekeys (id, record) VALUES (?, ?)", [.integer(Int64(record.id))],
-            record: record.serialized(), at: .init(table: "signal_signed_prekeys", key: [String(record.id)]))
+            "INSERT OR REPLACE INTO \(table) (id, record) VALUES (?, ?)", [.integer(Int64(id))], record: serialized,
+            at: .init(table: table, key: [String(id)]))
     }
 
     func identity(for address: ProtocolAddress) throws -> IdentityKey? {
