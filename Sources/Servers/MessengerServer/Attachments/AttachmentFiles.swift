@@ -14,7 +14,7 @@ public struct AttachmentFiles: AttachmentStore {
     func path(_ id: String) -> String { directory + "/" + id }
 
     /// Writes `bytes` at `offset` and syncs, so a 308/200 means they are on disk.
-    public func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(AttachmentStoreError) {
+    public func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(MessengerStoreError) {
         let fd = open(path(id), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno) }
         defer { close(fd) }
@@ -32,13 +32,13 @@ public struct AttachmentFiles: AttachmentStore {
         guard fsync(fd) == 0 else { throw Self.error(errno) }
     }
 
-    public func read(_ id: String) throws(AttachmentStoreError) -> [UInt8]? {
+    public func read(_ id: String) throws(MessengerStoreError) -> [UInt8]? {
         FileManager.default.contents(atPath: path(id)).map { [UInt8]($0) }
     }
 
     public func remove(_ id: String) { try? FileManager.default.removeItem(atPath: path(id)) }
 
-    private static func error(_ code: Int32) -> AttachmentStoreError {
-        AttachmentStoreError(isFull: code == ENOSPC || code == EDQUOT, detail: String(cString: strerror(code)))
+    private static func error(_ code: Int32) -> MessengerStoreError {
+        MessengerStoreError(code == ENOSPC || code == EDQUOT ? .diskFull : .storage, String(cString: strerror(code)))
     }
 }

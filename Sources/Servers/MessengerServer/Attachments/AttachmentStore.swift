@@ -4,29 +4,14 @@
 /// The upload's state (who created it, its length, how much has arrived) is in `MessengerStore`.
 public protocol AttachmentStore: Sendable {
     /// Writes a piece at `offset` durably: when it returns, the piece survives a crash.
-    /// - Throws: `AttachmentStoreError`.
-    func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(AttachmentStoreError)
+    /// - Throws: `MessengerStoreError`: `.diskFull` when the disk (or the database server's) is
+    ///   full, `.storage` otherwise.
+    func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(MessengerStoreError)
 
     /// The whole ciphertext, or `nil` when none is kept under `id`.
-    /// - Throws: `AttachmentStoreError`.
-    func read(_ id: String) throws(AttachmentStoreError) -> [UInt8]?
+    /// - Throws: `MessengerStoreError`.
+    func read(_ id: String) throws(MessengerStoreError) -> [UInt8]?
 
     /// Deletes what is kept under `id` (nothing happens when there is nothing).
     func remove(_ id: String)
-}
-
-/// An attachment could not be written or read.
-public struct AttachmentStoreError: Error, Sendable, CustomStringConvertible {
-    /// The disk (or the database server's) is full.
-    public let isFull: Bool
-    /// What failed, for the log.
-    public let detail: String
-
-    /// Creates an error.
-    public init(isFull: Bool, detail: String) {
-        self.isFull = isFull
-        self.detail = detail
-    }
-
-    public var description: String { isFull ? "full: \(detail)" : detail }
 }

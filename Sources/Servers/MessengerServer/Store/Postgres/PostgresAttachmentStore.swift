@@ -7,8 +7,8 @@ import CourierPostgres
 public struct PostgresAttachmentStore: AttachmentStore {
     let pool: PostgresPool
 
-    public func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(AttachmentStoreError) {
-        try attachmentStoring {
+    public func write(_ bytes: [UInt8], at offset: Int64, to id: String) throws(MessengerStoreError) {
+        try storing {
             try pool.withConnection { db in
                 try db.run(
                     """
@@ -19,8 +19,8 @@ public struct PostgresAttachmentStore: AttachmentStore {
         }
     }
 
-    public func read(_ id: String) throws(AttachmentStoreError) -> [UInt8]? {
-        let parts = try attachmentStoring {
+    public func read(_ id: String) throws(MessengerStoreError) -> [UInt8]? {
+        let parts = try storing {
             try pool.read { db in
                 try db.query(
                     "SELECT bytes FROM attachment_parts WHERE attachment_id = $1 ORDER BY start_offset", [.text(id)]
@@ -33,17 +33,6 @@ public struct PostgresAttachmentStore: AttachmentStore {
     public func remove(_ id: String) {
         _ = try? pool.withConnection { db in
             try db.run("DELETE FROM attachment_parts WHERE attachment_id = $1", [.text(id)])
-        }
-    }
-
-    @discardableResult
-    private func attachmentStoring<T>(_ body: () throws -> T) throws(AttachmentStoreError) -> T {
-        do {
-            return try body()
-        } catch let error as PostgresError {
-            throw AttachmentStoreError(isFull: error.isDiskFull, detail: error.description)
-        } catch {
-            throw AttachmentStoreError(isFull: false, detail: "\(error)")
         }
     }
 }
