@@ -18,6 +18,14 @@ extension PostgresMessengerStore {
             attempt += 1
             do {
                 try pool.write { db in
+                    // A batch of one needs no savepoint: its failure rolls the transaction back.
+                    guard batch.count > 1 else {
+                        let pending = batch[0]
+                        pending.result = .success(
+                            try store(
+                                pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt, in: db))
+                        return
+                    }
                     for pending in batch {
                         do {
                             pending.result = .success(
@@ -75,22 +83,30 @@ extension PostgresMessengerStore {
                     """, [.text(message.conversationId)]
                 ) { $0.int(0) }.first ?? 1
         }
-        var mailboxIds: [Int: Int64] = [:]
-        for envelope in message.envelopes.sorted(by: { $0.destinationDeviceId < $1.destinationDeviceId }) {
-            let bytes = EnvelopeEncoding.encode(envelope, of: message, serverSeq: serverSeq, receivedAt: receivedAt)
-            let device: [SQLValue] = [.text(message.destinationAccount), .integer(Int64(envelope.destinationDeviceId))]
-            let id =
-                try db.query(
-                    """
-                    WITH next AS (
-                        UPDATE devices SET mailbox_seq = mailbox_seq + 1
-                        WHERE account_id = $1 AND device_id = $2 RETURNING mailbox_seq)
-                    INSERT INTO mailbox(account_id, device_id, id, envelope, expires_at)
-                    SELECT $1, $2, mailbox_seq, $3, $4 FROM next RETURNING id
-                    """, device + [.blob(bytes), .integer(expiresAt)]
-                ) { $0.int(0) }.first ?? 0
-            mailboxIds[envelope.destinationDeviceId] = id
-        }
+        // Every device's next mailbox id and its row, in one statement.
+        let envelopes = message.envelopes.sorted { $0.destinationDeviceId < $1.destinationDeviceId }
+        let deviceIds = envelopes.map { String($0.destinationDeviceId) }.joined(separator: ",")
+        let blobs = envelopes.map {
+            "\"\\\\x"
+                + Hex.encode(EnvelopeEncoding.encode($0, of: message, serverSeq: serverSeq, receivedAt: receivedAt))
+                + "\""
+        }.joined(separator: ",")
+        let stored = try db.query(
+            """
+            WITH next AS (
+                UPDATE devices SET mailbox_seq = mailbox_seq + 1
+                WHERE account_id = $1 AND device_id = ANY($2::bigint[]) RETURNING device_id, mailbox_seq)
+            INSERT INTO mailbox(account_id, device_id, id, envelope, expires_at)
+            SELECT $1, next.device_id, next.mailbox_seq, e.envelope, $4
+            FROM next JOIN unnest($2::bigint[], $3::bytea[]) AS e(device_id, envelope) USING (device_id)
+            RETURNING device_id, id
+            """,
+            [
+                .text(message.destinationAccount), .text("{\(deviceIds)}"), .text("{\(blobs)}"),
+                .integer(expiresAt),
+            ]
+        ) { (Int($0.int(0)), $0.int(1)) }
+        let mailboxIds = Dictionary(stored, uniquingKeysWith: { first, _ in first })
         try db.run(
             """
             INSERT INTO sends(account_id, client_message_id, destination_account, server_seq, expires_at)
@@ -122,16 +138,14 @@ extension PostgresMessengerStore {
         guard !ids.isEmpty else { return 0 }
         return try storing {
             try pool.withConnection { db in
-                // A lost acknowledgement only redelivers: no wait for the flush to disk.
-                try db.transaction {
-                    try db.execute("SET LOCAL synchronous_commit = off")
-                    return try db.run(
-                        "DELETE FROM mailbox WHERE account_id = $1 AND device_id = $2 AND id = ANY($3::bigint[])",
-                        [
-                            .text(accountId), .integer(Int64(deviceId)),
-                            .text("{\(ids.map(String.init).joined(separator: ","))}"),
-                        ])
-                }
+                // One statement, one round trip; it waits for its commit to be flushed like any
+                // other (PostgreSQL flushes concurrent commits together).
+                try db.run(
+                    "DELETE FROM mailbox WHERE account_id = $1 AND device_id = $2 AND id = ANY($3::bigint[])",
+                    [
+                        .text(accountId), .integer(Int64(deviceId)),
+                        .text("{\(ids.map(String.init).joined(separator: ","))}"),
+                    ])
             }
         }
     }
