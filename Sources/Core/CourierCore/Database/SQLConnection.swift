@@ -24,6 +24,13 @@ public struct SQLStatement: Sendable {
         if previous == "$" { sqlite.append("$") }
         self.sqlite = sqlite
     }
+
+    /// A statement whose text differs between the engines (a row lock PostgreSQL needs and
+    /// SQLite, whose writers take turns, has no syntax for).
+    public init(postgres: String, sqlite: String) {
+        self.postgres = postgres
+        self.sqlite = SQLStatement(sqlite).sqlite
+    }
 }
 
 /// A connection that runs `SQLStatement`s, on either engine (SQLite's `Database`,

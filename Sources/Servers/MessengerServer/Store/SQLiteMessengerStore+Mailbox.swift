@@ -17,12 +17,7 @@ extension SQLiteMessengerStore {
             try pool.write { db in
                 for pending in batch {
                     do {
-                        pending.result = .success(
-                            try db.savepoint { db in
-                                try store(
-                                    pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt,
-                                    in: db)
-                            })
+                        pending.result = .success(try db.savepoint { db in try store(pending, in: db) })
                     } catch {
                         if db.isAutocommit { throw error }
                         pending.result = .failure(MessengerStoreError.wrapping(error))
@@ -35,70 +30,21 @@ extension SQLiteMessengerStore {
         }
     }
 
-    /// Checks and stores one send inside the batch's transaction.
-    func store(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64, in db: Database) throws -> SendOutcome {
-        let earlier = try db.query(
-            "SELECT destination_account, server_seq FROM sends WHERE account_id = ?1 AND client_message_id = ?2",
-            [.text(message.sourceAccount), .text(message.clientMessageId)]
-        ) { row in (row.text(0) ?? "", row.int(1)) }
-        if let same = earlier.first(where: { $0.0 == message.destinationAccount }) {
-            return .duplicate(serverSeq: same.1)
-        }
-        let devices = try db.query(
-            "SELECT device_id, registration_id FROM devices WHERE account_id = ?1",
-            [.text(message.destinationAccount)]
-        ) { row in (Int(row.int(0)), Int(row.int(1))) }
-        if let refusal = MessengerRows.refusal(of: message, devices: devices) { return refusal }
-
-        // The same message to another account (the sender's own devices) keeps its number.
-        let serverSeq: Int64
-        if let other = earlier.first {
-            serverSeq = other.1
-        } else {
-            serverSeq =
-                try db.query(
-                    """
-                    INSERT INTO conversations(id, last_seq) VALUES (?1, 1)
-                    ON CONFLICT(id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq
-                    """, [.text(message.conversationId)]
-                ) { $0.int(0) }.first ?? 1
-        }
-        let insert = try db.cachedStatement(
-            "INSERT INTO mailbox(account_id, device_id, envelope, expires_at) VALUES (?1, ?2, ?3, ?4)")
-        var mailboxIds: [Int: Int64] = [:]
-        for envelope in message.envelopes {
-            let bytes = EnvelopeEncoding.encode(
-                envelope, of: message, serverSeq: serverSeq, receivedAt: receivedAt)
-            try insert.execute([
-                .text(message.destinationAccount), .integer(Int64(envelope.destinationDeviceId)), .blob(bytes),
-                .integer(expiresAt),
-            ])
-            mailboxIds[envelope.destinationDeviceId] = db.lastInsertRowID
-        }
-        try db.run(
-            """
-            INSERT INTO sends(account_id, client_message_id, destination_account, server_seq, expires_at)
-            VALUES (?1, ?2, ?3, ?4, ?5)
-            """,
-            [
-                .text(message.sourceAccount), .text(message.clientMessageId), .text(message.destinationAccount),
-                .integer(serverSeq), .integer(expiresAt),
-            ])
-        return .stored(serverSeq: serverSeq, mailboxIds: mailboxIds)
-    }
-
-    public func mailbox(accountId: String, deviceId: Int, afterId: Int64, limit: Int) throws(MessengerStoreError)
-        -> [MailboxEntry]
-    {
-        try storing {
-            try pool.read { db in
-                try db.query(
-                    """
-                    SELECT id, envelope FROM mailbox WHERE account_id = ?1 AND device_id = ?2 AND id > ?3
-                    ORDER BY id LIMIT ?4
-                    """, [.text(accountId), .integer(Int64(deviceId)), .integer(afterId), .integer(Int64(limit))]
-                ) { row in MailboxEntry(id: row.int(0), envelope: row.bytes(1)) }
+    /// Checks and stores one send; each envelope's mailbox id comes from AUTOINCREMENT (SQLite's
+    /// writers take turns, so ids are visible in the order given).
+    private func store(_ pending: SendBatcher.Pending, in db: Database) throws -> SendOutcome {
+        try db.storeSend(pending.message, receivedAt: pending.receivedAt, expiresAt: pending.expiresAt) { envelopes in
+            let insert = try db.cachedStatement(
+                "INSERT INTO mailbox(account_id, device_id, envelope, expires_at) VALUES (?1, ?2, ?3, ?4)")
+            var ids: [Int: Int64] = [:]
+            for envelope in envelopes {
+                try insert.execute([
+                    .text(pending.message.destinationAccount), .integer(Int64(envelope.deviceId)),
+                    .blob(envelope.bytes), .integer(pending.expiresAt),
+                ])
+                ids[envelope.deviceId] = db.lastInsertRowID
             }
+            return ids
         }
     }
 
@@ -120,53 +66,6 @@ extension SQLiteMessengerStore {
                     }
                     return deleted
                 }
-            }
-        }
-    }
-
-    public func expire(now: Int64) throws(MessengerStoreError) -> (envelopes: Int, attachments: [String]) {
-        try storing {
-            try pool.transaction { db in
-                try db.run("DELETE FROM mailbox WHERE expires_at < ?1", [.integer(now)])
-                let envelopes = db.changes
-                try db.run("DELETE FROM sends WHERE expires_at < ?1", [.integer(now)])
-                try db.run("DELETE FROM linking_tokens WHERE expires_at < ?1", [.integer(now)])
-                let attachments = try db.query(
-                    "DELETE FROM attachments WHERE expires_at < ?1 RETURNING id", [.integer(now)]
-                ) { $0.text(0) ?? "" }
-                return (envelopes, attachments)
-            }
-        }
-    }
-
-    public func createAttachment(id: String, accountId: String, length: Int64, expiresAt: Int64)
-        throws(MessengerStoreError)
-    {
-        try storing {
-            try pool.write { db in
-                try db.run(
-                    "INSERT INTO attachments(id, account_id, length, expires_at) VALUES (?1, ?2, ?3, ?4)",
-                    [.text(id), .text(accountId), .integer(length), .integer(expiresAt)])
-            }
-        }
-    }
-
-    public func attachment(id: String) throws(MessengerStoreError)
-        -> (accountId: String, length: Int64, received: Int64)?
-    {
-        try storing {
-            try pool.read { db in
-                try db.query("SELECT account_id, length, received FROM attachments WHERE id = ?1", [.text(id)]) { row in
-                    (row.text(0) ?? "", row.int(1), row.int(2))
-                }.first
-            }
-        }
-    }
-
-    public func setAttachmentReceived(id: String, received: Int64) throws(MessengerStoreError) {
-        try storing {
-            try pool.write { db in
-                try db.run("UPDATE attachments SET received = ?2 WHERE id = ?1", [.text(id), .integer(received)])
             }
         }
     }
