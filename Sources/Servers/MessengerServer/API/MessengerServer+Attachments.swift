@@ -61,7 +61,7 @@ extension MessengerServer {
             }
             do {
                 try files.write(request.body, at: start, to: id)
-            } catch where error.kind == .diskFull {
+            } catch let failure where failure.kind == .diskFull {
                 throw HTTPError(.insufficientStorage, "the server's disk is full")
             } catch {
                 throw HTTPError(.storageError, "cannot write the attachment")
