@@ -111,9 +111,9 @@ public final class Collector: Sendable {
     /// the collector's clock.
     public var backgroundJobs: [BackgroundJob] {
         [
-            .every(configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning") { [self] in
-                _ = try? pruneDedupeIndex()
-            }
+            .every(
+                configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning",
+                blocking: { [self] in _ = try? pruneDedupeIndex() })
         ]
     }
 

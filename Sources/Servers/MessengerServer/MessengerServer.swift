@@ -93,9 +93,9 @@ public final class MessengerServer: Sendable {
     /// `configuration.expiryInterval` of the server's clock.
     public var backgroundJobs: [BackgroundJob] {
         [
-            .every(configuration.expiryInterval, on: clock, name: "messenger.expiry") { [self] in
-                _ = try? expire()
-            }
+            .every(
+                configuration.expiryInterval, on: clock, name: "messenger.expiry",
+                blocking: { [self] in _ = try? expire() })
         ]
     }
 

@@ -71,9 +71,9 @@ public final class SyncService: Sendable {
     /// and then every `configuration.tombstoneCollectionInterval` of the service's clock.
     public var backgroundJobs: [BackgroundJob] {
         [
-            .every(configuration.tombstoneCollectionInterval, on: clock, name: "sync.tombstones") { [self] in
-                _ = try? collectTombstones()
-            }
+            .every(
+                configuration.tombstoneCollectionInterval, on: clock, name: "sync.tombstones",
+                blocking: { [self] in _ = try? collectTombstones() })
         ]
     }
 

@@ -33,6 +33,14 @@ public final class BlockingQueues: Sendable {
         }
     }
 
+    /// Runs `work` on one of the queues and returns what it returns.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        let queue = nextQueue
+        return await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
     /// Runs `work` on one of the queues without waiting for it.
     public func detach(_ work: @escaping @Sendable () -> Void) {
         nextQueue.async(execute: work)

@@ -52,6 +52,22 @@ public struct BackgroundJob: Sendable {
         }
     }
 
+    /// A repeating job, as `every`, whose work blocks (a database's expiry or pruning): each
+    /// run goes to a thread of the jobs' own, so it never holds one of the cooperative pool's.
+    /// - Parameters:
+    ///   - interval: the time between the end of one run and the start of the next.
+    ///   - clock: whose time the interval is measured in.
+    ///   - name: a name for logs and tests.
+    ///   - work: one run; it finishes even if the job is cancelled meanwhile.
+    public static func every(
+        _ interval: Duration, on clock: any Clock, name: String, blocking work: @escaping @Sendable () -> Void
+    ) -> BackgroundJob {
+        every(interval, on: clock, name: name) { await blockingJobs.run(work) }
+    }
+
+    /// Where blocking jobs run.
+    private static let blockingJobs = BlockingQueues(label: "courier.jobs", count: 2)
+
     /// Runs the job until it returns (after its task is cancelled, for a repeating job).
     public func run() async {
         await body()
