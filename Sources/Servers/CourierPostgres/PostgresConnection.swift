@@ -114,6 +114,14 @@ public final class PostgresConnection {
 
     /// Prepares `sql` once (by its text) and runs it with `arguments`.
     private func perform(_ sql: String, _ arguments: [SQLValue]) throws(PostgresError) -> OpaquePointer? {
+        // Text travels as C strings: a U+0000 would cut it short without a word. PostgreSQL
+        // cannot store one in `text` at all, so it is refused here, whole.
+        for argument in arguments {
+            if case .text(let text) = argument, text.utf8.contains(0) {
+                throw PostgresError(
+                    sqlState: "22021", message: "text holds U+0000, which PostgreSQL cannot store", sql: sql)
+            }
+        }
         let name = try preparedName(for: sql)
         let result = Self.withParameters(arguments) { count, values, lengths, formats in
             if let name {

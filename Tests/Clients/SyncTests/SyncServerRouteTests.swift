@@ -16,6 +16,13 @@ struct SyncServerRouteTests {
         ("GET", "/v1/sync/changes", "", ["Authorization": "Bearer nobody"], 401, "unauthorized"),
         ("POST", "/v1/sync/push", "{not json", auth, 400, "invalid_request"),
         ("POST", "/v1/sync/push", #"{"clientID":"c","operations":[{"id":"x"}]}"#, auth, 400, "invalid_request"),
+        // U+0000, which PostgreSQL cannot store, is refused up front on either engine.
+        ("POST", "/v1/sync/push", #"{"clientID":"c\u0000","operations":[]}"#, auth, 400, "invalid_request"),
+        (
+            "POST", "/v1/sync/push",
+            #"{"clientID":"c","operations":[{"id":"o\u0000","sequence":1,"collection":"notes","recordID":"r","baseVersion":0,"op":"set","fields":{}}]}"#,
+            auth, 400, "invalid_request"
+        ),
         ("GET", "/v1/sync/changes?since=abc.def", "", auth, 400, "invalid_cursor"),
         ("GET", "/v1/sync/changes?limit=0", "", auth, 400, "invalid_request"),
         ("GET", "/v1/sync/collections/no%20spaces/records", "", auth, 400, "invalid_request"),

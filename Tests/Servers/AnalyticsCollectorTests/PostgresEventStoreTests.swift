@@ -58,3 +58,34 @@ struct PostgresEventStoreTests {
         #expect(try store.events(writeKey: "k", after: 0, limit: 10).events.map(\.id) == [1, 2])
     }
 }
+
+/// Text PostgreSQL cannot hold (U+0000) is refused where it comes in, on both engines, never cut
+/// short on its way to the database.
+@Suite(.timeLimit(.minutes(2)))
+struct NullCharacterTests {
+    @Test(arguments: [CollectorBackend.memory, .postgres])
+    func aMessageIdHoldingUPlus0000IsRefusedAloneAndTheRestStored(backend: CollectorBackend) async throws {
+        let harness = try await CollectorHarness(backend: backend)
+        defer { harness.stop() }
+        let poisoned = CollectorHarness.track("a\u{0}b")
+        let answer = try await harness.post(json: ["batch": [CollectorHarness.track("ok"), poisoned]])
+        #expect(answer.status == 200)
+        #expect(answer.json?["rejected"]?.arrayValue?.first?["index"] == 1)
+        #expect(try await harness.storedEvents().map { $0["messageId"] } == ["ok"])
+    }
+
+    @Test func theConnectionRefusesTextPostgreSQLCannotStoreInsteadOfCuttingItShort() async throws {
+        let url = try await TestPostgres.shared.makeDatabase()
+        let refused = try await offPool { () -> String? in
+            let db = try PostgresConnection(url: url)
+            try db.execute("CREATE TABLE t(v text)")
+            do {
+                try db.run("INSERT INTO t VALUES ($1)", [.text("a\u{0}b")])
+            } catch let error as PostgresError {
+                return error.sqlState
+            }
+            return nil
+        }
+        #expect(refused == "22021")
+    }
+}

@@ -58,4 +58,20 @@ import Testing
         let envelope = try JSONParser.parse(try #require(stored.first).envelope)
         #expect(envelope["content"]?.stringValue.flatMap(Base64.decode) == bytes)
     }
+
+    /// A name PostgreSQL could not store (U+0000) is dropped like any invalid name, on either
+    /// engine, never cut short or turned into a storage error.
+    @Test(arguments: StoreBackend.allCases) func aDeviceNameHoldingUPlus0000IsNotStored(backend: StoreBackend)
+        async throws
+    {
+        let harness = try await MessengerHarness(backend: backend)
+        defer { harness.stop() }
+        let device = try TestDevice(name: "phone")
+        var body = device.registration.objectValue ?? [:]
+        body["name"] = "pho\u{0}ne"
+        let answer = try await harness.request("POST", "/v1/accounts", json: .object(body))
+        #expect(answer.status == 200)
+        let accountId = try #require(answer.json?["accountId"]?.stringValue)
+        #expect(try harness.store.device(accountId: accountId, deviceId: 1)?.name == "")
+    }
 }

@@ -331,8 +331,8 @@ public struct IncomingBatch: Sendable {
             }
         }
         if let id = message["messageId"], !id.isNull {
-            guard let text = id.stringValue, !text.isEmpty, text.utf8.count <= 256 else {
-                throw invalid("messageId must be a non-empty string of at most 256 bytes")
+            guard let text = id.stringValue, !text.isEmpty, text.utf8.count <= 256, !text.utf8.contains(0) else {
+                throw invalid("messageId must be a non-empty string of at most 256 bytes without U+0000")
             }
         } else if message["messageId"] != nil {
             message["messageId"] = nil
@@ -396,7 +396,9 @@ public struct IncomingBatch: Sendable {
                 default: hasGroupId = true
                 }
             case "messageId":
-                guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256 else { return false }
+                guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256, !text.utf8.contains(0) else {
+                    return false
+                }
             case "event":
                 guard let text = value.stringValue, !text.isEmpty else { return false }
                 hasEvent = true

@@ -19,8 +19,10 @@ struct RequestJSON {
     subscript(key: String) -> RequestJSON? { value[key].map(RequestJSON.init(value:)) }
 
     func string(_ key: String, maximumBytes: Int = 1_024) throws(HTTPError) -> String {
-        guard let text = value[key]?.stringValue, !text.isEmpty, text.utf8.count <= maximumBytes else {
-            throw HTTPError.badRequest("\(key) must be a string of 1–\(maximumBytes) bytes")
+        guard let text = value[key]?.stringValue, !text.isEmpty, text.utf8.count <= maximumBytes,
+            !text.utf8.contains(0)
+        else {
+            throw HTTPError.badRequest("\(key) must be a string of 1–\(maximumBytes) bytes without U+0000")
         }
         return text
     }

@@ -14,8 +14,10 @@ extension SyncService {
         } catch {
             throw HTTPError(.invalidRequest, "invalid JSON: \(error)")
         }
-        guard let clientID = body["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 128 else {
-            throw HTTPError(.invalidRequest, "clientID is a string of 1–128 bytes")
+        guard let clientID = body["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 128,
+            !clientID.utf8.contains(0)
+        else {
+            throw HTTPError(.invalidRequest, "clientID is a string of 1–128 bytes without U+0000")
         }
         guard let items = body["operations"]?.arrayValue else {
             throw HTTPError(.invalidRequest, "operations is an array")
@@ -29,6 +31,9 @@ extension SyncService {
                 operations.append(try SyncOperation(json: item))
             } catch {
                 throw HTTPError(.invalidRequest, error.message)
+            }
+            if operations.last?.id.utf8.contains(0) == true {
+                throw HTTPError(.invalidRequest, "an operation id holds U+0000")
             }
         }
         let results = try withStore {
@@ -47,8 +52,9 @@ extension SyncService {
         guard Self.isName(operation.collection, maximum: 64) else {
             return "a collection is 1–64 letters, digits, '.', '_' or '-'"
         }
-        guard !operation.recordID.isEmpty, operation.recordID.utf8.count <= 128 else {
-            return "a record id is 1–128 bytes"
+        guard !operation.recordID.isEmpty, operation.recordID.utf8.count <= 128, !operation.recordID.utf8.contains(0)
+        else {
+            return "a record id is 1–128 bytes without U+0000"
         }
         if case .set(let fields) = operation.kind,
             JSONWriter.encode(.object(fields)).count > configuration.maximumOperationBytes
