@@ -3,18 +3,7 @@ import CourierCore
 /// A messenger store on one of the engines: it says how it opens a transaction, reads, and runs
 /// a single write, and gets the `MessengerStore` methods written once in `MessengerSQL` here.
 /// What stays each engine's own: the send's group commit, the mailbox rows, acknowledgements.
-protocol MessengerDatabaseStore: MessengerStore {
-    associatedtype Connection: SQLConnection
-
-    /// Runs `body` in one write transaction: all of it commits, or none of it.
-    func writing<T>(_ body: (Connection) throws -> T) throws -> T
-
-    /// Runs `body` to read (its queries need not share a snapshot).
-    func reading<T>(_ body: (Connection) throws -> T) throws -> T
-
-    /// Runs `body`, one write statement, as its own transaction.
-    func writingOne<T>(_ body: (Connection) throws -> T) throws -> T
-}
+protocol MessengerDatabaseStore: MessengerStore, SQLDatabaseStore {}
 
 extension MessengerDatabaseStore {
     public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {

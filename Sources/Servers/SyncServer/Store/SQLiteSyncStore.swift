@@ -43,11 +43,11 @@ public final class SQLiteSyncStore: SyncDatabaseStore {
         pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
     }
 
-    func writing<T>(_ body: (Database) throws -> T) throws -> T {
+    package func writing<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.transaction(body)
     }
 
-    func reading<T>(_ body: (Database) throws -> T) throws -> T {
+    package func reading<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
     }
 }

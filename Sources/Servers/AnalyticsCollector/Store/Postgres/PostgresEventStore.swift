@@ -15,7 +15,7 @@ import CourierPostgres
 ///   one transaction, with one statement per step for the whole group.
 ///
 /// Its methods block the calling thread for the round trips, as the SQLite store does for its disk.
-public final class PostgresEventStore: EventStore {
+public final class PostgresEventStore: EventDatabaseStore {
     let pool: PostgresPool
 
     static let migrator = PostgresMigrator(
@@ -53,6 +53,12 @@ public final class PostgresEventStore: EventStore {
     public init(url: String, connections: Int = 8) throws {
         pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
     }
+
+    package func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.write(body) }
+
+    package func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
+
+    package func writingOne<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
 
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         try storing { try pool.write { db in try store(batches, cutoff: dedupeCutoff, in: db) } }
@@ -138,18 +144,6 @@ public final class PostgresEventStore: EventStore {
         return outcomes
     }
 
-    public func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
-        let rows: [StoredEvent] = try storing {
-            try pool.withConnection { db in
-                try db.query(
-                    "SELECT id, payload FROM events WHERE write_key = $1 AND id > $2 ORDER BY id LIMIT $3",
-                    [.text(writeKey), .integer(after), .integer(Int64(limit))]
-                ) { row in StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null) }
-            }
-        }
-        return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
-    }
-
     /// The project's newest id, kept on its row.
     public func latestEventID(writeKey: String) throws(EventStoreError) -> Int64 {
         try storing {
@@ -168,76 +162,6 @@ public final class PostgresEventStore: EventStore {
             try pool.ifNoOtherInstanceRuns("collector.prune-seen-messages") { db in
                 try db.run("DELETE FROM seen_messages WHERE seen_at < $1", [.integer(cutoff)])
             } ?? 0
-        }
-    }
-
-    public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
-        try storing {
-            try pool.withConnection { db in
-                try db.query("SELECT settings FROM projects WHERE write_key = $1", [.text(writeKey)]) { row in
-                    ProjectSettings.decode(row.text(0) ?? "{}")
-                }.first
-            }
-        }
-    }
-
-    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.withConnection { db in try save(settings, writeKey: writeKey, in: db) }
-        }
-    }
-
-    private func save(_ settings: ProjectSettings, writeKey: String, in db: PostgresConnection) throws {
-        try db.run(
-            """
-            INSERT INTO projects(write_key, settings) VALUES ($1, $2)
-            ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings
-            """, [.text(writeKey), .text(JSONWriter.string(settings.json))])
-    }
-
-    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
-        -> ProjectSettings
-    {
-        var failure: (any Error)?
-        let result: ProjectSettings? = try storing {
-            try pool.write { db -> ProjectSettings? in
-                let current =
-                    try db.query(
-                        "SELECT settings FROM projects WHERE write_key = $1 FOR UPDATE", [.text(writeKey)]
-                    ) { row in ProjectSettings.decode(row.text(0) ?? "{}") }.first ?? ProjectSettings()
-                do {
-                    let next = try change(current)
-                    try save(next, writeKey: writeKey, in: db)
-                    return next
-                } catch let error as PostgresError {
-                    throw error
-                } catch {
-                    failure = error
-                    return nil
-                }
-            }
-        }
-        if let failure { throw failure }
-        return result ?? ProjectSettings()
-    }
-
-    public func registerProject(writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.withConnection { db in
-                try db.run(
-                    "INSERT INTO projects(write_key, settings) VALUES ($1, $2) ON CONFLICT(write_key) DO NOTHING",
-                    [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
-            }
-        }
-    }
-
-    public func usage() throws(EventStoreError) -> [String: Int64] {
-        try storing {
-            try pool.withConnection { db in
-                Dictionary(
-                    try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
-                    uniquingKeysWith: { first, _ in first })
-            }
         }
     }
 }

@@ -56,11 +56,11 @@ public final class PostgresSyncStore: SyncDatabaseStore {
         pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
     }
 
-    func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try pool.write(body)
     }
 
-    func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try pool.read(body)
     }
 
