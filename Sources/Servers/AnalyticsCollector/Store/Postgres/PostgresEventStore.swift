@@ -18,40 +18,11 @@ import CourierPostgres
 public final class PostgresEventStore: EventDatabaseStore {
     let pool: PostgresPool
 
-    static let migrator = PostgresMigrator(
-        scope: "collector",
-        [
-            .init(
-                "create projects, events and seen messages",
-                sql: """
-                    CREATE TABLE projects(
-                        write_key text PRIMARY KEY,
-                        settings text NOT NULL,
-                        created_at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint,
-                        stored_bytes bigint NOT NULL DEFAULT 0,
-                        last_event_id bigint NOT NULL DEFAULT 0);
-                    CREATE TABLE events(
-                        write_key text NOT NULL,
-                        id bigint NOT NULL,
-                        message_id text NOT NULL,
-                        type text NOT NULL,
-                        received_at bigint NOT NULL,
-                        payload text NOT NULL,
-                        PRIMARY KEY(write_key, id));
-                    CREATE TABLE seen_messages(
-                        write_key text NOT NULL,
-                        message_id text NOT NULL,
-                        seen_at bigint NOT NULL,
-                        PRIMARY KEY(write_key, message_id));
-                    CREATE INDEX seen_messages_by_time ON seen_messages(seen_at);
-                    """)
-        ])
-
     /// Connects to `url` (`postgres://…`) with up to `connections` connections and migrates the
     /// collector's tables.
     /// - Throws: `PostgresError`, or `DatabaseSchemaError` when a newer build migrated the database.
     public init(url: String, connections: Int = 8) throws {
-        pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
+        pool = try PostgresPool(url: url, size: connections, migrator: PostgresEventSchema.migrator)
     }
 
     package func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.write(body) }
