@@ -13,6 +13,8 @@ protocol MessengerDatabaseStore: MessengerStore, SQLDatabaseStore {
 }
 
 extension MessengerDatabaseStore {
+    /// Hands the send to the batcher, which stores it with the sends that arrive meanwhile in one
+    /// group commit (`commit(_:)`); see `MessengerStore.send`.
     public func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
         -> SendOutcome
     {
