@@ -80,15 +80,9 @@ public final class PostgresConnection {
     /// - Throws: what `body` throws, or `PostgresError` from begin or commit.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { return try savepoint { _ in try body() } }
-        try execute("BEGIN")
-        do {
-            let value = try body()
-            try execute("COMMIT")
-            return value
-        } catch {
-            if isHealthy { try? execute("ROLLBACK") }
-            throw error
-        }
+        return try allOrNothing(
+            begin: { try execute("BEGIN") }, commit: { try execute("COMMIT") },
+            rollback: { if isHealthy { try execute("ROLLBACK") } }, body)
     }
 
     /// Runs `body` inside a savepoint of the open transaction: when it throws, only its own
@@ -101,15 +95,10 @@ public final class PostgresConnection {
         savepointDepth += 1
         let name = "courier_sp\(savepointDepth)"
         defer { savepointDepth -= 1 }
-        try execute("SAVEPOINT \(name)")
-        do {
-            let value = try body(self)
-            try execute("RELEASE SAVEPOINT \(name)")
-            return value
-        } catch {
-            if isHealthy { try? execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)") }
-            throw error
-        }
+        return try allOrNothing(
+            begin: { try execute("SAVEPOINT \(name)") }, commit: { try execute("RELEASE SAVEPOINT \(name)") },
+            rollback: { if isHealthy { try execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)") } }
+        ) { try body(self) }
     }
 
     /// Prepares `sql` once (by its text) and runs it with `arguments`.

@@ -41,35 +41,21 @@ extension Database {
         if isAutocommit { return try transaction { try body(self) } }
         // The three statements are cached, not parsed again per call: some callers open one per
         // message. SQLite resolves a repeated name to the innermost savepoint, so one name nests.
-        try run("SAVEPOINT courier")
-        do {
-            let result = try body(self)
-            try run("RELEASE courier")
-            return result
-        } catch {
-            do {
-                // ROLLBACK TO undoes the changes but keeps the savepoint open; RELEASE closes it.
+        // ROLLBACK TO undoes the changes but keeps the savepoint open; RELEASE closes it.
+        return try allOrNothing(
+            begin: { try run("SAVEPOINT courier") }, commit: { try run("RELEASE courier") },
+            rollback: {
                 try run("ROLLBACK TO courier")
                 try run("RELEASE courier")
-            } catch {
-                // The original error says what went wrong; this one only that the savepoint (or
-                // the whole transaction) is already gone.
             }
-            throw error
-        }
+        ) { try body(self) }
     }
 
     private func inTransaction<T>(begin: String, _ body: () throws -> T) throws -> T {
-        try execute(begin)
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            // A failed rollback (the transaction already rolled back by SQLite, or gone) must not
-            // hide why the transaction failed.
-            try? execute("ROLLBACK")
-            throw error
-        }
+        // A failed rollback (the transaction already rolled back by SQLite, or gone) must not
+        // hide why the transaction failed.
+        try allOrNothing(
+            begin: { try execute(begin) }, commit: { try execute("COMMIT") }, rollback: { try execute("ROLLBACK") },
+            body)
     }
 }

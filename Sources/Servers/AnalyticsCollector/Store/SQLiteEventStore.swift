@@ -2,53 +2,9 @@ import CourierCore
 import Synchronization
 
 /// The embedded event store: one SQLite file (or an in-memory database) in WAL mode.
-public final class SQLiteEventStore: EventStore {
+public final class SQLiteEventStore: EventDatabaseStore {
     let pool: DatabasePool
     private let seen: Mutex<SeenMessages>
-
-    static let migrator = Migrator([
-        .init(
-            "create projects, events and seen messages",
-            sql: """
-                CREATE TABLE projects(
-                    write_key TEXT PRIMARY KEY,
-                    settings TEXT NOT NULL,
-                    created_at INTEGER NOT NULL DEFAULT (unixepoch())
-                );
-                CREATE TABLE events(
-                    id INTEGER PRIMARY KEY,
-                    write_key TEXT NOT NULL,
-                    message_id TEXT NOT NULL,
-                    type TEXT NOT NULL,
-                    received_at INTEGER NOT NULL,
-                    payload TEXT NOT NULL
-                );
-                CREATE INDEX events_by_project ON events(write_key, id);
-                CREATE TABLE seen_messages(
-                    write_key TEXT NOT NULL,
-                    message_id TEXT NOT NULL,
-                    seen_at INTEGER NOT NULL,
-                    PRIMARY KEY(write_key, message_id)
-                ) WITHOUT ROWID;
-                """),
-        .init(
-            "project usage",
-            sql: """
-                ALTER TABLE projects ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
-                UPDATE projects SET stored_bytes = (
-                    SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM events WHERE events.write_key = projects.write_key);
-                """),
-        .init(
-            "dedupe from the events table",
-            sql: """
-                DROP TABLE seen_messages;
-                CREATE TABLE dedupe_partitions(
-                    starts_at INTEGER PRIMARY KEY,
-                    first_event_id INTEGER NOT NULL
-                );
-                INSERT INTO dedupe_partitions(starts_at, first_event_id) VALUES (-9223372036854775808, 0);
-                """),
-    ])
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
     /// - Parameters:
@@ -61,7 +17,7 @@ public final class SQLiteEventStore: EventStore {
     public init(path: String, options: Database.Options = .init(), dedupeWindow: Duration = .seconds(24 * 3600))
         throws
     {
-        pool = try DatabasePool(path: path, options: options, migrator: Self.migrator)
+        pool = try DatabasePool(path: path, options: options, migrator: SQLiteEventSchema.migrator)
         seen = Mutex(SeenMessages(index: SeenMessageIndex(window: dedupeWindow.wholeMilliseconds)))
     }
 
@@ -69,8 +25,14 @@ public final class SQLiteEventStore: EventStore {
     /// benchmark can measure SQLite inserting the same rows without the collector around it.
     /// - Throws: `DatabaseError`.
     package static func createBenchmarkTable(_ db: Database) throws {
-        try migrator.migrate(db)
+        try SQLiteEventSchema.migrator.migrate(db)
     }
+
+    package func writing<T>(_ body: (Database) throws -> T) throws -> T { try pool.transaction(body) }
+
+    package func reading<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+
+    package func writingOne<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 
     /// Stores batches in one transaction; see `EventStore.commit`. A `messageId` is looked up in
     /// the in-memory index of the window's events (filled from the events table on the first
@@ -91,21 +53,6 @@ public final class SQLiteEventStore: EventStore {
                 return outcomes
             }
         }
-    }
-
-    /// Reads a page of a project's events.
-    public func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
-        let rows: [StoredEvent] = try storing {
-            try pool.read { db in
-                try db.query(
-                    "SELECT id, payload FROM events WHERE write_key = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
-                    [.text(writeKey), .integer(after), .integer(Int64(limit))]
-                ) { row in
-                    StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null)
-                }
-            }
-        }
-        return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
     }
 
     /// The id of a project's newest event, from the index (no scan).
@@ -145,81 +92,6 @@ public final class SQLiteEventStore: EventStore {
                         [.integer(cutoff)])
                 }
                 return forgotten
-            }
-        }
-    }
-
-    /// Reads a project's settings.
-    public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
-        try storing {
-            try pool.read { db in
-                try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
-                    ProjectSettings.decode(row.text(0) ?? "{}")
-                }.first
-            }
-        }
-    }
-
-    /// Writes a project's settings, creating the project if needed.
-    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.write { db in
-                try db.run(
-                    """
-                    INSERT INTO projects(write_key, settings) VALUES (?1, ?2)
-                    ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings
-                    """, [.text(writeKey), .text(JSONWriter.string(settings.json))])
-            }
-        }
-    }
-
-    /// Reads, changes and writes a project's settings in one transaction.
-    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
-        -> ProjectSettings
-    {
-        var failure: (any Error)?
-        let result: ProjectSettings? = try storing {
-            try pool.transaction { db -> ProjectSettings? in
-                let current =
-                    try db.query("SELECT settings FROM projects WHERE write_key = ?1", [.text(writeKey)]) { row in
-                        ProjectSettings.decode(row.text(0) ?? "{}")
-                    }.first ?? ProjectSettings()
-                let next: ProjectSettings
-                do {
-                    next = try change(current)
-                } catch {
-                    failure = error
-                    return nil
-                }
-                try db.run(
-                    "INSERT INTO projects(write_key, settings) VALUES (?1, ?2) "
-                        + "ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings",
-                    [.text(writeKey), .text(JSONWriter.string(next.json))])
-                return next
-            }
-        }
-        if let failure { throw failure }
-        return result ?? ProjectSettings()
-    }
-
-    /// Payload bytes stored per project.
-    public func usage() throws(EventStoreError) -> [String: Int64] {
-        try storing {
-            try pool.read { db in
-                Dictionary(
-                    try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
-                    uniquingKeysWith: { first, _ in first })
-            }
-        }
-    }
-
-    /// Creates a project with default settings unless it exists.
-    public func registerProject(writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.write { db in
-                try db.run(
-                    "INSERT OR IGNORE INTO projects(write_key, settings) VALUES (?1, ?2)",
-                    [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
             }
         }
     }

@@ -16,25 +16,11 @@ import CourierPostgres
 public final class PostgresConsoleSessionStore: ConsoleSessionStore {
     let pool: PostgresPool
 
-    static let migrator = PostgresMigrator(
-        scope: "console",
-        [
-            .init(
-                "create console sessions",
-                sql: """
-                    CREATE TABLE console_sessions(
-                        id_digest bytea PRIMARY KEY,
-                        csrf_token text NOT NULL,
-                        expires_at bigint NOT NULL);
-                    CREATE INDEX console_sessions_by_expiry ON console_sessions(expires_at);
-                    """)
-        ])
-
     /// Connects to `url` (`postgres://…`) with up to `connections` connections and migrates the
     /// sessions table.
     /// - Throws: `PostgresError`, or `DatabaseSchemaError` when a newer build migrated the database.
     public init(url: String, connections: Int = 2) throws {
-        pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
+        pool = try PostgresPool(url: url, size: connections, migrator: PostgresConsoleSchema.migrator)
     }
 
     /// See `ConsoleSessionStore.insert(_:maximumSessions:now:)`.

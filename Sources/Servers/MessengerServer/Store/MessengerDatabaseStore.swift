@@ -3,20 +3,25 @@ import CourierCore
 /// A messenger store on one of the engines: it says how it opens a transaction, reads, and runs
 /// a single write, and gets the `MessengerStore` methods written once in `MessengerSQL` here.
 /// What stays each engine's own: the send's group commit, the mailbox rows, acknowledgements.
-protocol MessengerDatabaseStore: MessengerStore {
-    associatedtype Connection: SQLConnection
+protocol MessengerDatabaseStore: MessengerStore, SQLDatabaseStore {
+    /// Gathers the sends that arrive while a commit runs into the next group.
+    var batcher: SendBatcher { get }
 
-    /// Runs `body` in one write transaction: all of it commits, or none of it.
-    func writing<T>(_ body: (Connection) throws -> T) throws -> T
-
-    /// Runs `body` to read (its queries need not share a snapshot).
-    func reading<T>(_ body: (Connection) throws -> T) throws -> T
-
-    /// Runs `body`, one write statement, as its own transaction.
-    func writingOne<T>(_ body: (Connection) throws -> T) throws -> T
+    /// Stores one group of sends, in one transaction where the engine allows, and sets each
+    /// send's result.
+    func commit(_ batch: [SendBatcher.Pending])
 }
 
 extension MessengerDatabaseStore {
+    /// Hands the send to the batcher, which stores it with the sends that arrive meanwhile in one
+    /// group commit (`commit(_:)`); see `MessengerStore.send`.
+    public func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
+        -> SendOutcome
+    {
+        let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
+        return try batcher.submit(pending) { batch in commit(batch) }.get()
+    }
+
     public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {
         try storing { try writing { db in try db.createAccount(accountId, device: device) } }
     }

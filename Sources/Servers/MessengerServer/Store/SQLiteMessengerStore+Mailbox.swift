@@ -1,18 +1,11 @@
 import CourierCore
 
 extension SQLiteMessengerStore {
-    public func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
-        -> SendOutcome
-    {
-        let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
-        return try batcher.submit(pending) { batch in commit(batch) }.get()
-    }
-
     /// One transaction for the batch, a savepoint per send: a send that fails is undone alone and
     /// reported with its own error, and the others commit. When SQLite has rolled the whole
     /// transaction back (a full disk, an I/O error), nothing of the batch is left to commit, so the
     /// batch fails with that error.
-    private func commit(_ batch: [SendBatcher.Pending]) {
+    func commit(_ batch: [SendBatcher.Pending]) {
         do {
             try pool.write { db in
                 for pending in batch {

@@ -18,11 +18,11 @@ public final class SQLiteMessengerStore: MessengerDatabaseStore {
         synchronous = options.synchronous
     }
 
-    func writing<T>(_ body: (Database) throws -> T) throws -> T { try pool.transaction(body) }
+    package func writing<T>(_ body: (Database) throws -> T) throws -> T { try pool.transaction(body) }
 
-    func reading<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    package func reading<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
 
-    func writingOne<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
+    package func writingOne<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 
     public func expire(now: Int64) throws(MessengerStoreError) -> (envelopes: Int, attachments: [String]) {
         try storing { try pool.transaction { db in try db.expire(now: now) } }

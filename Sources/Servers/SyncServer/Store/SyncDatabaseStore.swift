@@ -4,15 +4,7 @@ import SyncWire
 /// A sync store on one of the engines: it opens its engine's transactions, and the logic
 /// written once against `SQLConnection` runs inside them. `SQLiteSyncStore` and
 /// `PostgresSyncStore` get their `SyncStore` methods here.
-protocol SyncDatabaseStore: SyncStore {
-    associatedtype Connection: SQLConnection
-
-    /// Runs `body` in one write transaction: all of it commits, or none of it.
-    func writing<T>(_ body: (Connection) throws -> T) throws -> T
-
-    /// Runs `body` in a read transaction: its queries see one snapshot.
-    func reading<T>(_ body: (Connection) throws -> T) throws -> T
-}
+protocol SyncDatabaseStore: SyncStore, SQLDatabaseStore {}
 
 extension SyncDatabaseStore {
     /// See `SyncStore.push`.

@@ -15,44 +15,21 @@ import CourierPostgres
 ///   one transaction, with one statement per step for the whole group.
 ///
 /// Its methods block the calling thread for the round trips, as the SQLite store does for its disk.
-public final class PostgresEventStore: EventStore {
+public final class PostgresEventStore: EventDatabaseStore {
     let pool: PostgresPool
-
-    static let migrator = PostgresMigrator(
-        scope: "collector",
-        [
-            .init(
-                "create projects, events and seen messages",
-                sql: """
-                    CREATE TABLE projects(
-                        write_key text PRIMARY KEY,
-                        settings text NOT NULL,
-                        created_at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint,
-                        stored_bytes bigint NOT NULL DEFAULT 0,
-                        last_event_id bigint NOT NULL DEFAULT 0);
-                    CREATE TABLE events(
-                        write_key text NOT NULL,
-                        id bigint NOT NULL,
-                        message_id text NOT NULL,
-                        type text NOT NULL,
-                        received_at bigint NOT NULL,
-                        payload text NOT NULL,
-                        PRIMARY KEY(write_key, id));
-                    CREATE TABLE seen_messages(
-                        write_key text NOT NULL,
-                        message_id text NOT NULL,
-                        seen_at bigint NOT NULL,
-                        PRIMARY KEY(write_key, message_id));
-                    CREATE INDEX seen_messages_by_time ON seen_messages(seen_at);
-                    """)
-        ])
 
     /// Connects to `url` (`postgres://…`) with up to `connections` connections and migrates the
     /// collector's tables.
     /// - Throws: `PostgresError`, or `DatabaseSchemaError` when a newer build migrated the database.
     public init(url: String, connections: Int = 8) throws {
-        pool = try PostgresPool(url: url, size: connections, migrator: Self.migrator)
+        pool = try PostgresPool(url: url, size: connections, migrator: PostgresEventSchema.migrator)
     }
+
+    package func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.write(body) }
+
+    package func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
+
+    package func writingOne<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
 
     public func commit(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError) -> [CommitOutcome] {
         try storing { try pool.write { db in try store(batches, cutoff: dedupeCutoff, in: db) } }
@@ -138,18 +115,6 @@ public final class PostgresEventStore: EventStore {
         return outcomes
     }
 
-    public func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
-        let rows: [StoredEvent] = try storing {
-            try pool.withConnection { db in
-                try db.query(
-                    "SELECT id, payload FROM events WHERE write_key = $1 AND id > $2 ORDER BY id LIMIT $3",
-                    [.text(writeKey), .integer(after), .integer(Int64(limit))]
-                ) { row in StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null) }
-            }
-        }
-        return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
-    }
-
     /// The project's newest id, kept on its row.
     public func latestEventID(writeKey: String) throws(EventStoreError) -> Int64 {
         try storing {
@@ -168,76 +133,6 @@ public final class PostgresEventStore: EventStore {
             try pool.ifNoOtherInstanceRuns("collector.prune-seen-messages") { db in
                 try db.run("DELETE FROM seen_messages WHERE seen_at < $1", [.integer(cutoff)])
             } ?? 0
-        }
-    }
-
-    public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
-        try storing {
-            try pool.withConnection { db in
-                try db.query("SELECT settings FROM projects WHERE write_key = $1", [.text(writeKey)]) { row in
-                    ProjectSettings.decode(row.text(0) ?? "{}")
-                }.first
-            }
-        }
-    }
-
-    public func saveSettings(_ settings: ProjectSettings, writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.withConnection { db in try save(settings, writeKey: writeKey, in: db) }
-        }
-    }
-
-    private func save(_ settings: ProjectSettings, writeKey: String, in db: PostgresConnection) throws {
-        try db.run(
-            """
-            INSERT INTO projects(write_key, settings) VALUES ($1, $2)
-            ON CONFLICT(write_key) DO UPDATE SET settings = excluded.settings
-            """, [.text(writeKey), .text(JSONWriter.string(settings.json))])
-    }
-
-    public func updateSettings(writeKey: String, _ change: (ProjectSettings) throws -> ProjectSettings) throws
-        -> ProjectSettings
-    {
-        var failure: (any Error)?
-        let result: ProjectSettings? = try storing {
-            try pool.write { db -> ProjectSettings? in
-                let current =
-                    try db.query(
-                        "SELECT settings FROM projects WHERE write_key = $1 FOR UPDATE", [.text(writeKey)]
-                    ) { row in ProjectSettings.decode(row.text(0) ?? "{}") }.first ?? ProjectSettings()
-                do {
-                    let next = try change(current)
-                    try save(next, writeKey: writeKey, in: db)
-                    return next
-                } catch let error as PostgresError {
-                    throw error
-                } catch {
-                    failure = error
-                    return nil
-                }
-            }
-        }
-        if let failure { throw failure }
-        return result ?? ProjectSettings()
-    }
-
-    public func registerProject(writeKey: String) throws(EventStoreError) {
-        try storing {
-            try pool.withConnection { db in
-                try db.run(
-                    "INSERT INTO projects(write_key, settings) VALUES ($1, $2) ON CONFLICT(write_key) DO NOTHING",
-                    [.text(writeKey), .text(JSONWriter.string(ProjectSettings().json))])
-            }
-        }
-    }
-
-    public func usage() throws(EventStoreError) -> [String: Int64] {
-        try storing {
-            try pool.withConnection { db in
-                Dictionary(
-                    try db.query("SELECT write_key, stored_bytes FROM projects") { ($0.text(0) ?? "", $0.int(1)) },
-                    uniquingKeysWith: { first, _ in first })
-            }
         }
     }
 }

@@ -2,17 +2,10 @@ import CourierCore
 import CourierPostgres
 
 extension PostgresMessengerStore {
-    public func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
-        -> SendOutcome
-    {
-        let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
-        return try batcher.submit(pending) { batch in commit(batch) }.get()
-    }
-
     /// One transaction for the batch, a savepoint per send: a send that fails is undone alone.
     /// A batch that loses a deadlock or a serialisation conflict to another instance's batch is
     /// retried whole, a few times.
-    private func commit(_ batch: [SendBatcher.Pending]) {
+    func commit(_ batch: [SendBatcher.Pending]) {
         var attempt = 0
         while true {
             attempt += 1

@@ -24,11 +24,11 @@ public final class PostgresMessengerStore: MessengerDatabaseStore {
         pool = try PostgresPool(url: url, size: connections, migrator: PostgresMessengerSchema.migrator)
     }
 
-    func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.write(body) }
+    package func writing<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.write(body) }
 
-    func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
+    package func reading<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
 
-    func writingOne<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
+    package func writingOne<T>(_ body: (PostgresConnection) throws -> T) throws -> T { try pool.withConnection(body) }
 
     /// Deletes what expired, on one instance at a time: while another instance runs it, this
     /// round does nothing and reports nothing.
