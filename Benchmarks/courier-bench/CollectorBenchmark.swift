@@ -33,49 +33,20 @@ struct CollectorBenchmark {
         try BenchPayload.wrkScript.write(to: script, atomically: true, encoding: .utf8)
 
         var ingest: [Wrk.Result] = [], few: [Wrk.Result] = [], sink: [Wrk.Result] = [], sqlite: [Double] = []
-        var stored: [Int] = []
         var postgres: [Wrk.Result] = [], postgresFew: [Wrk.Result] = [], postgresCeiling: [Double] = []
         for run in 0..<runs {
             if let database {
                 try PostgresCollectorLeg.reset(database)
-                let (all, few) = try measure(store: try PostgresEventStore(url: database), script: script.path)
+                let (_, all, few) = try measure(store: try PostgresEventStore(url: database), script: script.path)
                 postgres.append(all)
                 postgresFew.append(few)
                 postgresCeiling.append(try PostgresCollectorLeg.ceiling(database, seconds: seconds))
             }
             let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector-\(run).sqlite").path)
-            // One client at full speed: rate limits would measure themselves, not the ingest path.
-            var configuration = CollectorConfiguration()
-            configuration.rateLimitPerClient = nil
-            configuration.rateLimitPerWriteKey = nil
-            let collector = Collector(configuration: configuration, store: store)
-            try collector.register(writeKeys: ["bench"])
-            var router = Router()
-            collector.mount(on: &router)
-            router.add("POST", "/sink") { request in
-                .json(["success": true, "bytes": .int(Int64(request.body.count))])
-            }
-            var http = HTTPServerConfiguration()
-            http.port = 0
-            http.handlerThreads = connections + 4
-            let server = HTTPServer(configuration: http, router: router)
-            try server.start()
-            sink.append(try load(server: server, script: script.path, path: "/sink"))
-            let result = try load(server: server, script: script.path, path: "/v1/batch")
+            let (sinkResult, result, fewResult) = try measure(store: store, script: script.path, withSink: true)
+            if let sinkResult { sink.append(sinkResult) }
             ingest.append(result)
-            let fewResult = try load(
-                server: server, script: script.path, path: "/v1/batch", connections: fewConnections)
             few.append(fewResult)
-            server.stop()
-            collector.shutdown()
-            stored.append(try countEvents(store))
-            let acknowledged =
-                (result.requests - result.errors + fewResult.requests - fewResult.errors) * BenchPayload.eventsPerBatch
-            // Requests still in flight when wrk stops are committed but not counted by wrk.
-            let extra = (stored.last ?? 0) - acknowledged
-            if extra < 0 || extra > (connections + fewConnections) * BenchPayload.eventsPerBatch {
-                throw BenchError("acknowledged \(acknowledged) events but \(stored.last ?? 0) are stored")
-            }
             sqlite.append(try sqliteCeiling(path: directory.appendingPathComponent("ceiling-\(run).sqlite").path))
         }
         let ingestRate = median(ingest.map { $0.requestsPerSecond }) * Double(BenchPayload.eventsPerBatch)
@@ -156,9 +127,13 @@ struct CollectorBenchmark {
         return Double(rows) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
-    /// Ingest through a collector on `store` with 32 and 4 connections; checks that every
-    /// acknowledged event was stored.
-    private func measure(store: any EventStore, script: String) throws -> (Wrk.Result, Wrk.Result) {
+    /// Ingest through a collector on `store` with 32 and 4 connections (after, with `withSink`,
+    /// the same server answering a route that only reads the body); checks that every
+    /// acknowledged event was stored. One client at full speed: rate limits would measure
+    /// themselves, not the ingest path.
+    private func measure(store: any EventStore, script: String, withSink: Bool = false) throws -> (
+        sink: Wrk.Result?, all: Wrk.Result, few: Wrk.Result
+    ) {
         var configuration = CollectorConfiguration()
         configuration.rateLimitPerClient = nil
         configuration.rateLimitPerWriteKey = nil
@@ -166,22 +141,27 @@ struct CollectorBenchmark {
         try collector.register(writeKeys: ["bench"])
         var router = Router()
         collector.mount(on: &router)
+        router.add("POST", "/sink") { request in
+            .json(["success": true, "bytes": .int(Int64(request.body.count))])
+        }
         var http = HTTPServerConfiguration()
         http.port = 0
         http.handlerThreads = connections + 4
         let server = HTTPServer(configuration: http, router: router)
         try server.start()
+        let sink = withSink ? try load(server: server, script: script, path: "/sink") : nil
         let all = try load(server: server, script: script, path: "/v1/batch")
         let few = try load(server: server, script: script, path: "/v1/batch", connections: fewConnections)
         server.stop()
         collector.shutdown()
         let acknowledged = (all.requests - all.errors + few.requests - few.errors) * BenchPayload.eventsPerBatch
+        // Requests still in flight when wrk stops are committed but not counted by wrk.
         let stored = try countEvents(store)
         if stored < acknowledged || stored - acknowledged > (connections + fewConnections) * BenchPayload.eventsPerBatch
         {
             throw BenchError("acknowledged \(acknowledged) events but \(stored) are stored")
         }
-        return (all, few)
+        return (sink, all, few)
     }
 
     private func countEvents(_ store: any EventStore) throws -> Int {
