@@ -6,9 +6,14 @@ import Testing
     @Test func aPublishReachesEveryMatchingSubscriberAndNoOther() async throws {
         let bus = LocalMessageBus()
         let seen = Mutex<[String]>([])
-        let exact = try await bus.subscribe("mbx.a.1") { message in seen.withLock { $0.append("exact " + message.subject) } }
-        let star = try await bus.subscribe("mbx.*.1") { message in seen.withLock { $0.append("star " + message.subject) } }
-        let tail = try await bus.subscribe("mbx.>") { message in seen.withLock { $0.append("tail " + message.subject) } }
+        let exact = try await bus.subscribe("mbx.a.1") { message in
+            seen.withLock { $0.append("exact " + message.subject) }
+        }
+        let star = try await bus.subscribe("mbx.*.1") { message in
+            seen.withLock { $0.append("star " + message.subject) }
+        }
+        let tail = try await bus.subscribe("mbx.>") { message in seen.withLock { $0.append("tail " + message.subject) }
+        }
         bus.publish("mbx.a.1", [1])
         bus.publish("mbx.b.2", [2])
         bus.publish("mbx", [3])

@@ -43,7 +43,8 @@ public final class LocalMessageBus: MessageBus {
             return state.nextId
         }
         let inbox = "_INBOX.local.\(inboxId)"
-        let pending = Mutex<(continuation: CheckedContinuation<BusReply, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+        let pending = Mutex<(continuation: CheckedContinuation<BusReply, Never>?, timer: Task<Void, Never>?)>(
+            (nil, nil))
         let settle: @Sendable (BusReply) -> Void = { [weak self] reply in
             let (continuation, timer) = pending.withLock { pending in
                 defer { pending = (nil, nil) }
