@@ -125,6 +125,7 @@ enum ServerCommand {
         // Handlers that wait on a commit (a send's group commit) hold their thread meanwhile.
         http.handlerThreads = options.handlerThreads
         http.serviceThreads = options.loops
+        http.trustedProxies = options.trustedProxies
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             http.tls = HTTPServerTLS(certificateChainPath: certificate, privateKeyPath: key)
         }

@@ -1,6 +1,6 @@
 import CourierCommandLine
 import Foundation
-import MessengerServer
+import CourierHTTP
 
 /// The command-line options of `courier-server`.
 struct ServerOptions {
@@ -30,6 +30,8 @@ struct ServerOptions {
     var apnsSandbox = false
     /// Networks webhook pushes may reach besides public addresses.
     var webhookAllowedNetworks: [IPNetwork] = []
+    /// Proxies (haproxy) whose `X-Forwarded-For` names the client for per-client limits.
+    var trustedProxies: [IPNetwork] = []
     /// `postgres://…`: the servers' stores on PostgreSQL instead of the data directory.
     var databaseURL: String?
     /// The environment, for `COURIER_ADMIN_TOKEN` and `COURIER_DATABASE_URL`.
@@ -107,27 +109,37 @@ struct ServerOptions {
             .value("--apns-team-id", "ID", \.apnsTeamId, help: "the developer team id"),
             .value("--apns-topic", "BUNDLE-ID", \.apnsTopic, help: "the app's bundle id"),
             .flag("--apns-sandbox", \.apnsSandbox, help: "use APNs' development environment"),
-            OptionBinding(
-                .repeated(
-                    "--push-webhook-allow", "CIDR",
-                    help:
-                        "let webhook pushes reach this network although it is loopback, private or link-local (repeatable, or comma-separated: 127.0.0.0/8,::1); by default they reach only public addresses"
-                )
-            ) { invocation, options throws(UsageError) in
-                for value in invocation.values("--push-webhook-allow") {
-                    for part in value.split(separator: ",") {
-                        let text = part.trimmingCharacters(in: .whitespaces)
-                        guard let network = IPNetwork(text) else {
-                            throw invocation.refusal(
-                                "--push-webhook-allow: \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8"
-                            )
-                        }
-                        options.webhookAllowedNetworks.append(network)
-                    }
-                }
-            },
+            networks(
+                "--push-webhook-allow", \.webhookAllowedNetworks,
+                help:
+                    "let webhook pushes reach this network although it is loopback, private or link-local (repeatable, or comma-separated: 127.0.0.0/8,::1); by default they reach only public addresses"
+            ),
+            networks(
+                "--trusted-proxy", \.trustedProxies,
+                help:
+                    "a proxy (haproxy) in front of the server: from its connections, per-client limits take the client's address from X-Forwarded-For (repeatable, or comma-separated); by default X-Forwarded-For is ignored"
+            ),
             .flag("--quiet", \.accessLog, setting: false, help: "no access log"),
         ]
+    }
+
+    /// A repeatable `CIDR` option (each value may list several, comma-separated) that appends
+    /// its networks to `keyPath`.
+    static func networks(
+        _ name: String, _ keyPath: WritableKeyPath<ServerOptions, [IPNetwork]>, help: String
+    ) -> OptionBinding<ServerOptions> {
+        OptionBinding(.repeated(name, "CIDR", help: help)) { invocation, options throws(UsageError) in
+            for value in invocation.values(name) {
+                for part in value.split(separator: ",") {
+                    let text = part.trimmingCharacters(in: .whitespaces)
+                    guard let network = IPNetwork(text) else {
+                        throw invocation.refusal(
+                            "\(name): \(text) is not an address or a network like 10.0.0.0/8 or fd00::/8")
+                    }
+                    options[keyPath: keyPath].append(network)
+                }
+            }
+        }
     }
 
     /// The options of a checked invocation of `command`.

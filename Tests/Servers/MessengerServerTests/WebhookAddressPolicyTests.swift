@@ -1,3 +1,4 @@
+import CourierHTTP
 import MessengerServer
 import Testing
 

@@ -31,6 +31,7 @@ struct RequestBodyMiddleware: HTTPMiddleware {
             method: request.method, path: request.path, queryString: request.queryString, headers: request.headers,
             body: body, remoteAddress: request.remoteAddress)
         decoded.pathParameters = request.pathParameters
+        decoded.peerAddress = request.peerAddress
         return try await next(decoded, context)
     }
 }

@@ -12,6 +12,7 @@ extension HTTPRequest {
             remoteAddress: remoteAddress)
         copy.pathParameters = pathParameters
         copy.bodyFeed = bodyFeed
+        copy.peerAddress = peerAddress
         return copy
     }
 

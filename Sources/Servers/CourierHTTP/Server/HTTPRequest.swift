@@ -13,8 +13,12 @@ public struct HTTPRequest: Sendable {
     public let headers: [String: String]
     /// The body bytes (empty on a route that streams its body: read `bodyStream` there).
     public let body: [UInt8]
-    /// The peer's address.
-    public let remoteAddress: String
+    /// The client's address: the connection's peer, or, when that peer is one of
+    /// `HTTPServerConfiguration.trustedProxies`, the right-most address in `X-Forwarded-For`
+    /// that is not (per-client limits key on this).
+    public internal(set) var remoteAddress: String
+    /// The connection's peer, which is the proxy's address behind a proxy.
+    public internal(set) var peerAddress: String
     /// Values of `{name}` segments of the route that matched.
     public internal(set) var pathParameters: [String: String] = [:]
     /// Where a streamed body's pieces arrive (routes with `body: .stream` on libwebsockets).
@@ -25,7 +29,7 @@ public struct HTTPRequest: Sendable {
         HTTPRequestBodyStream(source: bodyFeed.map { .feed($0) } ?? .whole(body))
     }
 
-    /// Creates a request (the server builds these; tests may too).
+    /// Creates a request (the server builds these; tests may too); `remoteAddress` is the peer's.
     public init(
         method: HTTPMethod, path: String, queryString: String = "", headers: [String: String] = [:],
         body: [UInt8] = [], remoteAddress: String = "127.0.0.1"
@@ -36,6 +40,13 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        peerAddress = remoteAddress
+    }
+
+    /// Takes the client's address from `X-Forwarded-For` when the peer is a trusted proxy.
+    mutating func resolveClient(trustedProxies: [IPNetwork]) {
+        remoteAddress = ForwardedClient.address(
+            peer: peerAddress, forwardedFor: headers["x-forwarded-for"], trustedProxies: trustedProxies)
     }
 
     /// The header `name` (any case).

@@ -43,6 +43,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// TLS (HTTPS and `wss://`) on the engine; `nil` (the default) serves plain
     /// HTTP.
     public var tls: HTTPServerTLS?
+    /// Proxies in front of the server (haproxy): from their connections, `HTTPRequest.remoteAddress`
+    /// is the client's address as `X-Forwarded-For` gives it (the right-most one that is not a
+    /// trusted proxy). Empty (the default) trusts no one: the header is ignored, so a client
+    /// cannot choose the address its rate limits count against.
+    public var trustedProxies: [IPNetwork] = []
     /// Receives one access-log line per request; `nil` logs nothing.
     public var accessLog: (@Sendable (String) -> Void)?
 

@@ -68,6 +68,7 @@ struct Responder: Sendable {
         to request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
     ) async -> HTTPResponse {
         var request = request
+        request.resolveClient(trustedProxies: configuration.trustedProxies)
         if case .found(_, let parameters) = match { request.pathParameters = parameters }
         let context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)

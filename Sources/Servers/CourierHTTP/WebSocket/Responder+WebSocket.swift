@@ -6,6 +6,7 @@ extension Responder {
         HTTPResponse, HTTPRequest, RequestContext, WebSocketRoute?
     ) {
         var request = request
+        request.resolveClient(trustedProxies: configuration.trustedProxies)
         let match = router.match(method: request.method, path: request.path)
         var route: WebSocketRoute?
         if case .found(let found, let parameters) = match {

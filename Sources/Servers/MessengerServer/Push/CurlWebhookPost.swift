@@ -1,4 +1,5 @@
 internal import CCurl
+import CourierHTTP
 import Foundation
 
 /// One webhook POST through libcurl, on an easy handle of its own. Every socket libcurl opens

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// Which addresses webhook pushes may reach. A device names its webhook, so without a policy it

@@ -4,7 +4,7 @@ public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     public let address: IPAddress
     /// The length of the common prefix, counted over the 128 bits of the IPv6 form (an IPv4
     /// `/8` is 104 here).
-    let prefixLength: Int
+    package let prefixLength: Int
 
     /// Parses `address/prefix` or a lone address; IPv4 prefixes are 0–32, IPv6 0–128.
     public init?(_ text: String) {
@@ -20,7 +20,7 @@ public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A network from an address and a prefix length over 128 bits.
-    init(_ address: IPAddress, prefixLength: Int) {
+    package init(_ address: IPAddress, prefixLength: Int) {
         self.prefixLength = max(0, min(128, prefixLength))
         let (high, low) = Self.mask(self.prefixLength)
         self.address = IPAddress(high: address.high & high, low: address.low & low)

@@ -4,21 +4,23 @@ import Foundation
 /// comparison covers an address and its mapped spelling.
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// The 128 bits, most significant first.
-    let high: UInt64
-    let low: UInt64
+    package let high: UInt64
+    /// The low 64 bits.
+    package let low: UInt64
 
-    init(high: UInt64, low: UInt64) {
+    /// An address from its two halves.
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// An IPv4 address from its 32 bits (host order).
-    init(ipv4: UInt32) {
+    package init(ipv4: UInt32) {
         self.init(high: 0, low: 0x0000_FFFF_0000_0000 | UInt64(ipv4))
     }
 
     /// An address from its 16 bytes in network order.
-    init<Bytes: Collection<UInt8>>(bytes: Bytes) {
+    package init<Bytes: Collection<UInt8>>(bytes: Bytes) {
         var high: UInt64 = 0
         var low: UInt64 = 0
         for (index, byte) in bytes.prefix(16).enumerated() {
@@ -47,7 +49,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address a socket address holds (`AF_INET` or `AF_INET6`), or `nil` for another family.
-    init?(socketAddress: UnsafeRawPointer) {
+    package init?(socketAddress: UnsafeRawPointer) {
         let family = socketAddress.load(as: sockaddr.self).sa_family
         switch Int32(family) {
         case AF_INET:
