@@ -22,6 +22,8 @@ public final class Collector: Sendable {
     let rejections = RejectionLog()
     let settingsHistory = SettingsHistory()
     let commits = CommitSignal()
+    /// Tells the other instances which project committed, so their live streams read it.
+    let commitWakeUps: BusWakeUps
     let liveStreams = Atomic<Int>(0)
 
     /// Creates a collector.
@@ -29,12 +31,17 @@ public final class Collector: Sendable {
     ///   - configuration: limits, dedupe window, admin token.
     ///   - store: where projects and events live.
     ///   - clock: the source of `receivedAt` and of the dedupe window's time.
+    ///   - bus: shared with the other instances, whose live event streams wake when a batch
+    ///     commits here; the default serves one process.
     public init(
-        configuration: CollectorConfiguration = .init(), store: any EventStore, clock: any Clock = SystemClock()
+        configuration: CollectorConfiguration = .init(), store: any EventStore, clock: any Clock = SystemClock(),
+        bus: any MessageBus = LocalMessageBus()
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
+        let commits = commits
+        commitWakeUps = BusWakeUps(bus: bus, prefix: "commits") { _ in commits.notify() }
         committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
         settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
         clientLimiter = configuration.rateLimitPerClient.map {
@@ -106,15 +113,23 @@ public final class Collector: Sendable {
             """
     }
 
-    /// The work to run beside the server (`HTTPServer(…, jobs:)`): forgets remembered
-    /// `messageId`s older than the dedupe window, every `configuration.dedupePruneInterval` of
-    /// the collector's clock.
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): the subscription to the other
+    /// instances' commits, and forgetting remembered `messageId`s older than the dedupe window,
+    /// every `configuration.dedupePruneInterval` of the collector's clock.
     public var backgroundJobs: [BackgroundJob] {
         [
+            commitWakeUps.job(name: "collector.commits", clock: clock),
             .every(
                 configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning",
-                blocking: { [self] in _ = try? pruneDedupeIndex() })
+                blocking: { [self] in _ = try? pruneDedupeIndex() }),
         ]
+    }
+
+    /// Hears the other instances' commits from now on (the `collector.commits` job does it too);
+    /// a test awaits it before ingesting on another instance.
+    /// - Throws: `BusError` when the bus refuses the subscription.
+    public func subscribeToCommits() async throws(BusError) {
+        try await commitWakeUps.start()
     }
 
     /// Forgets remembered `messageId`s older than the dedupe window.

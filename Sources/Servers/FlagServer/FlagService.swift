@@ -23,21 +23,30 @@ public final class FlagService: Sendable {
     public let configuration: FlagServerConfiguration
     let store: any FlagStore
     let clock: any Clock
-    let served = Mutex<[String: Served]>([:])
+    let served = ServedCache()
     /// Edits validate against the current definitions and then store: one at a time.
     let editLock = Mutex<Int>(0)
+    /// Tells the other instances which environment changed, and hears theirs.
+    let changes: BusWakeUps
 
     /// Creates the service.
     /// - Parameters:
     ///   - configuration: admin token and limits.
     ///   - store: where definitions and the audit table live.
-    ///   - clock: the time of audit rows and of `--expired`.
+    ///   - clock: the time of audit rows, of `--expired` and of the version poll.
+    ///   - bus: shared with the other instances, which drop an environment's cached document when
+    ///     one of them edits it; the default serves one process.
     public init(
-        configuration: FlagServerConfiguration = .init(), store: any FlagStore, clock: any Clock = SystemClock()
+        configuration: FlagServerConfiguration = .init(), store: any FlagStore, clock: any Clock = SystemClock(),
+        bus: any MessageBus = LocalMessageBus()
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
+        let served = served
+        changes = BusWakeUps(bus: bus, prefix: "flags.changed") { environment in
+            served.forget(environment)
+        }
     }
 
     /// Adds the flag routes to `router` (docs/feature-flags.md lists them).
@@ -57,7 +66,8 @@ public final class FlagService: Sendable {
 
     /// The environment as served, built from the store on first use and after each change.
     func servedEnvironment(_ key: String) throws(HTTPError) -> Served? {
-        if let cached = served.withLock({ $0[key] }) { return cached }
+        let (cached, generation) = served.lookup(key)
+        if let cached { return cached }
         let stored: StoredEnvironment?
         do {
             stored = try store.environment(key)
@@ -73,7 +83,7 @@ public final class FlagService: Sendable {
             throw HTTPError(.storageUnavailable, "the stored definitions do not validate: \(error)")
         }
         let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
-        served.withLock { $0[key] = entry }
+        served.keep(entry, for: key, readAt: generation)
         return entry
     }
 
@@ -90,5 +100,46 @@ public final class FlagService: Sendable {
         let gzipped = body.count >= gzipThreshold ? try? Gzip.compress(body) : nil
         let etag = "\"\(document.version)-\(String(FNV1a.hash32(bytes: body), radix: 16))\""
         return Served(document: document, body: body, gzipped: gzipped, etag: etag)
+    }
+}
+
+extension FlagService {
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): the subscription to the other
+    /// instances' edits, and the backstop for a wake-up the bus lost: every second of the
+    /// service's clock, `forgetChangedEnvironments()`.
+    public var backgroundJobs: [BackgroundJob] {
+        [
+            changes.job(name: "flags.changes", clock: clock),
+            .every(
+                .seconds(1), on: clock, name: "flags.version-poll",
+                blocking: { [self] in
+                    _ = try? forgetChangedEnvironments()
+                }),
+        ]
+    }
+
+    /// Hears the other instances' edits from now on (the `flags.changes` job does it too); a
+    /// test awaits it before editing on another instance.
+    /// - Throws: `BusError` when the bus refuses the subscription.
+    public func subscribeToChanges() async throws(BusError) {
+        try await changes.start()
+    }
+
+    /// Drops each cached environment whose stored version is no longer the one it serves.
+    /// - Returns: how many were dropped.
+    /// - Throws: `HTTPError.storageUnavailable`.
+    @discardableResult
+    public func forgetChangedEnvironments() throws(HTTPError) -> Int {
+        let cached = served.versions
+        guard !cached.isEmpty else { return 0 }
+        let stored: [String: Int64]
+        do {
+            stored = try store.versions()
+        } catch {
+            throw HTTPError(.storageUnavailable, "the flag store is unavailable")
+        }
+        let changed = cached.filter { stored[$0.key] != $0.value }.keys
+        for environment in changed { served.forget(environment) }
+        return changed.count
     }
 }

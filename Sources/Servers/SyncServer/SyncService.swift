@@ -25,19 +25,26 @@ public final class SyncService: Sendable {
     /// Signs the list endpoint's cursors, which expire after `listCursorMaximumAge`.
     let listSigner: PageCursorSigner
     let pokes = PokeHub()
+    /// Tells the other instances whose push committed, and hears theirs.
+    let pushes: BusWakeUps
 
     /// Creates the service.
     /// - Parameters:
     ///   - configuration: tokens, limits and horizons.
     ///   - store: where records live.
     ///   - clock: the time of writes, of tombstone GC and of cursor expiry.
+    ///   - bus: shared with the other instances, whose poke long-polls wake when a push here
+    ///     commits; the default serves one process.
     /// - Throws: the store's error when it cannot read or make the cursor key.
     public init(
-        configuration: SyncServerConfiguration = .init(), store: any SyncStore, clock: any Clock = SystemClock()
+        configuration: SyncServerConfiguration = .init(), store: any SyncStore, clock: any Clock = SystemClock(),
+        bus: any MessageBus = LocalMessageBus()
     ) throws {
         self.configuration = configuration
         self.store = store
         self.clock = clock
+        let pokes = pokes
+        pushes = BusWakeUps(bus: bus, prefix: "sync.poke") { owner in pokes.poke(owner: owner) }
         let key = try store.cursorKey()
         feedSigner = PageCursorSigner(key: key, maximumAge: nil, clock: clock)
         listSigner = PageCursorSigner(key: key, maximumAge: configuration.listCursorMaximumAge, clock: clock)
@@ -67,14 +74,23 @@ public final class SyncService: Sendable {
         }
     }
 
-    /// The work to run beside the server (`HTTPServer(…, jobs:)`): `collectTombstones()` at once
-    /// and then every `configuration.tombstoneCollectionInterval` of the service's clock.
+    /// The work to run beside the server (`HTTPServer(…, jobs:)`): the subscription to the other
+    /// instances' pushes, and `collectTombstones()` at once and then every
+    /// `configuration.tombstoneCollectionInterval` of the service's clock.
     public var backgroundJobs: [BackgroundJob] {
         [
+            pushes.job(name: "sync.pokes", clock: clock),
             .every(
                 configuration.tombstoneCollectionInterval, on: clock, name: "sync.tombstones",
-                blocking: { [self] in _ = try? collectTombstones() })
+                blocking: { [self] in _ = try? collectTombstones() }),
         ]
+    }
+
+    /// Hears the other instances' pushes from now on (the `sync.pokes` job does it too); a test
+    /// awaits it before pushing on another instance.
+    /// - Throws: `BusError` when the bus refuses the subscription.
+    public func subscribeToPushes() async throws(BusError) {
+        try await pushes.start()
     }
 
     /// The owner the request's bearer token belongs to.

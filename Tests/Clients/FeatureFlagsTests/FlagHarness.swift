@@ -6,7 +6,8 @@ import Foundation
 
 /// A flag service with a manual clock and a SQLite store (or, `backend: .postgres`, a PostgreSQL
 /// database of its own), on a real server on 127.0.0.1 with an ephemeral port, or
-/// (`listening: false`) answering in process only, through `routes`.
+/// (`listening: false`) answering in process only, through `routes`. Two harnesses given one
+/// `store` and one `bus` are two instances of the server.
 struct FlagHarness {
     static let adminToken = "test-admin-token"
     static let environment = "production"
@@ -21,13 +22,17 @@ struct FlagHarness {
 
     init(
         backend: StoreBackend = .sqlite,
-        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true
+        clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true,
+        store: (any FlagStore)? = nil, bus: any MessageBus = LocalMessageBus()
     ) async throws {
         self.clock = clock
         var configuration = FlagServerConfiguration()
         configuration.adminToken = Self.adminToken
         configuration.gzipThresholdBytes = 64
-        service = FlagService(configuration: configuration, store: try await Self.makeStore(backend), clock: clock)
+        let chosen: any FlagStore
+        if let store { chosen = store } else { chosen = try await Self.makeStore(backend) }
+        let store = chosen
+        service = FlagService(configuration: configuration, store: store, clock: clock, bus: bus)
         var router = Router()
         service.mount(on: &router)
         var http = HTTPServerConfiguration()

@@ -52,7 +52,7 @@ struct CollectorHarness {
     let client = HTTPClient(timeout: .seconds(30))
 
     init(
-        backend: CollectorBackend = .memory, store: (any EventStore)? = nil,
+        backend: CollectorBackend = .memory, store: (any EventStore)? = nil, bus: any MessageBus = LocalMessageBus(),
         configure: (inout CollectorConfiguration) -> Void = { _ in }
     ) async throws {
         clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))  // 2026-11-29T08:00:00Z
@@ -63,7 +63,7 @@ struct CollectorHarness {
         var configuration = CollectorConfiguration()
         configuration.adminToken = Self.adminToken
         configure(&configuration)
-        collector = Collector(configuration: configuration, store: store, clock: clock)
+        collector = Collector(configuration: configuration, store: store, clock: clock, bus: bus)
         try collector.register(writeKeys: [Self.writeKey])
         var router = Router()
         collector.mount(on: &router)

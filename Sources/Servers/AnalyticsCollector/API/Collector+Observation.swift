@@ -13,7 +13,8 @@ extension Collector {
         admin.add("GET", "/events/stream") { [self] request, _ in try eventStream(request) }
     }
 
-    /// Counts a committed batch into the volume and refusal aggregates and wakes live streams.
+    /// Counts a committed batch into the volume and refusal aggregates and wakes live streams, here
+    /// and on the other instances.
     func observe(writeKey: String, messages: [PreparedMessage], outcome: CommitOutcome, rejected: [RejectedMessage]) {
         let now = clock.nowMilliseconds
         if outcome.stored > 0 {
@@ -27,6 +28,7 @@ extension Collector {
             }
             volume.record(writeKey: writeKey, countsByType: byType, atMilliseconds: now)
             commits.notify()
+            commitWakeUps.publish(writeKey)
         }
         if outcome.duplicates > 0 {
             rejections.record(

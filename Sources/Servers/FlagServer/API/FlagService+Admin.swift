@@ -93,7 +93,8 @@ extension FlagService {
                 }
                 _ = try Self.document(environment: environment, candidate)
                 let version = try store.apply(change, environment: environment, atMilliseconds: clock.nowMilliseconds)
-                served.withLock { _ = $0.removeValue(forKey: environment) }
+                served.forget(environment)
+                changes.publish(environment)
                 return .success(version)
             } catch let error as FlagDefinitionError {
                 return .failure(HTTPError(.invalidDefinition, Self.locate(error, change)))

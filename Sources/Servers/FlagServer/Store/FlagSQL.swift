@@ -30,6 +30,15 @@ enum FlagSQL {
         return stored
     }
 
+    /// Every environment's version, by key.
+    /// - Throws: the engine's error.
+    static func versions(in db: some SQLConnection) throws -> [String: Int64] {
+        let rows = try db.rows("SELECT env_key, version FROM flag_environments", []) { row in
+            (row.text(0) ?? "", row.int(1))
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Stores `change` and its audit row; call it inside a transaction. The environment's row
     /// is written first, so concurrent edits of one environment take versions in turn.
     /// - Returns: the environment's new version.
@@ -105,6 +114,11 @@ extension FlagSQLStore {
         try writing { db in
             try FlagSQL.apply(change, environment: environment, atMilliseconds: atMilliseconds, in: db)
         }
+    }
+
+    /// See `FlagStore.versions()`.
+    public func versions() throws -> [String: Int64] {
+        try reading { db in try FlagSQL.versions(in: db) }
     }
 
     /// See `FlagStore.audit(environment:limit:)`.

@@ -88,4 +88,8 @@ public protocol FlagStore: Sendable {
     /// The newest audit rows first.
     /// - Throws: when the store fails.
     func audit(environment: String, limit: Int) throws -> [FlagAuditEntry]
+    /// Every environment's current version, in one cheap read: how an instance notices an edit
+    /// made by another whose wake-up it missed.
+    /// - Throws: when the store fails.
+    func versions() throws -> [String: Int64]
 }

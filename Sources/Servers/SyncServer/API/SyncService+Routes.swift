@@ -43,6 +43,7 @@ extension SyncService {
         }
         if results.contains(where: { if case .applied = $0.outcome { true } else { false } }) {
             pokes.poke(owner: owner)
+            pushes.publish(owner)
         }
         return .json(["results": .array(results.map(\.json))])
     }
