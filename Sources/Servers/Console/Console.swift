@@ -7,7 +7,7 @@ import CourierHTTP
 /// same admin APIs the CLI calls, and `middleware` lets the session stand in for the bearer
 /// token there (with the CSRF token required on every state-changing request). Sessions live
 /// in a `ConsoleSessionStore`: in memory by default, or `PostgresConsoleSessionStore` for
-/// instances that share sign-ins. The sign-in limit is kept per instance, in memory.
+/// instances that share sign-ins and the sign-in limit.
 ///
 /// ```swift
 /// var configuration = ConsoleConfiguration()
@@ -33,7 +33,7 @@ public final class Console: Sendable {
     /// - Parameters:
     ///   - configuration: the admin token, session lifetime and sign-in limit.
     ///   - sessions: where sessions are kept: in memory by default, `PostgresConsoleSessionStore`
-    ///     for instances that share sign-ins. The sign-in limit stays per instance.
+    ///     for instances that share sign-ins and the sign-in limit (kept per instance otherwise).
     ///   - clock: the source of time for expiry and the sign-in limit.
     public init(
         configuration: ConsoleConfiguration, sessions: any ConsoleSessionStore = InMemoryConsoleSessionStore(),

@@ -15,7 +15,7 @@ extension Console {
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
             throw HTTPError(.jsonRequired, "sign in with a JSON body {\"token\": …}")
         }
-        if case .limited(let seconds) = signInLimiter.take(request.remoteAddress) {
+        if case .limited(let seconds) = await takeSignInAttempt(client: request.remoteAddress) {
             throw HTTPError(
                 .rateLimited, "too many sign-in attempts; retry in \(seconds) s",
                 headers: [("Retry-After", String(seconds))])
@@ -33,6 +33,17 @@ extension Console {
         response.headers.append(
             ("Set-Cookie", cookie(value: session.id, maxAge: configuration.sessionLifetime, secure: secure)))
         return response
+    }
+
+    /// Spends one of the client's sign-in attempts: from the bucket the instances share in the
+    /// session store when it keeps one, else (or when the store fails) from this instance's.
+    private func takeSignInAttempt(client: String) async -> RateLimiter.Decision {
+        if let shared = try? await sessions.takeSignInAttempt(
+            keyDigest: Self.digest(client), limit: configuration.signInLimit, now: clock.nowMilliseconds)
+        {
+            return shared
+        }
+        return signInLimiter.take(client)
     }
 
     /// `DELETE /console/api/session` (with the CSRF token): signs out and clears the cookie.

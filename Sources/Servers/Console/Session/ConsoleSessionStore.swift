@@ -1,3 +1,5 @@
+import CourierHTTP
+
 /// Where the console's sessions live: in memory by default (`InMemoryConsoleSessionStore`, one
 /// server), or in PostgreSQL (`PostgresConsoleSessionStore`) so that instances behind one load
 /// balancer share them: a cookie made on one works on the others, and signing out on one ends
@@ -18,6 +20,20 @@ public protocol ConsoleSessionStore: Sendable {
     /// Ends the session whose id has this digest, if there is one.
     /// - Throws: when the store fails.
     func remove(idDigest: [UInt8]) async throws
+    /// Spends one sign-in attempt from the bucket of the client whose address has this SHA-256
+    /// digest, a bucket every instance on the store shares; `nil` when the store keeps no limits
+    /// (the default), and each instance then limits on its own.
+    /// - Throws: when the store fails.
+    func takeSignInAttempt(keyDigest: [UInt8], limit: RateLimit, now: Int64) async throws -> RateLimiter.Decision?
+}
+
+extension ConsoleSessionStore {
+    /// No shared limits: each instance keeps its own.
+    public func takeSignInAttempt(keyDigest: [UInt8], limit: RateLimit, now: Int64) async throws
+        -> RateLimiter.Decision?
+    {
+        nil
+    }
 }
 
 /// A session as a store keeps it: the SHA-256 digest of the cookie's value, never the value.
