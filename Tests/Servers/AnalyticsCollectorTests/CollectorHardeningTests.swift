@@ -130,6 +130,24 @@ struct CollectorHardeningTests {
         #expect(limited.header("retry-after") == "2")
     }
 
+    /// Over the wire: `X-Forwarded-For` picks the client's bucket only on a connection from a
+    /// trusted proxy; from anyone else a spoofed header still spends the peer's bucket.
+    @Test(arguments: [true, false])
+    func theClientLimitKeysOnForwardedForOnlyFromATrustedProxy(trusted: Bool) async throws {
+        let harness = try await CollectorHarness(trustedProxies: trusted ? ["127.0.0.1"] : ["10.0.0.0/8"]) {
+            $0.rateLimitPerClient = RateLimit(perSecond: 0.5, burst: 1)
+        }
+        defer { harness.stop() }
+        func post(_ prefix: String, from client: String) async throws -> Int {
+            try await harness.post(
+                json: CollectorHarness.batch(1, prefix: prefix), headers: ["X-Forwarded-For": client]
+            ).status
+        }
+        #expect(try await post("a", from: "198.51.100.1") == 200)
+        #expect(try await post("b", from: "198.51.100.2") == (trusted ? 200 : 429))
+        #expect(try await post("c", from: "198.51.100.1") == 429)
+    }
+
     @Test func aStorageQuotaRefusesWithAClearCodeAndStoresNothingOfTheBatch() async throws {
         let harness = try await CollectorHarness(backend: .file) { $0.storageQuotaPerWriteKey = 1_500 }
         defer { harness.stop() }

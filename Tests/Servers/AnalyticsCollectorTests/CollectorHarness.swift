@@ -53,7 +53,7 @@ struct CollectorHarness {
 
     init(
         backend: CollectorBackend = .memory, store: (any EventStore)? = nil, bus: any MessageBus = LocalMessageBus(),
-        configure: (inout CollectorConfiguration) -> Void = { _ in }
+        trustedProxies: [String] = [], configure: (inout CollectorConfiguration) -> Void = { _ in }
     ) async throws {
         clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200))  // 2026-11-29T08:00:00Z
         let chosen: any EventStore
@@ -69,6 +69,7 @@ struct CollectorHarness {
         collector.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
+        http.trustedProxies = trustedProxies.compactMap(IPNetwork.init)
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
         let metrics = HTTPMetrics()
