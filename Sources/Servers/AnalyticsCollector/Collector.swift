@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import Synchronization
 
 /// The analytics collector: Segment's tracking API (`POST /v1/batch` and the single-event
@@ -20,6 +21,9 @@ public final class Collector: Sendable {
     let quotas: QuotaLedger
     let volume = VolumeLedger()
     let rejections = RejectionLog()
+    /// Where `volume` and `rejections` go when the store is PostgreSQL, so every instance reports
+    /// the same; `nil` keeps them in this process.
+    let sharedObservations: SharedObservations?
     let settingsHistory = SettingsHistory()
     let commits = CommitSignal()
     /// Tells the other instances which project committed, so their live streams read it.
@@ -42,6 +46,7 @@ public final class Collector: Sendable {
         self.clock = clock
         let commits = commits
         commitWakeUps = BusWakeUps(bus: bus, prefix: "commits") { _ in commits.notify() }
+        sharedObservations = (store as? PostgresEventStore).map { SharedObservations(pool: $0.pool) }
         committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
         settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
         clientLimiter = configuration.rateLimitPerClient.map {
@@ -114,15 +119,35 @@ public final class Collector: Sendable {
     }
 
     /// The work to run beside the server (`HTTPServer(…, jobs:)`): the subscription to the other
-    /// instances' commits, and forgetting remembered `messageId`s older than the dedupe window,
-    /// every `configuration.dedupePruneInterval` of the collector's clock.
+    /// instances' commits, forgetting remembered `messageId`s older than the dedupe window every
+    /// `configuration.dedupePruneInterval` of the collector's clock, and, on PostgreSQL,
+    /// `flushObservations()` every second.
     public var backgroundJobs: [BackgroundJob] {
-        [
+        var jobs: [BackgroundJob] = [
             commitWakeUps.job(name: "collector.commits", clock: clock),
             .every(
                 configuration.dedupePruneInterval, on: clock, name: "collector.dedupe-pruning",
                 blocking: { [self] in _ = try? pruneDedupeIndex() }),
         ]
+        if sharedObservations != nil {
+            jobs.append(
+                .every(
+                    .seconds(1), on: clock, name: "collector.observations",
+                    blocking: { [self] in
+                        try? flushObservations()
+                    }))
+        }
+        return jobs
+    }
+
+    /// Moves this instance's volume and refusal counts to PostgreSQL, where every instance reads
+    /// them; nothing to do on SQLite, where they stay in this process.
+    /// - Throws: `EventStoreError` when the store fails (the counts wait for the next flush).
+    public func flushObservations() throws(EventStoreError) {
+        guard let sharedObservations else { return }
+        try storing {
+            try sharedObservations.flush(volume: volume, rejections: rejections, atMilliseconds: clock.nowMilliseconds)
+        }
     }
 
     /// Hears the other instances' commits from now on (the `collector.commits` job does it too);
@@ -146,6 +171,7 @@ public final class Collector: Sendable {
     /// Commits everything queued and stops the commit thread. Call after the HTTP server stopped.
     public func shutdown() {
         committer.stop()
+        try? flushObservations()
     }
 
     deinit { committer.stop() }

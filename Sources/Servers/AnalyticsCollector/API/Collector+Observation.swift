@@ -55,7 +55,7 @@ extension Collector {
         var projects: [JSONValue] = []
         for (key, bytes) in usage.sorted(by: { $0.key < $1.key }) {
             let settings = try settingsCache.settings(writeKey: key) ?? ProjectSettings()
-            let perMinute = volume.volume(writeKey: key, atMilliseconds: now).totalPerMinute
+            let perMinute = try currentVolume(writeKey: key, atMilliseconds: now).totalPerMinute
             projects.append([
                 "writeKey": .string(key), "storedBytes": .int(bytes), "settings": settings.json,
                 "perMinute": .array(perMinute.map { .int(Int64($0)) }),
@@ -68,12 +68,33 @@ extension Collector {
     /// (last day) by type.
     func projectVolume(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = try knownProject(request)
-        return .json(volume.volume(writeKey: key, atMilliseconds: clock.nowMilliseconds).json)
+        return .json(try currentVolume(writeKey: key, atMilliseconds: clock.nowMilliseconds).json)
+    }
+
+    /// `writeKey`'s volume: every instance's, read from PostgreSQL after this one's is flushed
+    /// there, or this process's on SQLite.
+    private func currentVolume(writeKey: String, atMilliseconds now: Int64) throws(HTTPError) -> ProjectVolume {
+        guard let sharedObservations else { return volume.volume(writeKey: writeKey, atMilliseconds: now) }
+        do throws(EventStoreError) {
+            try flushObservations()
+            return try storing { try sharedObservations.volume(writeKey: writeKey, atMilliseconds: now) }
+        } catch {
+            throw HTTPError(error)
+        }
     }
 
     /// `GET /v1/projects/{writeKey}/rejections` (admin): refusal counts by code and the last reasons.
     func projectRejections(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        return .json(rejections.json(writeKey: try knownProject(request)))
+        let key = try knownProject(request)
+        guard let sharedObservations else { return .json(rejections.json(writeKey: key)) }
+        do throws(EventStoreError) {
+            try flushObservations()
+            return .json(
+                RejectionLog.json(
+                    try storing { try sharedObservations.rejections(writeKey: key, keep: rejections.keep) }))
+        } catch {
+            throw HTTPError(error)
+        }
     }
 
     /// `GET /v1/projects/{writeKey}/settings/history` (admin): settings changes, newest first.

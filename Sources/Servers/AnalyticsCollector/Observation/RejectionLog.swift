@@ -4,7 +4,8 @@ import Synchronization
 /// Why the collector refused requests or messages, per project: counts by code and the last
 /// few reasons. Kept in memory and bounded in entries and in bytes (projects are registered
 /// keys of at most 128 bytes, reasons are cut at `maximumMessageBytes`); a restarted collector
-/// starts from zero.
+/// starts from zero. On PostgreSQL it holds refusals only until `SharedObservations` moves them
+/// to the tables every instance reads.
 final class RejectionLog: Sendable {
     /// One refusal as the console shows it.
     struct Entry: Sendable {
@@ -14,7 +15,8 @@ final class RejectionLog: Sendable {
         let count: Int
     }
 
-    private struct Project {
+    /// One project's refusals: counts by code, and the last reasons, oldest first.
+    struct Project {
         var counts: [String: Int] = [:]
         var recent: [Entry] = []
     }
@@ -23,7 +25,8 @@ final class RejectionLog: Sendable {
     static let unknownProject = ""
     /// The longest reason kept, in UTF-8 bytes.
     static let maximumMessageBytes = 256
-    private let keep: Int
+    /// The reasons kept per project.
+    let keep: Int
     private let maximumProjects: Int
     private let projects = Mutex<[String: Project]>([:])
 
@@ -65,10 +68,37 @@ final class RejectionLog: Sendable {
         projects.withLock { $0.values.reduce(0) { $0 + $1.recent.reduce(0) { $0 + $1.message.utf8.count } } }
     }
 
+    /// Empties the log and returns what it held, by project.
+    func drain() -> [String: Project] {
+        projects.withLock { projects in
+            defer { projects = [:] }
+            return projects
+        }
+    }
+
+    /// Puts back what `drain()` returned (its move failed), before what came since.
+    func restore(_ drained: [String: Project]) {
+        projects.withLock { projects in
+            for (writeKey, old) in drained {
+                var project = old
+                if let newer = projects[writeKey] {
+                    project.counts.merge(newer.counts, uniquingKeysWith: +)
+                    project.recent += newer.recent
+                }
+                if project.recent.count > keep { project.recent.removeFirst(project.recent.count - keep) }
+                projects[writeKey] = project
+            }
+        }
+    }
+
     /// Counts by code and the last reasons, newest first.
     func json(writeKey: String) -> JSONValue {
-        let project = projects.withLock { $0[writeKey] ?? Project() }
-        return .object([
+        Self.json(projects.withLock { $0[writeKey] ?? Project() })
+    }
+
+    /// `project`'s counts by code and its last reasons, newest first.
+    static func json(_ project: Project) -> JSONValue {
+        .object([
             "counts": .object(project.counts.mapValues { .int(Int64($0)) }),
             "recent": .array(
                 project.recent.reversed().map { entry in

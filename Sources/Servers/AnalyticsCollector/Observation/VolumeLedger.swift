@@ -3,10 +3,11 @@ import Synchronization
 
 /// Events stored per project and type, per minute for the last hour and per hour for the last
 /// day: counted as batches commit (a few dictionary updates per batch), so reading volume never
-/// scans the events table. Kept in memory; a restarted collector starts from zero.
+/// scans the events table. Kept in memory (a restarted collector starts from zero), or, on
+/// PostgreSQL, only until `SharedObservations` moves it to the tables every instance reads.
 final class VolumeLedger: Sendable {
     /// Counts of one project and type, keyed by minute and by hour since 1970.
-    private struct Counts {
+    struct Counts {
         var minutes: [Int64: Int] = [:]
         var hours: [Int64: Int] = [:]
     }
@@ -35,9 +36,32 @@ final class VolumeLedger: Sendable {
     /// Per type: the last 60 minutes and the last 24 hours, oldest first, ending with the current
     /// minute and hour.
     func volume(writeKey: String, atMilliseconds milliseconds: Int64) -> ProjectVolume {
+        Self.volume(projects.withLock { $0[writeKey] ?? [:] }, atMilliseconds: milliseconds)
+    }
+
+    /// Empties the ledger and returns what it held: events per project, type and minute.
+    func drain() -> [String: [String: [Int64: Int]]] {
+        projects.withLock { projects in
+            defer { projects = [:] }
+            return projects.mapValues { types in types.mapValues(\.minutes) }
+        }
+    }
+
+    /// Puts back what `drain()` returned (its move failed).
+    func restore(_ drained: [String: [String: [Int64: Int]]]) {
+        for (writeKey, types) in drained {
+            for (type, minutes) in types {
+                for (minute, count) in minutes {
+                    record(writeKey: writeKey, countsByType: [type: count], atMilliseconds: minute * 60_000)
+                }
+            }
+        }
+    }
+
+    /// The volume that `types`' counts make at `milliseconds`.
+    static func volume(_ types: [String: Counts], atMilliseconds milliseconds: Int64) -> ProjectVolume {
         let minute = milliseconds / 60_000
         let hour = milliseconds / 3_600_000
-        let types = projects.withLock { $0[writeKey] ?? [:] }
         var perMinute: [String: [Int]] = [:]
         var perHour: [String: [Int]] = [:]
         for (type, counts) in types {
