@@ -137,7 +137,7 @@ enum ServerCommand {
         let server = HTTPServer(
             configuration: http, router: router, metrics: metrics,
             middleware: [console.middleware],
-            jobs: collector.backgroundJobs + messenger.backgroundJobs + sync.backgroundJobs)
+            jobs: collector.backgroundJobs + messenger.backgroundJobs + sync.backgroundJobs + flags.backgroundJobs)
         try server.start()
         FileHandle.standardOutput.write(
             Data(
