@@ -5,8 +5,9 @@ import SyncWire
 import Testing
 
 /// A thousand random steps of edits, deletes, syncs, lost connections, lost answers, client kills
-/// and server restarts across three clients; afterwards every client holds the server's record
-/// set and no write the server acknowledged is missing.
+/// and server restarts across three clients, spread over two instances of the server on one
+/// store; afterwards every client holds the server's record set and no write the server
+/// acknowledged is missing.
 @Suite(.timeLimit(.minutes(3)))
 struct ConvergencePropertyTests {
     static let collections: [String: ConflictPolicy] = [
@@ -15,11 +16,11 @@ struct ConvergencePropertyTests {
 
     @Test(arguments: StoreBackend.allCases, [UInt64(13), 2_026])
     func randomInterleavingsConvergeWithoutLosingAcknowledgedWrites(backend: StoreBackend, seed: UInt64) async throws {
-        let harness = try await SyncHarness(backend: backend)
+        let harness = try await SyncHarness(backend: backend, instances: 2)
         defer { harness.stop() }
         var random = SeededGenerator(state: seed)
         let names = ["laptop", "phone", "tablet"]
-        let transports = names.map { _ in harness.transport() }
+        let transports = names.indices.map { harness.transport(instance: $0 % 2) }
         var clients = try names.indices.map {
             try harness.client(names[$0], policies: Self.collections, transport: transports[$0]).0
         }

@@ -10,10 +10,11 @@ import SyncWire
 /// A sync service with a manual clock and a SQLite store in a temporary directory or
 /// (`backend: .postgres`) a PostgreSQL database of its own (so it can be restarted on the same
 /// data), on a real server on 127.0.0.1 with an ephemeral port, or (`listening: false`)
-/// answering in process only, through `routes`.
+/// answering in process only, through `routes`. With `instances: 2`, a second instance of the
+/// server shares the store and a bus with the first, as two processes behind a balancer do.
 final class SyncHarness: @unchecked Sendable {
-    // @unchecked: `server`, `service` and `store` change only in `restart()`, which tests call
-    // between steps from one task, never while another task reads them.
+    // @unchecked: `server`, `service`, `store` and `sibling` change only in `restart()`, which
+    // tests call between steps from one task, never while another task reads them.
     static let token = "token-alice"
     static let owner = "alice"
 
@@ -26,12 +27,18 @@ final class SyncHarness: @unchecked Sendable {
     private(set) var store: any SyncStore
     private(set) var service: SyncService
     private(set) var server: HTTPServer
+    /// The second instance, on the same store and bus, when there is one.
+    private(set) var sibling: (service: SyncService, server: HTTPServer)?
+    /// The bus the instances share.
+    let bus = LocalMessageBus()
+    let instances: Int
 
     init(
         backend: StoreBackend = .sqlite,
         clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 1_795_939_200)), listening: Bool = true,
-        configure: (inout SyncServerConfiguration) -> Void = { _ in }
+        instances: Int = 1, configure: (inout SyncServerConfiguration) -> Void = { _ in }
     ) async throws {
+        self.instances = instances
         self.clock = clock
         self.listening = listening
         directory = NSTemporaryDirectory() + "sync-" + Identifier.uuid()
@@ -43,12 +50,27 @@ final class SyncHarness: @unchecked Sendable {
         databaseURL = backend == .postgres ? try await TestPostgres.shared.makeDatabase() : nil
         (store, service, server) = try await Self.start(
             directory: directory, databaseURL: databaseURL, configuration: configuration, clock: clock,
-            listening: listening)
+            listening: listening, bus: bus)
+        sibling = try await startSibling()
+    }
+
+    /// The second instance on the first one's store, subscribed (with the first) to each other's
+    /// pushes; `nil` with one instance.
+    private func startSibling() async throws -> (service: SyncService, server: HTTPServer)? {
+        guard instances > 1 else { return nil }
+        let (store, configuration, clock, bus) = (store, configuration, clock, bus)
+        let service = try await offPool {
+            try SyncService(configuration: configuration, store: store, clock: clock, bus: bus)
+        }
+        let server = try Self.serve(service, listening: listening)
+        try await self.service.subscribeToPushes()
+        try await service.subscribeToPushes()
+        return (service, server)
     }
 
     private static func start(
         directory: String, databaseURL: String?, configuration: SyncServerConfiguration, clock: ManualClock,
-        listening: Bool
+        listening: Bool, bus: LocalMessageBus
     ) async throws -> (any SyncStore, SyncService, HTTPServer) {
         let (store, service) = try await offPool { () throws -> (any SyncStore, SyncService) in
             let store: any SyncStore =
@@ -57,43 +79,54 @@ final class SyncHarness: @unchecked Sendable {
                 } else {
                     try SQLiteSyncStore(path: directory + "/sync.sqlite")
                 }
-            return (store, try SyncService(configuration: configuration, store: store, clock: clock))
+            return (store, try SyncService(configuration: configuration, store: store, clock: clock, bus: bus))
         }
+        let server = try serve(service, listening: listening)
+        return (store, service, server)
+    }
+
+    /// An HTTP server for `service` on an ephemeral port, started when `listening`.
+    private static func serve(_ service: SyncService, listening: Bool) throws -> HTTPServer {
         var router = Router()
         service.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.port = 0
         let server = HTTPServer(configuration: http, router: router)
         if listening { try server.start() }
-        return (store, service, server)
+        return server
     }
 
     var baseURL: String { server.baseURL }
 
+    /// The address of instance `index` (0 or, with two instances, 1).
+    func baseURL(instance index: Int) -> String { index == 0 ? server.baseURL : sibling?.server.baseURL ?? "" }
+
     /// The server's routes and middleware, called in process (no socket).
     var routes: RouterTestClient { RouterTestClient(server: server) }
 
-    /// Stops the server (waiting for it, off the cooperative pool) and starts a new one on the
+    /// Stops the servers (waiting for them, off the cooperative pool) and starts new ones on the
     /// same data directory: a server restart.
     func restart() async throws {
-        let old = server
-        await old.shutdown(deadline: .milliseconds(200))
+        await server.shutdown(deadline: .milliseconds(200))
+        await sibling?.server.shutdown(deadline: .milliseconds(200))
         (store, service, server) = try await Self.start(
             directory: directory, databaseURL: databaseURL, configuration: configuration, clock: clock,
-            listening: listening)
+            listening: listening, bus: bus)
+        sibling = try await startSibling()
     }
 
     /// Stops the server without waiting.
     func stop() {
-        inBackground { [server, directory] in
+        inBackground { [server, sibling, directory] in
             server.stop()
+            sibling?.server.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
     }
 
-    /// A transport to this server (following restarts) that can be told to fail.
-    func transport(token: String = token) -> FaultyTransport {
-        FaultyTransport(harness: self, token: token)
+    /// A transport to instance `instance` of the server (following restarts) that can be told to fail.
+    func transport(token: String = token, instance: Int = 0) -> FaultyTransport {
+        FaultyTransport(harness: self, token: token, instance: instance)
     }
 
     /// A client with its own store file.
@@ -155,15 +188,17 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
 
     private let harness: SyncHarness
     private let token: String
+    private let instance: Int
     private let lock = NSLock()
     private var fault = Fault.none
     private var delivered: [SyncRecord] = []
     private var beforePull: (@Sendable () async -> Void)?
     private let client = HTTPClient(timeout: .seconds(30))
 
-    init(harness: SyncHarness, token: String) {
+    init(harness: SyncHarness, token: String, instance: Int = 0) {
         self.harness = harness
         self.token = token
+        self.instance = instance
     }
 
     func set(_ fault: Fault) { lock.withLock { self.fault = fault } }
@@ -175,7 +210,9 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     /// the writes the client was told are durable.
     var acknowledged: [SyncRecord] { lock.withLock { delivered } }
 
-    private var inner: HTTPSyncTransport { HTTPSyncTransport(baseURL: harness.baseURL, token: token, client: client) }
+    private var inner: HTTPSyncTransport {
+        HTTPSyncTransport(baseURL: harness.baseURL(instance: instance), token: token, client: client)
+    }
 
     private func run<T>(_ body: () async throws(SyncError) -> T) async throws(SyncError) -> T {
         let current = lock.withLock { fault }
