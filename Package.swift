@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierHTTPClient", targets: ["CourierHTTPClient"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierPostgres", targets: ["CourierPostgres"]),
+        .library(name: "CourierNATS", targets: ["CourierNATS"]),
         .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -62,6 +63,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(
+            name: "CNATS", path: "Sources/System/CNATS", pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"]), .brew(["cnats"])]),
         // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
         .target(
             name: "CRE2Shim", dependencies: ["CRE2"], path: "Sources/System/CRE2Shim",
@@ -116,6 +120,8 @@ let package = Package(
         // PostgreSQL through libpq: pool, prepared statements, savepoints, migrations under an advisory lock.
         .target(
             name: "CourierPostgres", dependencies: ["CourierCore", "CLibPQ"], path: "Sources/Servers/CourierPostgres"),
+        // NATS core through libnats: the message bus that carries wake-ups and presence between instances.
+        .target(name: "CourierNATS", dependencies: ["CourierCore", "CNATS"], path: "Sources/Servers/CourierNATS"),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
         .target(
             name: "Console", dependencies: ["CourierCore", "CourierCrypto", "CourierHTTP", "CourierPostgres"],
@@ -203,6 +209,9 @@ let package = Package(
         .testTarget(
             name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"],
             path: "Tests/Servers/CourierHTTPTests"),
+        .testTarget(
+            name: "CourierNATSTests", dependencies: ["CourierNATS", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/CourierNATSTests"),
         .testTarget(
             name: "CourierPostgresTests", dependencies: ["CourierPostgres", "CourierCore", "CourierTesting"],
             path: "Tests/Servers/CourierPostgresTests"),
