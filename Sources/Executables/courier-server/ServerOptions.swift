@@ -32,6 +32,10 @@ struct ServerOptions {
     var webhookAllowedNetworks: [IPNetwork] = []
     /// `postgres://…`: the servers' stores on PostgreSQL instead of the data directory.
     var databaseURL: String?
+    /// `nats://…`: wake-ups and presence cross instances through this NATS server.
+    var natsURL: String?
+    /// How this instance names itself on the bus and in logs.
+    var instanceName: String?
     /// The environment, for `COURIER_ADMIN_TOKEN` and `COURIER_DATABASE_URL`.
     var environment: [String: String] = [:]
 
@@ -64,6 +68,14 @@ struct ServerOptions {
                 help:
                     "postgres://user@host/db: keep every server's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
             ),
+            .value(
+                "--nats", "URL", \.natsURL,
+                help:
+                    "nats://host:4222: wake other instances (mailboxes, commits, flag edits, sync pokes) through NATS core (or set COURIER_NATS_URL); default: this process only"
+            ),
+            .value(
+                "--instance-name", "NAME", \.instanceName,
+                help: "this instance's name on the bus and in its logs (default: host name and process id)"),
             .integer(
                 "--threads", "N", \.handlerThreads, in: 1...1024, help: "threads the HTTP handlers run on (default 32)"),
             .integer(
@@ -136,6 +148,9 @@ struct ServerOptions {
         for binding in Self.bindings { try binding.apply(invocation, to: &self) }
         if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             throw invocation.refusal("--database takes a postgres:// or postgresql:// address")
+        }
+        if let url = natsURL, !(url.hasPrefix("nats://") || url.hasPrefix("tls://")) {
+            throw invocation.refusal("--nats takes a nats:// address")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw invocation.refusal("--tls-cert and --tls-key go together")
