@@ -61,14 +61,7 @@ struct ClusterCollectorTests {
         let attempted = sent.attempted
         let retries: [ServerProcessTests.Outcome] = await runOffPool {
             attempted.flatMap { id in
-                [a, b].map { port in
-                    var outcome = ServerProcessTests.Outcome.noAnswer
-                    for _ in 0..<5 {
-                        outcome = ServerProcessTests.post(ServerProcessTests.batch(id: id), port: port, auth: auth)
-                        if case .answered(let status) = outcome, status < 500 { break }
-                    }
-                    return outcome
-                }
+                [a, b].map { ServerProcessTests.postRetrying(ServerProcessTests.batch(id: id), port: $0, auth: auth) }
             }
         }
         #expect(retries.allSatisfy { $0 == .answered(200) }, "\(retries.filter { $0 != .answered(200) })")
