@@ -225,7 +225,8 @@ let package = Package(
         .testTarget(
             name: "MessengerServerTests",
             dependencies: [
-                "MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting",
+                "MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierNATS",
+                "CourierTesting",
             ],
             path: "Tests/Servers/MessengerServerTests"),
         .testTarget(

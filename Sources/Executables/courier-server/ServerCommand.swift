@@ -92,6 +92,12 @@ enum ServerCommand {
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
         messengerConfiguration.adminToken = configuration.adminToken
         messengerConfiguration.webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
+        if let n = options.registrationsPerMinute {
+            messengerConfiguration.registrationRate = n > 0 ? RateLimit(perSecond: n / 60, burst: 10) : nil
+        }
+        if let n = options.sendsPerSecond {
+            messengerConfiguration.sendRate = n > 0 ? RateLimit(perSecond: n, burst: 200) : nil
+        }
         let messengerStore = try messengerStore(options)
         let messenger = MessengerServer(
             configuration: messengerConfiguration, store: messengerStore, pushSenders: try pushSenders(options),

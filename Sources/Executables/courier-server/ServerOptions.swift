@@ -22,6 +22,10 @@ struct ServerOptions {
     var quotaTotalMiB: Int64?
     var rateLimitPerWriteKey: Double?
     var rateLimitPerClient: Double?
+    /// Messenger accounts created per client address per minute (after a burst of 10).
+    var registrationsPerMinute: Double?
+    /// Messenger sends per account per second.
+    var sendsPerSecond: Double?
     /// APNs token authentication: the `.p8` key file, its id, the team id, the app's bundle id.
     var apnsKeyFile: String?
     var apnsKeyId: String?
@@ -99,6 +103,12 @@ struct ServerOptions {
             .number(
                 "--rate-limit-client", "N", \.rateLimitPerClient, in: 0...1_000_000,
                 help: "requests per second per client address (default 500; 0: none)"),
+            .number(
+                "--rate-limit-registrations", "N", \.registrationsPerMinute, in: 0...1_000_000,
+                help: "messenger accounts created per client address per minute, after 10 at once (default 1; 0: none)"),
+            .number(
+                "--rate-limit-sends", "N", \.sendsPerSecond, in: 0...1_000_000,
+                help: "messenger sends per account per second, after 200 at once (default 50; 0: none)"),
             .integer(
                 "--quota-key-mib", "N", \.quotaPerWriteKeyMiB, in: 1...(1 << 40),
                 help: "stored MiB allowed per write key (default: no quota)"),

@@ -98,7 +98,7 @@ public final class TestCluster: @unchecked Sendable {
             [
                 "--port", String(ports[index]), "--data-dir", data, "--database", database, "--nats", nats.url,
                 "--instance-name", name, "--write-key", writeKey, "--quiet", "--rate-limit-client", "0",
-                "--rate-limit-key", "0",
+                "--rate-limit-key", "0", "--rate-limit-registrations", "0", "--rate-limit-sends", "0",
             ] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["COURIER_ADMIN_TOKEN"] = adminToken
