@@ -179,7 +179,7 @@ let package = Package(
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres",
+                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres", "CourierNATS",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(

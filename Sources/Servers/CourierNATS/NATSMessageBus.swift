@@ -54,6 +54,9 @@ public final class NATSMessageBus: MessageBus {
         try Self.check(natsOptions_SetPingInterval(options, 2_000), "the ping interval")
         try Self.check(natsOptions_SetMaxPingsOut(options, 2), "the pings out")
         try Self.check(natsOptions_UseGlobalMessageDelivery(options, true), "the delivery pool")
+        // Each publish goes out at once instead of waiting for the client's flusher thread's
+        // next turn (about a millisecond): wake-ups and presence are latency, not throughput.
+        try Self.check(natsOptions_SetSendAsap(options, true), "sending at once")
         try Self.check(
             natsOptions_SetRetryOnFailedConnect(options, true, natsConnectionCameUp, context), "connect retries")
         try Self.check(natsOptions_SetReconnectedCB(options, natsConnectionCameUp, context), "reconnects")

@@ -19,6 +19,7 @@ public final class TestNATS: @unchecked Sendable {
     // Guarded by `lock`: the running supervisor.
     private let lock = NSLock()
     private var supervisor: ChildProcess?
+    private var serverPid: Int32 = 0
 
     /// Why the server could not start.
     public struct StartError: Error, CustomStringConvertible {
@@ -48,15 +49,29 @@ public final class TestNATS: @unchecked Sendable {
         // Runs the server, then stops it when this process's end of the pipe closes.
         let script = """
             "$0" -a 127.0.0.1 -p "$1" >/dev/null 2>&1 & pid=$!
+            echo "$pid"
             read -r _
             kill "$pid"; wait "$pid"
             """
         let child = try ChildProcess(
-            "/bin/sh", ["-c", script, binary, String(port)], input: .pipe, output: .discard, errorOutput: .discard)
-        lock.withLock { supervisor = child }
+            "/bin/sh", ["-c", script, binary, String(port)], input: .pipe, output: .pipe, errorOutput: .discard)
+        let pid = Int32(child.output?.readDataToEndOfFileOrLine() ?? "") ?? 0
+        lock.withLock {
+            supervisor = child
+            serverPid = pid
+        }
         let port = self.port
         let up = await poll(every: .milliseconds(5), timeout: .seconds(30)) { Self.accepts(port: port) }
         guard up else { throw StartError(description: "nats-server did not listen on port \(port)") }
+    }
+
+    /// The running `nats-server`'s resident memory (`VmRSS`), in bytes; 0 when stopped.
+    public var residentBytes: Int {
+        let pid = lock.withLock { serverPid }
+        guard pid > 0, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let row = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(row.split(separator: " ")[1]) ?? 0) * 1024
     }
 
     /// Stops the server and waits until it has exited.
