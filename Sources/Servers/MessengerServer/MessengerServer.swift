@@ -15,9 +15,9 @@ public final class MessengerServer: Sendable {
     public let configuration: MessengerConfiguration
     let store: any MessengerStore
     let clock: any Clock
-    let notifier: any MailboxNotifier
+    let notifier: NATSMailboxNotifier
     let authenticator: DeviceAuthenticator
-    let hub = DeliveryHub()
+    let hub: DeliveryHub
     let acks: AckBatcher
     let pushes: PushScheduler
     let sendLimiter: RateLimiter?
@@ -35,18 +35,21 @@ public final class MessengerServer: Sendable {
     /// - Parameters:
     ///   - store: where everything is kept.
     ///   - pushSenders: one sender per kind of push endpoint; a kind without one gets no pushes.
-    ///   - notifier: how "new envelopes" reach the instance holding a device's socket.
+    ///   - bus: how instances sharing `store` wake each other's sockets and learn who is online
+    ///     (`mbx.<account>.<device>`, `conn.<account>.<device>`); the default serves one process.
     ///   - attachments: where attachment ciphertext goes; without it, files in
     ///     `configuration.attachmentDirectory` (no attachments when that is `nil` too).
     public init(
         configuration: MessengerConfiguration = .init(), store: any MessengerStore, clock: any Clock = SystemClock(),
-        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], notifier: any MailboxNotifier = LocalMailboxNotifier(),
+        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], bus: any MessageBus = LocalMessageBus(),
         attachments: (any AttachmentStore)? = nil
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
-        self.notifier = notifier
+        let hub = DeliveryHub()
+        self.hub = hub
+        notifier = NATSMailboxNotifier(bus: bus, hub: hub)
         authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
         acks = AckBatcher(store: store)
         pushes = PushScheduler(
@@ -62,7 +65,8 @@ public final class MessengerServer: Sendable {
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
         linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
         self.attachments = attachments ?? configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
-        notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
+        // Publishes may have been lost while the bus was away: every socket reads again.
+        bus.onReconnect { [hub] in hub.wakeAll() }
     }
 
     /// Adds the messenger's routes to `router`, in one group whose error bodies also carry `code`
@@ -90,12 +94,14 @@ public final class MessengerServer: Sendable {
     }
 
     /// The work to run beside the server: `expire()` at once and then every
-    /// `configuration.expiryInterval` of the server's clock.
+    /// `configuration.expiryInterval` of the server's clock, and the catch-up poll, which wakes
+    /// every live socket here each `configuration.catchUpInterval` for wake-ups the bus lost.
     public var backgroundJobs: [BackgroundJob] {
         [
             .every(
                 configuration.expiryInterval, on: clock, name: "messenger.expiry",
-                blocking: { [self] in _ = try? expire() })
+                blocking: { [self] in _ = try? expire() }),
+            .every(configuration.catchUpInterval, on: clock, name: "messenger.catch-up") { [hub] in hub.wakeAll() },
         ]
     }
 
