@@ -30,6 +30,7 @@ public final class MessengerServer: Sendable {
     /// push bookkeeping), so they never hold a thread of Swift's cooperative pool.
     let storeQueues = BlockingQueues(label: "courier.messenger.store", count: 4)
     let envelopesStored = Atomic<Int>(0)
+    let presence = PresenceCounters()
 
     /// Creates a server.
     /// - Parameters:
@@ -114,7 +115,7 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_envelopes_stored_total Envelopes stored in device mailboxes.
         # TYPE courier_messenger_envelopes_stored_total counter
         courier_messenger_envelopes_stored_total \(envelopesStored.load(ordering: .relaxed))
-        # HELP courier_messenger_sockets Devices with a live delivery socket.
+        # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)
         # HELP courier_messenger_pushes_sent_total Content-free pushes a push service accepted.
@@ -130,7 +131,7 @@ public final class MessengerServer: Sendable {
         # TYPE courier_messenger_password_hashes_refused_total counter
         courier_messenger_password_hashes_refused_total \(authenticator.counters.refusedBusy)
 
-        """
+        """ + presence.metricsText
     }
 
     /// Salted token hashes and Argon2id verifications so far, and legacy credentials migrated:

@@ -92,13 +92,15 @@ extension MessengerServer {
     /// is coalesced per device (`PushScheduler`), so a spurious one costs a wake-up, while a
     /// missing one leaves a message unseen.
     private func delivered(to accountId: String, devices: [Int]) {
-        let (notifier, pushes, store, storeQueues) = (notifier, pushes, store, storeQueues)
+        let (notifier, presence, pushes, store, storeQueues) = (notifier, presence, pushes, store, storeQueues)
         Task {
             let offline = await withTaskGroup(of: Int?.self) { group in
                 for deviceId in devices {
                     group.addTask {
                         let device = AuthenticatedDevice(accountId: accountId, deviceId: deviceId)
-                        if case .answered = await notifier.mailboxChanged(device) { return nil }
+                        let reply = await notifier.mailboxChanged(device)
+                        presence.record(reply)
+                        if case .answered = reply { return nil }
                         return deviceId
                     }
                 }

@@ -1,0 +1,263 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import MessengerServer
+import Synchronization
+import Testing
+
+/// Two instances of the messenger server, each on its own HTTP server, sharing one store, one
+/// clock and one bus, as behind a balancer: what one instance stores or decides reaches the
+/// sockets the other holds.
+@Suite(.timeLimit(.minutes(2)))
+struct CrossInstanceDeliveryTests {
+    /// Instances A and B.
+    struct Pair {
+        let a: MessengerHarness
+        let b: MessengerHarness
+
+        init(
+            backend: StoreBackend, bus: any MessageBus = LocalMessageBus(),
+            pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
+            configure: @escaping (inout MessengerConfiguration) -> Void = { _ in }
+        ) async throws {
+            a = try await MessengerHarness(backend: backend, bus: bus, pushSenders: pushSenders, configure: configure)
+            b = try await MessengerHarness(sharing: a, bus: bus, pushSenders: pushSenders, configure: configure)
+        }
+
+        var clock: ManualClock { a.clock }
+
+        func stop() {
+            a.stop()
+            b.stop()
+        }
+    }
+
+    /// Reads frames until the first envelope (past "queue empty" markers): its content.
+    static func nextEnvelope(_ reader: inout DeliveryReader) async -> JSONValue? {
+        while let frame = await reader.next() {
+            if frame["path"] == "/api/v1/message" { return frame }
+        }
+        return nil
+    }
+
+    @Test(arguments: StoreBackend.allCases) func messagesSentThroughOneInstanceArriveLiveOnTheOtherInOrder(
+        backend: StoreBackend
+    ) async throws {
+        let pair = try await Pair(backend: backend) { $0.sendRate = nil }
+        defer { pair.stop() }
+        let alice = try await pair.a.register()
+        let bob = try await pair.a.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let aliceSocket = try await pair.a.connect(alice, client: client)
+        let bobSocket = try await pair.b.connect(bob, client: client)
+        var aliceReader = DeliveryReader(aliceSocket)
+        var bobReader = DeliveryReader(bobSocket)
+        #expect(await aliceReader.next()?["path"] == "/api/v1/queue/empty")
+        #expect(await bobReader.next()?["path"] == "/api/v1/queue/empty")
+
+        for index in 0..<5 {
+            let sent = try await pair.a.send(
+                from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m\(index)")
+            #expect(sent.status == 200)
+        }
+        for index in 0..<5 {
+            let frame = await bobReader.next()
+            #expect(frame?.envelopeContent == "m\(index) for 1")
+            #expect(frame?["body"]?["serverSeq"]?.intValue == Int64(index + 1))
+            try await DeliverySocketTests.ack(frame, on: bobSocket)
+        }
+        // And back: Bob's reply through B reaches Alice's socket on A.
+        _ = try await pair.b.send(
+            from: bob, to: alice.accountId, devices: [(1, alice.registrationId)], content: "reply",
+            conversationId: "conversation-2")
+        #expect(await aliceReader.next()?.envelopeContent == "reply for 1")
+    }
+
+    @Test(arguments: StoreBackend.allCases) func aNewerSocketOnTheOtherInstanceClosesTheOlderWith4409(
+        backend: StoreBackend
+    ) async throws {
+        let pair = try await Pair(backend: backend)
+        defer { pair.stop() }
+        let bob = try await pair.a.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let first = try await pair.a.connect(bob, client: client)
+        var firstReader = DeliveryReader(first)
+        #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
+        // Connect times order the sockets; the manual clock moves so that B's is the later.
+        pair.clock.advance(by: .seconds(1))
+        let second = try await pair.b.connect(bob, client: client)
+        var secondReader = DeliveryReader(second)
+        #expect(await secondReader.next()?["path"] == "/api/v1/queue/empty")
+        let closed = await first.closed()
+        #expect(closed.code.rawValue == 4409)
+        #expect(await poll { pair.a.messenger.liveSockets == 0 })
+        #expect(pair.b.messenger.liveSockets == 1)
+    }
+
+    @Test(arguments: StoreBackend.allCases) func simultaneousConnectsOnBothInstancesLeaveExactlyOne(
+        backend: StoreBackend
+    ) async throws {
+        let pair = try await Pair(backend: backend)
+        defer { pair.stop() }
+        let alice = try await pair.a.register()
+        let bob = try await pair.a.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        // Same manual time on both: the connection ids decide, the same way on each instance.
+        async let onA = pair.a.connect(bob, client: client)
+        async let onB = pair.b.connect(bob, client: client)
+        let sockets = try await [onA, onB]
+        let (closes, closing) = AsyncStream.makeStream(of: (Int, UInt16).self)
+        for (index, socket) in sockets.enumerated() {
+            Task { closing.yield((index, await socket.closed().code.rawValue)) }
+        }
+        var iterator = closes.makeAsyncIterator()
+        let (loser, code) = try #require(await iterator.next())
+        #expect(code == 4409)
+        #expect(await poll { pair.a.messenger.liveSockets + pair.b.messenger.liveSockets == 1 })
+        // The survivor still gets what is sent.
+        var survivor = DeliveryReader(sockets[1 - loser])
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "one")
+        #expect(await Self.nextEnvelope(&survivor)?.envelopeContent == "one for 1")
+    }
+
+    @Test(arguments: StoreBackend.allCases) func anOnlineDeviceElsewhereIsNotPushedAndAnOfflineOneOncePerInterval(
+        backend: StoreBackend
+    ) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let pair = try await Pair(
+            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
+        ) {
+            $0.webhookAddresses = .allowingLoopback
+            $0.unackedPushDelayMilliseconds = nil
+        }
+        defer { pair.stop() }
+        let alice = try await pair.a.register()
+        let bob = try await pair.a.register()
+        try await PushTests.registerWebhook(bob, receiver, harness: pair.a)
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+
+        // Online on B: a send through A is answered on the bus, and nobody pushes.
+        let socket = try await pair.b.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "live")
+        let live = await reader.next()
+        #expect(live?.envelopeContent == "live for 1")
+        try await DeliverySocketTests.ack(live, on: socket)
+        #expect(
+            await poll {
+                pair.a.messenger.metricsText().contains(
+                    #"courier_messenger_presence_checks_total{result="answered"} 1"#)
+            })
+        #expect(receiver.received == 0)
+
+        // Offline everywhere: one push between both instances per interval.
+        socket.outbound.close()
+        _ = await socket.closed()
+        #expect(await poll { pair.b.messenger.liveSockets == 0 })
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        #expect(await poll { receiver.received == 1 })
+        _ = try await pair.b.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        #expect(
+            await poll {
+                pair.a.messenger.metricsText().contains("courier_messenger_pushes_coalesced_total 1")
+                    && pair.b.messenger.metricsText().contains("courier_messenger_pushes_coalesced_total 1")
+            })
+        #expect(receiver.received == 1)
+        pair.clock.advance(by: .seconds(61))
+        _ = try await pair.b.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        #expect(await poll { receiver.received == 2 })
+    }
+
+    @Test(arguments: StoreBackend.allCases) func removingADeviceThroughOneInstanceClosesItsSocketOnTheOther(
+        backend: StoreBackend
+    ) async throws {
+        let pair = try await Pair(backend: backend)
+        defer { pair.stop() }
+        let bob = try await pair.a.register()
+        let laptop = try await pair.a.link(to: bob)
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await pair.b.connect(laptop, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        let removed = try await pair.a.request("DELETE", "/v1/devices/\(laptop.deviceId)", as: bob)
+        #expect(removed.status == 204)
+        let closed = await socket.closed()
+        #expect(closed.code.rawValue == 4401)
+    }
+
+    @Test(arguments: StoreBackend.allCases) func lostWakeUpsAreMadeGoodByTheReadOnConnectTheCatchUpPollAndAReconnect(
+        backend: StoreBackend
+    ) async throws {
+        let bus = DroppingBus()
+        let pair = try await Pair(backend: backend, bus: bus) {
+            $0.unackedPushDelayMilliseconds = nil
+            $0.catchUpInterval = .seconds(30)
+        }
+        defer { pair.stop() }
+        let alice = try await pair.a.register()
+        let bob = try await pair.a.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+
+        // Stored while Bob is offline: his first read after subscribing finds it.
+        _ = try await pair.a.send(
+            from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "before")
+        let socket = try await pair.b.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        let before = await reader.next()
+        #expect(before?.envelopeContent == "before for 1")
+        try await DeliverySocketTests.ack(before, on: socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+
+        // Stored while he is online, its wake-up lost: the catch-up poll on B delivers it.
+        let catchUp = try #require(pair.b.messenger.backgroundJobs.first { $0.name == "messenger.catch-up" })
+        let polling = Task { await catchUp.run() }
+        defer { polling.cancel() }
+        try await pair.clock.waitForSleepers(1)
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "poll")
+        pair.clock.advance(by: .seconds(30))
+        let polled = await reader.next()
+        #expect(polled?.envelopeContent == "poll for 1")
+        try await DeliverySocketTests.ack(polled, on: socket)
+
+        // Lost again: the bus coming back wakes every socket.
+        _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "back")
+        bus.inner.simulateReconnect()
+        #expect(await reader.next()?.envelopeContent == "back for 1")
+        #expect(bus.dropped.load(ordering: .relaxed) >= 3)
+    }
+}
+
+/// A bus that loses every publish and request (NATS core delivers at most once), while its
+/// subscriptions and reconnect handlers work.
+final class DroppingBus: MessageBus {
+    let inner = LocalMessageBus()
+    /// Publishes and requests lost so far.
+    let dropped = Atomic<Int>(0)
+
+    func publish(_ subject: String, _ payload: [UInt8]) { dropped.add(1, ordering: .relaxed) }
+
+    func subscribe(_ subject: String, _ handler: @escaping @Sendable (BusMessage) -> Void) async throws(BusError)
+        -> BusSubscription
+    {
+        try await inner.subscribe(subject, handler)
+    }
+
+    func request(_ subject: String, _ payload: [UInt8], timeout: Duration) async -> BusReply {
+        dropped.add(1, ordering: .relaxed)
+        return .timedOut
+    }
+
+    func reply(to message: BusMessage, _ payload: [UInt8]) { inner.reply(to: message, payload) }
+
+    func onReconnect(_ handler: @escaping @Sendable () -> Void) { inner.onReconnect(handler) }
+}
