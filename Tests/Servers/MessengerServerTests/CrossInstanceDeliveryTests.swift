@@ -124,6 +124,40 @@ struct CrossInstanceDeliveryTests {
         #expect(await Self.nextEnvelope(&survivor)?.envelopeContent == "one for 1")
     }
 
+    /// The half of the race that two connects at once rarely hit: an instance that hears of an
+    /// older socket (which subscribed too late to hear this one) announces its own again, and
+    /// one that hears of a newer socket closes its own.
+    @Test func hearingOfAnOlderSocketAnnouncesThisOneAgainAndOfANewerOneCloses() async throws {
+        let bus = LocalMessageBus()
+        let harness = try await MessengerHarness(bus: bus)
+        defer { harness.stop() }
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+
+        let subject = "conn.\(BusSubject.token(bob.accountId)).1"
+        let (heard, hearing) = AsyncStream.makeStream(of: JSONValue.self)
+        let listener = try await bus.subscribe(subject) { hearing.yield((try? JSONParser.parse($0.payload)) ?? .null) }
+        defer { listener.cancel() }
+        func announce(at: Int64) -> [UInt8] {
+            JSONWriter.encode([
+                "kind": "connected", "id": .string("elsewhere-\(at)"), "instance": "elsewhere", "at": .int(at),
+            ])
+        }
+        bus.publish(subject, announce(at: 0))
+        var iterator = heard.makeAsyncIterator()
+        let twoHeard = [await iterator.next(), await iterator.next()]
+        let answer = try #require(twoHeard.first { $0?["instance"] != "elsewhere" } ?? nil)
+        #expect(answer["kind"] == "connected")
+        #expect(harness.messenger.liveSockets == 1)
+
+        bus.publish(subject, announce(at: harness.clock.nowMilliseconds + 1_000))
+        #expect(await socket.closed().code.rawValue == 4409)
+    }
+
     @Test(arguments: StoreBackend.allCases) func anOnlineDeviceElsewhereIsNotPushedAndAnOfflineOneOncePerInterval(
         backend: StoreBackend
     ) async throws {
