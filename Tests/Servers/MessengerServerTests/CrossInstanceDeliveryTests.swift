@@ -50,12 +50,8 @@ struct CrossInstanceDeliveryTests {
         let bob = try await pair.a.register()
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        let aliceSocket = try await pair.a.connect(alice, client: client)
-        let bobSocket = try await pair.b.connect(bob, client: client)
-        var aliceReader = DeliveryReader(aliceSocket)
-        var bobReader = DeliveryReader(bobSocket)
-        #expect(await aliceReader.next()?["path"] == "/api/v1/queue/empty")
-        #expect(await bobReader.next()?["path"] == "/api/v1/queue/empty")
+        var aliceReader = try await pair.a.connectEmpty(alice, client: client)
+        var bobReader = try await pair.b.connectEmpty(bob, client: client)
 
         for index in 0..<5 {
             let sent = try await pair.a.send(
@@ -66,7 +62,7 @@ struct CrossInstanceDeliveryTests {
             let frame = await bobReader.next()
             #expect(frame?.envelopeContent == "m\(index) for 1")
             #expect(frame?["body"]?["serverSeq"]?.intValue == Int64(index + 1))
-            try await DeliverySocketTests.ack(frame, on: bobSocket)
+            try await DeliverySocketTests.ack(frame, on: bobReader.socket)
         }
         // And back: Bob's reply through B reaches Alice's socket on A.
         _ = try await pair.b.send(
@@ -83,14 +79,10 @@ struct CrossInstanceDeliveryTests {
         let bob = try await pair.a.register()
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        let first = try await pair.a.connect(bob, client: client)
-        var firstReader = DeliveryReader(first)
-        #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
+        let first = try await pair.a.connectEmpty(bob, client: client).socket
         // Connect times order the sockets; the manual clock moves so that B's is the later.
         pair.clock.advance(by: .seconds(1))
-        let second = try await pair.b.connect(bob, client: client)
-        var secondReader = DeliveryReader(second)
-        #expect(await secondReader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await pair.b.connectEmpty(bob, client: client)
         let closed = await first.closed()
         #expect(closed.code.rawValue == 4409)
         #expect(await poll { pair.a.messenger.liveSockets == 0 })
@@ -134,9 +126,7 @@ struct CrossInstanceDeliveryTests {
         let bob = try await harness.register()
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        let socket = try await harness.connect(bob, client: client)
-        var reader = DeliveryReader(socket)
-        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        let socket = try await harness.connectEmpty(bob, client: client).socket
 
         let subject = "conn.\(BusSubject.token(bob.accountId)).1"
         let (heard, hearing) = AsyncStream.makeStream(of: JSONValue.self)
@@ -177,9 +167,8 @@ struct CrossInstanceDeliveryTests {
         defer { inBackground { client.shutdown() } }
 
         // Online on B: a send through A is answered on the bus, and nobody pushes.
-        let socket = try await pair.b.connect(bob, client: client)
-        var reader = DeliveryReader(socket)
-        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        var reader = try await pair.b.connectEmpty(bob, client: client)
+        let socket = reader.socket
         _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "live")
         let live = await reader.next()
         #expect(live?.envelopeContent == "live for 1")
@@ -219,9 +208,7 @@ struct CrossInstanceDeliveryTests {
         let laptop = try await pair.a.link(to: bob)
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        let socket = try await pair.b.connect(laptop, client: client)
-        var reader = DeliveryReader(socket)
-        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        let socket = try await pair.b.connectEmpty(laptop, client: client).socket
         let removed = try await pair.a.request("DELETE", "/v1/devices/\(laptop.deviceId)", as: bob)
         #expect(removed.status == 204)
         let closed = await socket.closed()

@@ -131,6 +131,14 @@ final class MessengerHarness: Sendable {
             ])
     }
 
+    /// Opens the socket of `device`, whose mailbox is empty, and reads its "queue empty" marker.
+    func connectEmpty(_ device: TestDevice, client: WebSocketClient) async throws -> DeliveryReader {
+        var reader = DeliveryReader(try await connect(device, client: client))
+        let first = await reader.next()
+        try #require(first?["path"] == "/api/v1/queue/empty", "the first frame: \(String(describing: first))")
+        return reader
+    }
+
     /// Opens `device`'s delivery socket.
     func connect(_ device: TestDevice, client: WebSocketClient) async throws -> WebSocket {
         try await client.connect(
@@ -184,9 +192,13 @@ final class TestDevice: @unchecked Sendable {
 
 /// Reads delivery frames from a socket.
 struct DeliveryReader {
+    let socket: WebSocket
     var iterator: WebSocketInbound.AsyncIterator
 
-    init(_ socket: WebSocket) { iterator = socket.inbound.makeAsyncIterator() }
+    init(_ socket: WebSocket) {
+        self.socket = socket
+        iterator = socket.inbound.makeAsyncIterator()
+    }
 
     /// The next frame as JSON, or `nil` when the socket closed.
     mutating func next() async -> JSONValue? {

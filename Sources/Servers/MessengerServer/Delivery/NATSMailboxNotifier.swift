@@ -51,6 +51,8 @@ final class NATSMailboxNotifier: Sendable {
     /// - Throws: `BusError` when the bus refuses a subscription; the socket still works on
     ///   this instance, woken by the catch-up poll.
     func attach(_ session: DeliverySession) async throws(BusError) {
+        // A socket already displaced by a newer one here has nothing to announce.
+        guard session.isOpen else { return }
         let device = session.device
         let bus = bus
         let mailbox = try await bus.subscribe(Self.mailboxSubject(device)) { message in

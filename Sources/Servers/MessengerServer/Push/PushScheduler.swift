@@ -38,6 +38,8 @@ final class PushScheduler: Sendable {
                 accountId: device.accountId, deviceId: device.deviceId, now: clock.nowMilliseconds,
                 intervalMilliseconds: intervalMilliseconds)
         } catch {
+            // The store cannot say whether a push went out: none now; the next envelope or the
+            // unacked watch asks again.
             failed.add(1, ordering: .relaxed)
             return
         }
