@@ -134,7 +134,8 @@ struct CrossInstanceDeliveryTests {
         defer { listener.cancel() }
         func announce(at: Int64) -> [UInt8] {
             JSONWriter.encode([
-                "kind": "connected", "id": .string("elsewhere-\(at)"), "instance": "elsewhere", "at": .int(at),
+                "kind": "connected", "account": .string(bob.accountId), "id": .string("elsewhere-\(at)"),
+                "instance": "elsewhere", "at": .int(at),
             ])
         }
         bus.publish(subject, announce(at: 0))

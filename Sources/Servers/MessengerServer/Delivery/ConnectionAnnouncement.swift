@@ -21,22 +21,25 @@ enum ConnectionAnnouncement: Sendable, Equatable {
     case connected(ConnectionStamp)
     case removed
 
-    /// Small JSON: `{"kind":"connected","id":…,"instance":…,"at":…}` or `{"kind":"removed"}`.
-    var payload: [UInt8] {
+    /// Small JSON, `{"kind":"connected","account":…,"id":…,"instance":…,"at":…}` or
+    /// `{"kind":"removed","account":…}`: the account id itself, as two accounts may share a
+    /// subject token (`BusSubject.token`).
+    func payload(accountId: String) -> [UInt8] {
         switch self {
         case .connected(let stamp):
             JSONWriter.encode([
-                "kind": "connected", "id": .string(stamp.id), "instance": .string(stamp.instance),
-                "at": .int(stamp.connectedAt),
+                "kind": "connected", "account": .string(accountId), "id": .string(stamp.id),
+                "instance": .string(stamp.instance), "at": .int(stamp.connectedAt),
             ])
         case .removed:
-            JSONWriter.encode(["kind": "removed"])
+            JSONWriter.encode(["kind": "removed", "account": .string(accountId)])
         }
     }
 
-    /// The announcement in `payload`, or `nil` for bytes that are none.
-    init?(payload: [UInt8]) {
-        guard let json = try? JSONParser.parse(payload) else { return nil }
+    /// The announcement in `payload`, or `nil` for bytes that are none or that speak of another
+    /// account than `accountId`.
+    init?(payload: [UInt8], accountId: String) {
+        guard let json = try? JSONParser.parse(payload), json["account"]?.stringValue == accountId else { return nil }
         switch json["kind"]?.stringValue {
         case "removed": self = .removed
         case "connected":

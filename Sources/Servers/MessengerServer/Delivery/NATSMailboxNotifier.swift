@@ -55,27 +55,35 @@ final class NATSMailboxNotifier: Sendable {
         guard session.isOpen else { return }
         let device = session.device
         let bus = bus
+        let accountId = Array(device.accountId.utf8)
         let mailbox = try await bus.subscribe(Self.mailboxSubject(device)) { message in
+            // Another account whose id hashes to the same token is not this device's business.
+            guard message.payload == accountId else { return }
             session.wake()
             bus.reply(to: message, [])
         }
         session.hold([mailbox])
         let connection = try await bus.subscribe(Self.connectionSubject(device)) { [self] message in
-            announcement(ConnectionAnnouncement(payload: message.payload), reached: session)
+            announcement(
+                ConnectionAnnouncement(payload: message.payload, accountId: device.accountId), reached: session)
         }
         session.hold([connection])
-        bus.publish(Self.connectionSubject(device), ConnectionAnnouncement.connected(session.connection).payload)
+        announce(.connected(session.connection), for: device)
+    }
+
+    private func announce(_ announcement: ConnectionAnnouncement, for device: AuthenticatedDevice) {
+        bus.publish(Self.connectionSubject(device), announcement.payload(accountId: device.accountId))
     }
 
     /// Announces new envelopes for `device` and reports who answered: `.answered` when a socket
     /// somewhere holds it, `.noResponders` when none does.
     func mailboxChanged(_ device: AuthenticatedDevice) async -> BusReply {
-        await bus.request(Self.mailboxSubject(device), [], timeout: .seconds(1))
+        await bus.request(Self.mailboxSubject(device), Array(device.accountId.utf8), timeout: .seconds(1))
     }
 
     /// Announces that `device` was removed: the instance holding its socket closes it.
     func deviceRemoved(_ device: AuthenticatedDevice) {
-        bus.publish(Self.connectionSubject(device), ConnectionAnnouncement.removed.payload)
+        announce(.removed, for: device)
     }
 
     /// Another socket of the session's device opened somewhere, or the device was removed.
@@ -89,8 +97,7 @@ final class NATSMailboxNotifier: Sendable {
         case .connected(let other) where other < session.connection:
             // The older socket may have subscribed after this one announced itself (two connects
             // at once): say it again, so it learns that it lost.
-            bus.publish(
-                Self.connectionSubject(session.device), ConnectionAnnouncement.connected(session.connection).payload)
+            announce(.connected(session.connection), for: session.device)
         case .connected, nil:
             return
         }
