@@ -219,7 +219,7 @@ struct CrossInstanceDeliveryTests {
     @Test(arguments: StoreBackend.allCases) func lostWakeUpsAreMadeGoodByTheReadOnConnectTheCatchUpPollAndAReconnect(
         backend: StoreBackend
     ) async throws {
-        let bus = DroppingBus()
+        let bus = DroppingMessageBus()
         let pair = try await Pair(backend: backend, bus: bus) {
             $0.unackedPushDelayMilliseconds = nil
             $0.catchUpInterval = .seconds(30)
@@ -257,29 +257,4 @@ struct CrossInstanceDeliveryTests {
         #expect(await reader.next()?.envelopeContent == "back for 1")
         #expect(bus.dropped.load(ordering: .relaxed) >= 3)
     }
-}
-
-/// A bus that loses every publish and request (NATS core delivers at most once), while its
-/// subscriptions and reconnect handlers work.
-final class DroppingBus: MessageBus {
-    let inner = LocalMessageBus()
-    /// Publishes and requests lost so far.
-    let dropped = Atomic<Int>(0)
-
-    func publish(_ subject: String, _ payload: [UInt8]) { dropped.add(1, ordering: .relaxed) }
-
-    func subscribe(_ subject: String, _ handler: @escaping @Sendable (BusMessage) -> Void) async throws(BusError)
-        -> BusSubscription
-    {
-        try await inner.subscribe(subject, handler)
-    }
-
-    func request(_ subject: String, _ payload: [UInt8], timeout: Duration) async -> BusReply {
-        dropped.add(1, ordering: .relaxed)
-        return .timedOut
-    }
-
-    func reply(to message: BusMessage, _ payload: [UInt8]) { inner.reply(to: message, payload) }
-
-    func onReconnect(_ handler: @escaping @Sendable () -> Void) { inner.onReconnect(handler) }
 }
