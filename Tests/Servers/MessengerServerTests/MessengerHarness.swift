@@ -8,9 +8,10 @@ import Testing
 
 /// A real messenger server on 127.0.0.1 (ephemeral port) over a SQLite store in a temporary
 /// directory or (`backend: .postgres`) a PostgreSQL database of its own, with a manual clock, an
-/// HTTP client and a WebSocket client.
+/// HTTP client and a WebSocket client. A second harness can share the first one's store, clock
+/// and bus (`sharing:`): two instances of the server, as behind a balancer.
 final class MessengerHarness: Sendable {
-    let clock = ManualClock()
+    let clock: ManualClock
     let directory: String
     let store: any MessengerStore
     let messenger: MessengerServer
@@ -19,28 +20,34 @@ final class MessengerHarness: Sendable {
 
     init(
         backend: StoreBackend = .sqlite, directory: String? = nil, postgresURL: String? = nil,
+        sharing other: MessengerHarness? = nil, bus: any MessageBus = LocalMessageBus(),
         pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
         configure: (inout MessengerConfiguration) -> Void = { _ in }
     ) async throws {
+        clock = other?.clock ?? ManualClock()
         let directory = directory ?? NSTemporaryDirectory() + "messenger-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         var attachments: (any AttachmentStore)?
-        switch backend {
-        case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
-        case .postgres:
-            let made = postgresURL == nil ? try await TestPostgres.shared.makeDatabase() : nil
-            let url = postgresURL ?? made ?? ""
-            let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
-            store = postgres
-            attachments = postgres.attachments
+        if let other {
+            store = other.store
+        } else {
+            switch backend {
+            case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+            case .postgres:
+                let made = postgresURL == nil ? try await TestPostgres.shared.makeDatabase() : nil
+                let url = postgresURL ?? made ?? ""
+                let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
+                store = postgres
+                attachments = postgres.attachments
+            }
         }
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)
         messenger = MessengerServer(
-            configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, attachments: attachments
-        )
+            configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, bus: bus,
+            attachments: attachments)
         var router = Router()
         messenger.mount(on: &router)
         var http = HTTPServerConfiguration()
@@ -88,6 +95,14 @@ final class MessengerHarness: Sendable {
         try await api.send(
             from: sender, to: accountId, devices: devices, content: content, clientMessageId: clientMessageId,
             conversationId: conversationId)
+    }
+
+    /// Opens the socket of `device`, whose mailbox is empty, and reads its "queue empty" marker.
+    func connectEmpty(_ device: TestDevice, client: WebSocketClient) async throws -> DeliveryReader {
+        var reader = DeliveryReader(try await connect(device, client: client))
+        let first = await reader.next()
+        try #require(first?["path"] == "/api/v1/queue/empty", "the first frame: \(String(describing: first))")
+        return reader
     }
 
     /// Opens `device`'s delivery socket.
@@ -142,9 +157,13 @@ final class TestDevice: @unchecked Sendable {
 
 /// Reads delivery frames from a socket.
 struct DeliveryReader {
+    let socket: WebSocket
     var iterator: WebSocketInbound.AsyncIterator
 
-    init(_ socket: WebSocket) { iterator = socket.inbound.makeAsyncIterator() }
+    init(_ socket: WebSocket) {
+        self.socket = socket
+        iterator = socket.inbound.makeAsyncIterator()
+    }
 
     /// The next frame as JSON, or `nil` when the socket closed.
     mutating func next() async -> JSONValue? {
