@@ -101,7 +101,7 @@ enum ServerCommand {
         let messengerStore = try messengerStore(options)
         let messenger = MessengerServer(
             configuration: messengerConfiguration, store: messengerStore, pushSenders: try pushSenders(options),
-            attachments: (messengerStore as? PostgresMessengerStore)?.attachments)
+            bus: bus, attachments: (messengerStore as? PostgresMessengerStore)?.attachments)
 
         var router = Router()
         collector.mount(on: &router)
@@ -135,7 +135,8 @@ enum ServerCommand {
         router.addHealthCheck()
         router.addMetrics(
             metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
-            providers: [{ collector.metricsText() }, { messenger.metricsText() }])
+            providers: [{ collector.metricsText() }, { messenger.metricsText() }]
+                + ((bus as? NATSMessageBus).map { nats in [{ nats.metricsText() }] } ?? []))
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port
@@ -171,7 +172,7 @@ enum ServerCommand {
             try await group.waitForAll()
         }
         collector.shutdown()
-        withExtendedLifetime((lock, bus)) {}
+        withExtendedLifetime(lock) {}
         print("courier-server stopped")
     }
 

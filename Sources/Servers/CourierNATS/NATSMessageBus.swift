@@ -90,6 +90,19 @@ public final class NATSMessageBus: MessageBus {
     /// Publishes the C client refused (its reconnect buffer was full while the server was away).
     public var failedPublishes: Int { publishFailures.load(ordering: .relaxed) }
 
+    /// The connection's state in Prometheus text format, for `/metrics`.
+    public func metricsText() -> String {
+        """
+        # HELP courier_nats_connected Whether this instance's connection to NATS is up.
+        # TYPE courier_nats_connected gauge
+        courier_nats_connected \(isConnected ? 1 : 0)
+        # HELP courier_nats_failed_publishes_total Publishes the NATS client refused (its reconnect buffer was full).
+        # TYPE courier_nats_failed_publishes_total counter
+        courier_nats_failed_publishes_total \(failedPublishes)
+
+        """
+    }
+
     public func publish(_ subject: String, _ payload: [UInt8]) {
         let status = payload.withUnsafeBytes {
             natsConnection_Publish(connection, subject, $0.baseAddress, Int32($0.count))
