@@ -50,6 +50,7 @@ test: test-bootstrap
 
 bench: test-bootstrap
 	$(SWIFT) build -c release --product courier-bench
+	$(SWIFT) build -c release --product courier-server
 	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
 
 lint:

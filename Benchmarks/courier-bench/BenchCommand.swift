@@ -38,6 +38,10 @@ enum BenchCommand {
           nats        the bus between instances: a publish to another connection and the presence
                       request (no responders, answered), p50/p99, and memory per subscription in
                       this process and in nats-server (not in `all`)
+          messenger-cluster
+                      routing on two courier-server processes behind haproxy with PostgreSQL and
+                      NATS beside one process alone, and send → delivery across instances beside
+                      the same instance (needs courier-server built beside courier-bench; not in `all`)
           messenger-signin
                       devices opening authenticated sockets per second against a fresh server
                       (salted token hashes) beside the same with legacy Argon2id credentials, and
@@ -71,7 +75,7 @@ enum BenchCommand {
         "collector", "dedupe", "ingest-profile", "sdk-e2e-kill", "console", "http", "flags", "json", "sdk",
         "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
         "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
-        "realtime", "attachments", "nats",
+        "realtime", "attachments", "nats", "messenger-cluster",
         "all",
     ]
 
@@ -152,6 +156,7 @@ enum BenchCommand {
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
                 case "nats": try NATSBenchmark(runs: runs).run()
+                case "messenger-cluster": try MessengerClusterBenchmark(runs: runs, seconds: seconds).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sync": try SyncBenchmark(runs: runs, records: records).run()
                 case "messenger-store": try MessengerStoreBenchmark(runs: runs, records: records).run()

@@ -16,6 +16,8 @@ public final class TestCluster: @unchecked Sendable {
     public let database: String
     /// The bus every instance shares.
     public let nats: TestNATS
+    /// Whether the instances use it (`--nats`).
+    public let usesNATS: Bool
     /// Each instance's port.
     public let ports: [Int]
     /// haproxy's port.
@@ -40,11 +42,12 @@ public final class TestCluster: @unchecked Sendable {
     }
 
     private init(
-        database: String, nats: TestNATS, ports: [Int], proxyPort: Int, writeKey: String, server: String,
-        extra: [String], directory: String
+        database: String, nats: TestNATS, usesNATS: Bool, ports: [Int], proxyPort: Int, writeKey: String,
+        server: String, extra: [String], directory: String
     ) {
         self.database = database
         self.nats = nats
+        self.usesNATS = usesNATS
         self.ports = ports
         self.proxyPort = proxyPort
         self.writeKey = writeKey
@@ -58,11 +61,15 @@ public final class TestCluster: @unchecked Sendable {
 
     /// Starts `instances` instances and haproxy, and returns once each answers `/healthz`
     /// directly and through the proxy.
-    /// - Parameter extra: more `courier-server` options for every instance.
+    /// - Parameters:
+    ///   - extra: more `courier-server` options for every instance.
+    ///   - database: the database to use instead of a new one of `TestPostgres`.
+    ///   - usingNATS: `false` starts the instances without `--nats` (one instance on its own).
     /// - Throws: `StartError`; `TestPostgres.StartError`; `TestNATS.StartError`.
-    public static func start(instances: Int = 2, writeKey: String = "cluster-key", extra: [String] = []) async throws
-        -> TestCluster
-    {
+    public static func start(
+        instances: Int = 2, writeKey: String = "cluster-key", extra: [String] = [], database: String? = nil,
+        usingNATS: Bool = true
+    ) async throws -> TestCluster {
         guard let server = builtExecutable(named: "courier-server") else {
             throw StartError(description: "build courier-server first (swift build)")
         }
@@ -70,12 +77,14 @@ public final class TestCluster: @unchecked Sendable {
             let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy", "/opt/homebrew/bin/haproxy"]
                 .first(where: FileManager.default.isExecutableFile(atPath:))
         else { throw StartError(description: "haproxy is not installed; `make test` installs it") }
-        let database = try await TestPostgres.shared.makeDatabase()
+        let made = database == nil ? try await TestPostgres.shared.makeDatabase() : nil
+        guard let database = database ?? made else { throw StartError(description: "no database") }
         let nats = try await TestNATS.start()
         let directory = NSTemporaryDirectory() + "courier-cluster-\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let cluster = TestCluster(
-            database: database, nats: nats, ports: try (0..<instances).map { _ in try freeLoopbackPort() },
+            database: database, nats: nats, usesNATS: usingNATS,
+            ports: try (0..<instances).map { _ in try freeLoopbackPort() },
             proxyPort: try freeLoopbackPort(), writeKey: writeKey, server: server, extra: extra, directory: directory)
         for index in 0..<instances { try await cluster.start(index) }
         try await cluster.startProxy(haproxy)
@@ -96,10 +105,10 @@ public final class TestCluster: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let arguments =
             [
-                "--port", String(ports[index]), "--data-dir", data, "--database", database, "--nats", nats.url,
-                "--instance-name", name, "--write-key", writeKey, "--quiet", "--rate-limit-client", "0",
+                "--port", String(ports[index]), "--data-dir", data, "--database", database, "--instance-name", name,
+                "--write-key", writeKey, "--quiet", "--rate-limit-client", "0",
                 "--rate-limit-key", "0", "--rate-limit-registrations", "0", "--rate-limit-sends", "0",
-            ] + extra
+            ] + (usesNATS ? ["--nats", nats.url] : []) + extra
         var environment = ProcessInfo.processInfo.environment
         environment["COURIER_ADMIN_TOKEN"] = adminToken
         let process = try ChildProcess(
