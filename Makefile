@@ -6,7 +6,7 @@ DATA ?= .courier
 WRITE_KEY ?= dev-write-key
 ADMIN_TOKEN ?= dev-admin-token-local
 
-.PHONY: bootstrap test-bootstrap build run test bench lint format clean
+.PHONY: bootstrap test-bootstrap build run run-cluster test bench lint format clean
 
 # What building and serving need (no PostgreSQL server: SQLite is the default).
 bootstrap:
@@ -32,6 +32,13 @@ run: build
 	COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN) $(SWIFT) run -c release --skip-build courier-server \
 		--host $(HOST) --port $(PORT) --data-dir $(DATA) --write-key $(WRITE_KEY)
 
+# Two instances on PostgreSQL and NATS behind haproxy on $(PORT), data under $(DATA)/cluster/
+# (docs/deployment.md). `make run` stays one process on SQLite.
+run-cluster:
+	@scripts/bootstrap cluster
+	$(SWIFT) build -c release --product courier-server
+	@HOST=$(HOST) PORT=$(PORT) WRITE_KEY=$(WRITE_KEY) ADMIN_TOKEN=$(ADMIN_TOKEN) scripts/run-cluster
+
 # One pass over every suite. At most TEST_WIDTH tests run at once: the suites start real servers,
 # child processes and browsers, and hundreds of them at once on 2 cores would leave each too
 # little of the machine to meet its time limit. `make test FILTER=Suite` runs only what matches.
@@ -43,6 +50,7 @@ test: test-bootstrap
 
 bench: test-bootstrap
 	$(SWIFT) build -c release --product courier-bench
+	$(SWIFT) build -c release --product courier-server
 	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
 
 lint:

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierHTTPClient", targets: ["CourierHTTPClient"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierPostgres", targets: ["CourierPostgres"]),
+        .library(name: "CourierNATS", targets: ["CourierNATS"]),
         .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "AnalyticsCollector", targets: ["AnalyticsCollector"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -62,6 +63,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(
+            name: "CNATS", path: "Sources/System/CNATS", pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"]), .brew(["cnats"])]),
         // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
         .target(
             name: "CRE2Shim", dependencies: ["CRE2"], path: "Sources/System/CRE2Shim",
@@ -116,6 +120,8 @@ let package = Package(
         // PostgreSQL through libpq: pool, prepared statements, savepoints, migrations under an advisory lock.
         .target(
             name: "CourierPostgres", dependencies: ["CourierCore", "CLibPQ"], path: "Sources/Servers/CourierPostgres"),
+        // NATS core through libnats: the message bus that carries wake-ups and presence between instances.
+        .target(name: "CourierNATS", dependencies: ["CourierCore", "CNATS"], path: "Sources/Servers/CourierNATS"),
         // The web console at /console/: sign-in, sessions, its page; it calls the other modules' admin APIs.
         .target(
             name: "Console", dependencies: ["CourierCore", "CourierCrypto", "CourierHTTP", "CourierPostgres"],
@@ -155,7 +161,7 @@ let package = Package(
             name: "courier-server",
             dependencies: [
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
-                "CourierCore", "CourierCommandLine",
+                "CourierCore", "CourierCommandLine", "CourierNATS",
             ], path: "Sources/Executables/courier-server"),
         .executableTarget(
             name: "courier",
@@ -173,7 +179,7 @@ let package = Package(
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres",
+                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres", "CourierNATS",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
@@ -204,6 +210,9 @@ let package = Package(
             name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierCore", "CourierTesting"],
             path: "Tests/Servers/CourierHTTPTests"),
         .testTarget(
+            name: "CourierNATSTests", dependencies: ["CourierNATS", "CourierCore", "CourierTesting"],
+            path: "Tests/Servers/CourierNATSTests"),
+        .testTarget(
             name: "CourierPostgresTests", dependencies: ["CourierPostgres", "CourierCore", "CourierTesting"],
             path: "Tests/Servers/CourierPostgresTests"),
         .testTarget(
@@ -216,7 +225,8 @@ let package = Package(
         .testTarget(
             name: "MessengerServerTests",
             dependencies: [
-                "MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting",
+                "MessengerServer", "SignalProtocol", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierNATS",
+                "CourierTesting",
             ],
             path: "Tests/Servers/MessengerServerTests"),
         .testTarget(

@@ -35,6 +35,13 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          nats        the bus between instances: a publish to another connection and the presence
+                      request (no responders, answered), p50/p99, and memory per subscription in
+                      this process and in nats-server (not in `all`)
+          messenger-cluster
+                      routing on two courier-server processes behind haproxy with PostgreSQL and
+                      NATS beside one process alone, and send → delivery across instances beside
+                      the same instance (needs courier-server built beside courier-bench; not in `all`)
           messenger-signin
                       devices opening authenticated sockets per second against a fresh server
                       (salted token hashes) beside the same with legacy Argon2id credentials, and
@@ -68,7 +75,7 @@ enum BenchCommand {
         "collector", "dedupe", "ingest-profile", "sdk-e2e-kill", "console", "http", "flags", "json", "sdk",
         "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
         "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
-        "realtime", "attachments",
+        "realtime", "attachments", "nats", "messenger-cluster",
         "all",
     ]
 
@@ -148,6 +155,8 @@ enum BenchCommand {
                 case "http": try HTTPBenchmark(runs: runs, seconds: seconds).run()
                 case "console": try ConsoleStreamBenchmark(runs: runs, seconds: seconds).run()
                 case "json": try JSONBenchmark(runs: runs).run()
+                case "nats": try NATSBenchmark(runs: runs).run()
+                case "messenger-cluster": try MessengerClusterBenchmark(runs: runs, seconds: seconds).run()
                 case "flags": try FlagsBenchmark(runs: runs).run()
                 case "sync": try SyncBenchmark(runs: runs, records: records).run()
                 case "messenger-store": try MessengerStoreBenchmark(runs: runs, records: records).run()

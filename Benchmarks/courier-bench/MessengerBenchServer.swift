@@ -76,6 +76,27 @@ final class MessengerBenchServer: Sendable {
 
     var baseURL: String { server.baseURL }
 
+    /// The server's API.
+    var api: MessengerBenchAPI { MessengerBenchAPI(baseURL: baseURL, client: client) }
+
+    func register() async throws -> Device { try await api.register() }
+
+    func link(to primary: Device) async throws -> Device { try await api.link(to: primary) }
+
+    /// Opens a device's socket.
+    func connect(_ device: Device, client: WebSocketClient) async throws -> WebSocket {
+        try await api.connect(device, client: client)
+    }
+}
+
+/// The messenger's API as the benchmarks call it, at any address: an in-process server, a
+/// `courier-server` process, or haproxy in front of several.
+struct MessengerBenchAPI: Sendable {
+    typealias Device = MessengerBenchServer.Device
+    /// `http://host:port`.
+    let baseURL: String
+    let client: HTTPClient
+
     private var registration: JSONValue {
         ["password": .string(MessengerServerBenchmark.password), "registrationId": 1, "name": "bench"]
     }
@@ -96,10 +117,10 @@ final class MessengerBenchServer: Sendable {
         return Device(accountId: primary.accountId, deviceId: Int(id))
     }
 
-    /// Opens a device's socket and waits for `queue/empty`.
+    /// Opens a device's socket.
     func connect(_ device: Device, client: WebSocketClient) async throws -> WebSocket {
         try await client.connect(
-            to: "ws://127.0.0.1:\(server.port)/v1/websocket", headers: [("Authorization", device.authorization)])
+            to: "ws" + baseURL.dropFirst(4) + "/v1/websocket", headers: [("Authorization", device.authorization)])
     }
 }
 

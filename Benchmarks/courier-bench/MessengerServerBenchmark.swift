@@ -31,14 +31,14 @@ struct MessengerServerBenchmark {
             if let database {
                 postgres.append(
                     try MessengerBenchServer.with(database: database) { server in
-                        try self.route(server, overSockets: true)
+                        try self.route(server.api, overSockets: true)
                     }.envelopesPerSecond)
             }
-            let result = try MessengerBenchServer.with { server in try self.route(server, overSockets: true) }
+            let result = try MessengerBenchServer.with { server in try self.route(server.api, overSockets: true) }
             routed.append(result.envelopesPerSecond)
             p50.append(result.p50)
             p99.append(result.p99)
-            let overHTTP = try MessengerBenchServer.with { server in try self.route(server, overSockets: false) }
+            let overHTTP = try MessengerBenchServer.with { server in try self.route(server.api, overSockets: false) }
             http.append(overHTTP.envelopesPerSecond)
             httpP50.append(overHTTP.p50)
             drained.append(try MessengerBenchServer.with { server in try self.drain(server) })
@@ -65,26 +65,28 @@ struct MessengerServerBenchmark {
     }
 
     /// One send per sender at a time; three devices ack everything; latency from before the PUT
-    /// to the envelope's arrival on the first device.
-    private func route(_ server: MessengerBenchServer, overSockets: Bool) throws -> (
+    /// to the envelope's arrival on the first device. Senders talk to `server`, the receiving
+    /// devices hold their sockets on `receivers` (the same by default).
+    func route(_ server: MessengerBenchAPI, receivers: MessengerBenchAPI? = nil, overSockets: Bool) throws -> (
         envelopesPerSecond: Double, p50: Double, p99: Double
     ) {
+        let receivers = receivers ?? server
         let (senders, seconds) = (self.senders, self.seconds)
         return try runBlocking {
             let client = HTTPClient(timeout: .seconds(30))
             let alice = try await server.register()
             var senderDevices: [MessengerBenchServer.Device] = []
             for _ in 0..<senders { senderDevices.append(try await server.register()) }
-            let bob = try await server.register()
+            let bob = try await receivers.register()
             var linked = [bob]
-            for _ in 0..<2 { linked.append(try await server.link(to: bob)) }
+            for _ in 0..<2 { linked.append(try await receivers.link(to: bob)) }
             let devices = linked
             let sockets = try WebSocketClient()
             defer { sockets.shutdown() }
             let latencies = LatencyRecord()
             var readers: [Task<Void, Never>] = []
             for (index, device) in devices.enumerated() {
-                let socket = try await server.connect(device, client: sockets)
+                let socket = try await receivers.connect(device, client: sockets)
                 readers.append(
                     Task {
                         for await message in socket.inbound {

@@ -3,6 +3,7 @@ import Console
 import CourierCommandLine
 import CourierCore
 import CourierHTTP
+import CourierNATS
 import FlagServer
 import Foundation
 import MessengerServer
@@ -36,6 +37,15 @@ enum ServerCommand {
         return url?.isEmpty == false ? url : nil
     }
 
+    /// The bus between instances: NATS when `--nats` (or `COURIER_NATS_URL`) names a server, else
+    /// this process only.
+    private static func messageBus(_ options: ServerOptions) throws -> any MessageBus {
+        let url = options.natsURL ?? options.environment["COURIER_NATS_URL"]
+        guard let url, !url.isEmpty else { return LocalMessageBus() }
+        let name = options.instanceName ?? "courier-server-\(ProcessInfo.processInfo.hostName)-\(getpid())"
+        return try NATSMessageBus(url: url, name: name)
+    }
+
     /// The messenger's store: PostgreSQL when a database is named, else SQLite in the data directory.
     private static func messengerStore(_ options: ServerOptions) throws -> any MessengerStore {
         guard let url = databaseURL(options) else {
@@ -56,6 +66,7 @@ enum ServerCommand {
     private static func serve(_ options: ServerOptions) async throws {
         try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         let lock = try FileLock(path: options.dataDirectory + "/courier.lock")
+        let bus = try messageBus(options)
         var configuration = CollectorConfiguration()
         configuration.adminToken = try options.resolvedAdminToken()
         configuration.dedupeWindow = .milliseconds(Int64(options.dedupeWindowHours * 3_600_000))
@@ -81,10 +92,16 @@ enum ServerCommand {
         messengerConfiguration.attachmentDirectory = options.dataDirectory + "/attachments"
         messengerConfiguration.adminToken = configuration.adminToken
         messengerConfiguration.webhookAddresses = WebhookAddressPolicy(allowedNetworks: options.webhookAllowedNetworks)
+        if let n = options.registrationsPerMinute {
+            messengerConfiguration.registrationRate = n > 0 ? RateLimit(perSecond: n / 60, burst: 10) : nil
+        }
+        if let n = options.sendsPerSecond {
+            messengerConfiguration.sendRate = n > 0 ? RateLimit(perSecond: n, burst: 200) : nil
+        }
         let messengerStore = try messengerStore(options)
         let messenger = MessengerServer(
             configuration: messengerConfiguration, store: messengerStore, pushSenders: try pushSenders(options),
-            attachments: (messengerStore as? PostgresMessengerStore)?.attachments)
+            bus: bus, attachments: (messengerStore as? PostgresMessengerStore)?.attachments)
 
         var router = Router()
         collector.mount(on: &router)
@@ -118,7 +135,8 @@ enum ServerCommand {
         router.addHealthCheck()
         router.addMetrics(
             metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
-            providers: [{ collector.metricsText() }, { messenger.metricsText() }])
+            providers: [{ collector.metricsText() }, { messenger.metricsText() }]
+                + ((bus as? NATSMessageBus).map { nats in [{ nats.metricsText() }] } ?? []))
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port

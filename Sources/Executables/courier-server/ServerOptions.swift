@@ -22,6 +22,10 @@ struct ServerOptions {
     var quotaTotalMiB: Int64?
     var rateLimitPerWriteKey: Double?
     var rateLimitPerClient: Double?
+    /// Messenger accounts created per client address per minute (after a burst of 10).
+    var registrationsPerMinute: Double?
+    /// Messenger sends per account per second.
+    var sendsPerSecond: Double?
     /// APNs token authentication: the `.p8` key file, its id, the team id, the app's bundle id.
     var apnsKeyFile: String?
     var apnsKeyId: String?
@@ -34,6 +38,10 @@ struct ServerOptions {
     var trustedProxies: [IPNetwork] = []
     /// `postgres://…`: the servers' stores on PostgreSQL instead of the data directory.
     var databaseURL: String?
+    /// `nats://…`: wake-ups and presence cross instances through this NATS server.
+    var natsURL: String?
+    /// How this instance names itself on the bus and in logs.
+    var instanceName: String?
     /// The environment, for `COURIER_ADMIN_TOKEN` and `COURIER_DATABASE_URL`.
     var environment: [String: String] = [:]
 
@@ -66,6 +74,14 @@ struct ServerOptions {
                 help:
                     "postgres://user@host/db: keep every server's state in PostgreSQL (or set COURIER_DATABASE_URL); default: SQLite in the data directory"
             ),
+            .value(
+                "--nats", "URL", \.natsURL,
+                help:
+                    "nats://host:4222: wake other instances (mailboxes, commits, flag edits, sync pokes) through NATS core (or set COURIER_NATS_URL); default: this process only"
+            ),
+            .value(
+                "--instance-name", "NAME", \.instanceName,
+                help: "this instance's name on the bus and in its logs (default: host name and process id)"),
             .integer(
                 "--threads", "N", \.handlerThreads, in: 1...1024, help: "threads the HTTP handlers run on (default 32)"),
             .integer(
@@ -89,6 +105,12 @@ struct ServerOptions {
             .number(
                 "--rate-limit-client", "N", \.rateLimitPerClient, in: 0...1_000_000,
                 help: "requests per second per client address (default 500; 0: none)"),
+            .number(
+                "--rate-limit-registrations", "N", \.registrationsPerMinute, in: 0...1_000_000,
+                help: "messenger accounts created per client address per minute, after 10 at once (default 1; 0: none)"),
+            .number(
+                "--rate-limit-sends", "N", \.sendsPerSecond, in: 0...1_000_000,
+                help: "messenger sends per account per second, after 200 at once (default 50; 0: none)"),
             .integer(
                 "--quota-key-mib", "N", \.quotaPerWriteKeyMiB, in: 1...(1 << 40),
                 help: "stored MiB allowed per write key (default: no quota)"),
@@ -148,6 +170,9 @@ struct ServerOptions {
         for binding in Self.bindings { try binding.apply(invocation, to: &self) }
         if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             throw invocation.refusal("--database takes a postgres:// or postgresql:// address")
+        }
+        if let url = natsURL, !(url.hasPrefix("nats://") || url.hasPrefix("tls://")) {
+            throw invocation.refusal("--nats takes a nats:// address")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw invocation.refusal("--tls-cert and --tls-key go together")

@@ -10,6 +10,9 @@ public struct MessengerConfiguration: Sendable {
     public var envelopeLifetimeMilliseconds: Int64 = 30 * 86_400_000
     /// How often the expiry job (`MessengerServer.backgroundJobs`) deletes what has expired.
     public var expiryInterval: Duration = .seconds(3_600)
+    /// How often every live socket reads its mailbox again (`MessengerServer.backgroundJobs`),
+    /// for wake-ups the bus lost: it delivers at most once.
+    public var catchUpInterval: Duration = .seconds(30)
     /// The most ciphertext bytes in one send, all envelopes together (256 KiB).
     public var maximumMessageBytes = 256 * 1024
     /// The most one-time prekeys in one upload (Signal: 100).

@@ -15,9 +15,9 @@ public final class MessengerServer: Sendable {
     public let configuration: MessengerConfiguration
     let store: any MessengerStore
     let clock: any Clock
-    let notifier: any MailboxNotifier
+    let notifier: NATSMailboxNotifier
     let authenticator: DeviceAuthenticator
-    let hub = DeliveryHub()
+    let hub: DeliveryHub
     let acks: AckBatcher
     let pushes: PushScheduler
     let sendLimiter: RateLimiter?
@@ -30,23 +30,27 @@ public final class MessengerServer: Sendable {
     /// push bookkeeping), so they never hold a thread of Swift's cooperative pool.
     let storeQueues = BlockingQueues(label: "courier.messenger.store", count: 4)
     let envelopesStored = Atomic<Int>(0)
+    let presence = PresenceCounters()
 
     /// Creates a server.
     /// - Parameters:
     ///   - store: where everything is kept.
     ///   - pushSenders: one sender per kind of push endpoint; a kind without one gets no pushes.
-    ///   - notifier: how "new envelopes" reach the instance holding a device's socket.
+    ///   - bus: how instances sharing `store` wake each other's sockets and learn who is online
+    ///     (`mbx.<account>.<device>`, `conn.<account>.<device>`); the default serves one process.
     ///   - attachments: where attachment ciphertext goes; without it, files in
     ///     `configuration.attachmentDirectory` (no attachments when that is `nil` too).
     public init(
         configuration: MessengerConfiguration = .init(), store: any MessengerStore, clock: any Clock = SystemClock(),
-        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], notifier: any MailboxNotifier = LocalMailboxNotifier(),
+        pushSenders: [PushEndpoint.Kind: any PushSender] = [:], bus: any MessageBus = LocalMessageBus(),
         attachments: (any AttachmentStore)? = nil
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
-        self.notifier = notifier
+        let hub = DeliveryHub()
+        self.hub = hub
+        notifier = NATSMailboxNotifier(bus: bus, hub: hub)
         authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
         acks = AckBatcher(store: store)
         pushes = PushScheduler(
@@ -62,7 +66,8 @@ public final class MessengerServer: Sendable {
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
         linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
         self.attachments = attachments ?? configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
-        notifier.subscribe { [hub] device in hub.session(for: device)?.wake() }
+        // Publishes may have been lost while the bus was away: every socket reads again.
+        bus.onReconnect { [hub] in hub.wakeAll() }
     }
 
     /// Adds the messenger's routes to `router`, in one group whose error bodies also carry `code`
@@ -90,12 +95,14 @@ public final class MessengerServer: Sendable {
     }
 
     /// The work to run beside the server: `expire()` at once and then every
-    /// `configuration.expiryInterval` of the server's clock.
+    /// `configuration.expiryInterval` of the server's clock, and the catch-up poll, which wakes
+    /// every live socket here each `configuration.catchUpInterval` for wake-ups the bus lost.
     public var backgroundJobs: [BackgroundJob] {
         [
             .every(
                 configuration.expiryInterval, on: clock, name: "messenger.expiry",
-                blocking: { [self] in _ = try? expire() })
+                blocking: { [self] in _ = try? expire() }),
+            .every(configuration.catchUpInterval, on: clock, name: "messenger.catch-up") { [hub] in hub.wakeAll() },
         ]
     }
 
@@ -108,7 +115,7 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_envelopes_stored_total Envelopes stored in device mailboxes.
         # TYPE courier_messenger_envelopes_stored_total counter
         courier_messenger_envelopes_stored_total \(envelopesStored.load(ordering: .relaxed))
-        # HELP courier_messenger_sockets Devices with a live delivery socket.
+        # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)
         # HELP courier_messenger_pushes_sent_total Content-free pushes a push service accepted.
@@ -124,7 +131,7 @@ public final class MessengerServer: Sendable {
         # TYPE courier_messenger_password_hashes_refused_total counter
         courier_messenger_password_hashes_refused_total \(authenticator.counters.refusedBusy)
 
-        """
+        """ + presence.metricsText
     }
 
     /// Salted token hashes and Argon2id verifications so far, and legacy credentials migrated:

@@ -132,7 +132,7 @@ public actor TestPostgres {
 
 extension FileHandle {
     /// Reads up to the first newline (or the end) and returns the line without it.
-    fileprivate func readDataToEndOfFileOrLine() -> String {
+    func readDataToEndOfFileOrLine() -> String {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while Glibc.read(fileDescriptor, &byte, 1) == 1 {

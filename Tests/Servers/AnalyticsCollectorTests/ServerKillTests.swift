@@ -78,15 +78,8 @@ struct ServerKillTests {
         }
         let attempted = sent.attempted
         let retries: [ServerProcessTests.Outcome] = await runOffPool {
-            attempted.map { id in
-                // As an SDK does, a 5xx (a commit that outlived `commitTimeout` under a loaded full
-                // suite) or no answer is sent again; the dedupe keeps the batch once either way.
-                var outcome = ServerProcessTests.Outcome.noAnswer
-                for _ in 0..<5 {
-                    outcome = ServerProcessTests.post(ServerProcessTests.batch(id: id), port: newPort, auth: auth)
-                    if case .answered(let status) = outcome, status < 500 { break }
-                }
-                return outcome
+            attempted.map {
+                ServerProcessTests.postRetrying(ServerProcessTests.batch(id: $0), port: newPort, auth: auth)
             }
         }
         #expect(retries.allSatisfy { $0 == .answered(200) }, "\(retries.filter { $0 != .answered(200) })")

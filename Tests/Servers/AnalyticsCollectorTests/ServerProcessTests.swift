@@ -74,6 +74,18 @@ struct ServerProcessTests {
         ])
     }
 
+    /// Posts `body` as an SDK retries it: a 5xx (a commit that outlived `commitTimeout` under a
+    /// loaded full suite) or no answer is sent again, up to five times; the dedupe keeps the
+    /// batch once either way.
+    static func postRetrying(_ body: String, port: Int, auth: String) -> Outcome {
+        var outcome = Outcome.noAnswer
+        for _ in 0..<5 {
+            outcome = post(body, port: port, auth: auth)
+            if case .answered(let status) = outcome, status < 500 { break }
+        }
+        return outcome
+    }
+
     /// Posts `body` to `/v1/batch` on a fresh connection.
     static func post(_ body: String, port: Int, auth: String) -> Outcome {
         guard let socket = try? RawSocket(port: port, timeoutSeconds: 30) else { return .refused }

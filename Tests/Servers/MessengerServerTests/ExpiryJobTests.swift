@@ -27,10 +27,11 @@ struct ExpiryJobTests {
         let server = HTTPServer(configuration: http, router: Router(), jobs: harness.messenger.backgroundJobs)
         let running = Task { try await server.run() }
         // The run at start finds the envelope fresh; the first one past its 30 days deletes it.
-        try await harness.clock.waitForSleepers(1)
+        // Two sleepers: the expiry job and the catch-up poll.
+        try await harness.clock.waitForSleepers(2)
         #expect(try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10).count == 1)
         harness.clock.advance(by: .seconds(31 * 86_400))
-        try await harness.clock.waitForSleepers(1)
+        try await harness.clock.waitForSleepers(2)
         #expect(try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10).isEmpty)
         await server.shutdown(deadline: .zero)
         try await running.value

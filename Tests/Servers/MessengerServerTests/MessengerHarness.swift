@@ -8,9 +8,10 @@ import Testing
 
 /// A real messenger server on 127.0.0.1 (ephemeral port) over a SQLite store in a temporary
 /// directory or (`backend: .postgres`) a PostgreSQL database of its own, with a manual clock, an
-/// HTTP client and a WebSocket client.
+/// HTTP client and a WebSocket client. A second harness can share the first one's store, clock
+/// and bus (`sharing:`): two instances of the server, as behind a balancer.
 final class MessengerHarness: Sendable {
-    let clock = ManualClock()
+    let clock: ManualClock
     let directory: String
     let store: any MessengerStore
     let messenger: MessengerServer
@@ -19,28 +20,34 @@ final class MessengerHarness: Sendable {
 
     init(
         backend: StoreBackend = .sqlite, directory: String? = nil, postgresURL: String? = nil,
+        sharing other: MessengerHarness? = nil, bus: any MessageBus = LocalMessageBus(),
         pushSenders: [PushEndpoint.Kind: any PushSender] = [:],
         configure: (inout MessengerConfiguration) -> Void = { _ in }
     ) async throws {
+        clock = other?.clock ?? ManualClock()
         let directory = directory ?? NSTemporaryDirectory() + "messenger-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         var attachments: (any AttachmentStore)?
-        switch backend {
-        case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
-        case .postgres:
-            let made = postgresURL == nil ? try await TestPostgres.shared.makeDatabase() : nil
-            let url = postgresURL ?? made ?? ""
-            let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
-            store = postgres
-            attachments = postgres.attachments
+        if let other {
+            store = other.store
+        } else {
+            switch backend {
+            case .sqlite: store = try SQLiteMessengerStore(path: directory + "/messenger.sqlite")
+            case .postgres:
+                let made = postgresURL == nil ? try await TestPostgres.shared.makeDatabase() : nil
+                let url = postgresURL ?? made ?? ""
+                let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 4) }
+                store = postgres
+                attachments = postgres.attachments
+            }
         }
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = directory + "/attachments"
         configure(&configuration)
         messenger = MessengerServer(
-            configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, attachments: attachments
-        )
+            configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, bus: bus,
+            attachments: attachments)
         var router = Router()
         messenger.mount(on: &router)
         var http = HTTPServerConfiguration()
@@ -56,53 +63,28 @@ final class MessengerHarness: Sendable {
     /// Removes the temporary directory (after `stop`).
     func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// The API of this instance.
+    var api: MessengerAPI { MessengerAPI(baseURL: baseURL, client: client) }
+
     /// Sends a request with `device`'s credentials (or none).
     func request(
         _ method: String, _ path: String, as device: TestDevice? = nil, json: JSONValue? = nil,
         headers: [String: String] = [:], body: [UInt8]? = nil
     ) async throws -> HTTPClientResponse {
-        var all = headers
-        if let device { all["Authorization"] = device.authorization }
-        if let json {
-            all["Content-Type"] = "application/json"
-            return try await client.send(method, baseURL + path, headers: all, body: JSONWriter.encode(json))
-        }
-        return try await client.send(method, baseURL + path, headers: all, body: body)
+        try await api.request(method, path, as: device, json: json, headers: headers, body: body)
     }
 
     /// Creates an account; its first device.
-    func register(name: String = "phone") async throws -> TestDevice {
-        let device = try TestDevice(name: name)
-        let response = try await request("POST", "/v1/accounts", json: device.registration)
-        try #require(
-            response.status == 200, "registration: \(response.status) \(String(decoding: response.body, as: UTF8.self))"
-        )
-        device.accountId = try #require(response.json?["accountId"]?.stringValue)
-        device.deviceId = 1
-        return device
-    }
+    func register(name: String = "phone") async throws -> TestDevice { try await api.register(name: name) }
 
     /// Links a new device to `primary`'s account.
     func link(to primary: TestDevice, name: String = "laptop") async throws -> TestDevice {
-        let token = try await request("POST", "/v1/devices/linking-token", as: primary)
-        let device = try TestDevice(name: name)
-        var body = device.registration
-        body = .object((body.objectValue ?? [:]).merging(["token": token.json?["token"] ?? .null]) { $1 })
-        let response = try await request("PUT", "/v1/devices/link", json: body)
-        try #require(
-            response.status == 200, "link: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
-        device.accountId = try #require(response.json?["accountId"]?.stringValue)
-        device.deviceId = Int(try #require(response.json?["deviceId"]?.intValue))
-        device.identity = primary.identity
-        return device
+        try await api.link(to: primary, name: name)
     }
 
     /// Uploads `device`'s identity key, a signed prekey and `preKeys` one-time prekeys.
     func uploadKeys(_ device: TestDevice, preKeys: Int = 10, firstId: Int = 1) async throws {
-        let response = try await request(
-            "PUT", "/v2/keys", as: device, json: try device.keyUpload(preKeys: preKeys, firstId: firstId))
-        try #require(
-            response.status == 204, "keys: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        try await api.uploadKeys(device, preKeys: preKeys, firstId: firstId)
     }
 
     /// `PUT /v1/messages/{account}` with one envelope per `(device, registrationId)`.
@@ -110,24 +92,22 @@ final class MessengerHarness: Sendable {
         from sender: TestDevice, to accountId: String, devices: [(Int, Int)], content: String = "sealed",
         clientMessageId: String = UUID().uuidString, conversationId: String = "conversation-1"
     ) async throws -> HTTPClientResponse {
-        let messages: [JSONValue] = devices.map { device, registrationId in
-            [
-                "destinationDeviceId": .int(Int64(device)), "destinationRegistrationId": .int(Int64(registrationId)),
-                "type": 1, "content": .string(Base64.encode(Array("\(content) for \(device)".utf8))),
-            ]
-        }
-        return try await request(
-            "PUT", "/v1/messages/\(accountId)", as: sender,
-            json: [
-                "messages": .array(messages), "conversationId": .string(conversationId),
-                "clientMessageId": .string(clientMessageId), "timestamp": 1_800_000_000_000,
-            ])
+        try await api.send(
+            from: sender, to: accountId, devices: devices, content: content, clientMessageId: clientMessageId,
+            conversationId: conversationId)
+    }
+
+    /// Opens the socket of `device`, whose mailbox is empty, and reads its "queue empty" marker.
+    func connectEmpty(_ device: TestDevice, client: WebSocketClient) async throws -> DeliveryReader {
+        var reader = DeliveryReader(try await connect(device, client: client))
+        let first = await reader.next()
+        try #require(first?["path"] == "/api/v1/queue/empty", "the first frame: \(String(describing: first))")
+        return reader
     }
 
     /// Opens `device`'s delivery socket.
     func connect(_ device: TestDevice, client: WebSocketClient) async throws -> WebSocket {
-        try await client.connect(
-            to: "ws://127.0.0.1:\(server.port)/v1/websocket", headers: [("Authorization", device.authorization)])
+        try await api.connect(device, client: client)
     }
 }
 
@@ -177,9 +157,13 @@ final class TestDevice: @unchecked Sendable {
 
 /// Reads delivery frames from a socket.
 struct DeliveryReader {
+    let socket: WebSocket
     var iterator: WebSocketInbound.AsyncIterator
 
-    init(_ socket: WebSocket) { iterator = socket.inbound.makeAsyncIterator() }
+    init(_ socket: WebSocket) {
+        self.socket = socket
+        iterator = socket.inbound.makeAsyncIterator()
+    }
 
     /// The next frame as JSON, or `nil` when the socket closed.
     mutating func next() async -> JSONValue? {

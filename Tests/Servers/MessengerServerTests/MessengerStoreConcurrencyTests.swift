@@ -6,8 +6,8 @@ import MessengerServer
 import Testing
 
 /// What many server instances on one database must not get wrong, at the store: each one-time
-/// prekey goes to one caller and none are withheld, and a mailbox row that commits late is never
-/// skipped by a catch-up cursor.
+/// prekey goes to one caller and none are withheld, a mailbox row that commits late is never
+/// skipped by a catch-up cursor, and of the instances that claim a device's push at once one wins.
 @Suite(.timeLimit(.minutes(2)))
 struct MessengerStoreConcurrencyTests {
     static func device(_ id: Int) -> DeviceRecord {
@@ -31,6 +31,35 @@ struct MessengerStoreConcurrencyTests {
             clientMessageId: id, timestamp: 1,
             envelopes: [OutgoingEnvelope(destinationDeviceId: 1, destinationRegistrationId: 101, type: 2, content: [1])]
         )
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func concurrentPushClaimsLetOneCallerPushPerIntervalUntilTheDeviceConnects(backend: StoreBackend) async throws {
+        let (store, _) = try await Self.makeStore(backend)
+        try store.createAccount("bob", device: Self.device(1))
+        let start = DispatchSemaphore(value: 0)
+        let claims = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    try await offPool {
+                        start.wait()
+                        return try store.claimPush(
+                            accountId: "bob", deviceId: 1, now: 1_000, intervalMilliseconds: 60_000)
+                    }
+                }
+            }
+            for _ in 0..<16 { start.signal() }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(claims.filter { $0 }.count == 1)
+        let claim = { (now: Int64) in
+            try store.claimPush(accountId: "bob", deviceId: 1, now: now, intervalMilliseconds: 60_000)
+        }
+        #expect(try claim(60_999) == false)
+        #expect(try claim(61_000) == true)
+        try store.clearPushClaim(accountId: "bob", deviceId: 1)
+        #expect(try claim(61_001) == true)
+        #expect(try store.claimPush(accountId: "nobody", deviceId: 1, now: 1, intervalMilliseconds: 0) == false)
     }
 
     @Test(arguments: StoreBackend.allCases)

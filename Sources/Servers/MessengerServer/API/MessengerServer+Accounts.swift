@@ -106,7 +106,10 @@ extension MessengerServer {
             try store.removeDevice(accountId: caller.accountId, deviceId: target)
         }
         guard existed else { throw HTTPError(.notFound, "no device \(target)") }
-        hub.disconnect(AuthenticatedDevice(accountId: caller.accountId, deviceId: target))
+        // Its socket may be here or on another instance: whichever holds it closes it (4401).
+        let removed = AuthenticatedDevice(accountId: caller.accountId, deviceId: target)
+        hub.disconnect(removed)
+        notifier.deviceRemoved(removed)
         return HTTPResponse(status: 204)
     }
 

@@ -84,19 +84,38 @@ extension MessengerServer {
         }
     }
 
-    /// Wakes each device's socket, and pushes to those with none here.
+    /// Called after the send committed: asks on the bus whether a socket holds each device,
+    /// anywhere, and pushes to those no socket answered for. Runs in a task of its own, so the
+    /// sender's answer never waits for the bus or a push.
+    ///
+    /// A request that timed out or found the bus down pushes too: a push carries no content and
+    /// is coalesced per device (`PushScheduler`), so a spurious one costs a wake-up, while a
+    /// missing one leaves a message unseen.
     private func delivered(to accountId: String, devices: [Int]) {
-        var offline: [Int] = []
-        for deviceId in devices {
-            let device = AuthenticatedDevice(accountId: accountId, deviceId: deviceId)
-            notifier.mailboxChanged(device)
-            if hub.session(for: device) == nil { offline.append(deviceId) }
-        }
-        guard !offline.isEmpty, let records = try? store.devices(accountId: accountId) else { return }
-        for record in records where offline.contains(record.id) {
-            if let endpoint = record.push {
-                pushes.envelopeQueued(
-                    for: AuthenticatedDevice(accountId: accountId, deviceId: record.id), endpoint: endpoint)
+        let (notifier, presence, pushes, store, storeQueues) = (notifier, presence, pushes, store, storeQueues)
+        Task {
+            let offline = await withTaskGroup(of: Int?.self) { group in
+                for deviceId in devices {
+                    group.addTask {
+                        let device = AuthenticatedDevice(accountId: accountId, deviceId: deviceId)
+                        let reply = await notifier.mailboxChanged(device)
+                        presence.record(reply)
+                        if case .answered = reply { return nil }
+                        return deviceId
+                    }
+                }
+                return await group.reduce(into: Set<Int>()) { offline, deviceId in
+                    if let deviceId { offline.insert(deviceId) }
+                }
+            }
+            guard !offline.isEmpty else { return }
+            storeQueues.detach {
+                guard let records = try? store.devices(accountId: accountId) else { return }
+                for record in records where offline.contains(record.id) {
+                    guard let endpoint = record.push else { continue }
+                    pushes.envelopeQueued(
+                        for: AuthenticatedDevice(accountId: accountId, deviceId: record.id), endpoint: endpoint)
+                }
             }
         }
     }

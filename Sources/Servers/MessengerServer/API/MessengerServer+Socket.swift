@@ -14,12 +14,15 @@ extension MessengerServer {
         ) { [self] socket, request, _ in
             let device = try socketDevice(request)
             let session = DeliverySession(
-                device: device, socket: socket, store: store, storeQueues: storeQueues, acks: acks,
-                window: configuration.deliveryWindow, unacked: unackedWatch)
+                device: device, socket: socket, connection: notifier.stamp(now: clock.nowMilliseconds), store: store,
+                storeQueues: storeQueues, acks: acks, window: configuration.deliveryWindow, unacked: unackedWatch)
             hub.register(session)
             // Acks of an earlier connection that are still pending land before the mailbox is read.
             acks.flush()
-            pushes.connected(device)
+            await storeQueues.run { [pushes] in pushes.connected(device) }
+            // Subscribed before the mailbox is read: an envelope stored meanwhile is either in the
+            // first read or wakes the session. A bus that refuses leaves the catch-up poll.
+            try? await notifier.attach(session)
             session.wake()
             for await message in socket.inbound { await socketMessage(message, session: session) }
             hub.unregister(session)
@@ -27,7 +30,7 @@ extension MessengerServer {
     }
 
     /// Pushes to a live device that leaves envelopes unacknowledged (a socket that died without
-    /// a close, an app suspended mid-delivery), coalesced like any push.
+    /// a close, an app suspended mid-delivery), through the same claim as any push.
     private var unackedWatch: DeliverySession.UnackedWatch? {
         guard let delay = configuration.unackedPushDelayMilliseconds else { return nil }
         return DeliverySession.UnackedWatch(clock: clock, delay: .milliseconds(delay)) {

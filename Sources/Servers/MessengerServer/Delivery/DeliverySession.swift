@@ -17,7 +17,10 @@ final class DeliverySession: Sendable {
         var passAgain = false
         var sentQueueEmpty = false
         var ended = false
+        var closed = false
         var watchdogArmed = false
+        /// The bus subscriptions that reach this socket, cancelled when it ends.
+        var subscriptions: [BusSubscription] = []
 
         /// The next request id on this socket.
         mutating func claimRequestId() -> Int64 {
@@ -36,6 +39,8 @@ final class DeliverySession: Sendable {
 
     let device: AuthenticatedDevice
     let socket: WebSocket
+    /// Which socket this is, among every instance's sockets for the device.
+    let connection: ConnectionStamp
     private let store: any MessengerStore
     /// Where mailbox reads block (a disk read, a database round trip), off the cooperative pool.
     private let storeQueues: BlockingQueues
@@ -45,11 +50,12 @@ final class DeliverySession: Sendable {
     private let state = Mutex(State())
 
     init(
-        device: AuthenticatedDevice, socket: WebSocket, store: any MessengerStore, storeQueues: BlockingQueues,
-        acks: AckBatcher, window: Int, unacked: UnackedWatch? = nil
+        device: AuthenticatedDevice, socket: WebSocket, connection: ConnectionStamp, store: any MessengerStore,
+        storeQueues: BlockingQueues, acks: AckBatcher, window: Int, unacked: UnackedWatch? = nil
     ) {
         self.device = device
         self.socket = socket
+        self.connection = connection
         self.store = store
         self.storeQueues = storeQueues
         self.acks = acks
@@ -112,8 +118,38 @@ final class DeliverySession: Sendable {
         if reopened { wake() }
     }
 
-    /// The socket has closed: no more passes.
-    func end() { state.withLock { $0.ended = true } }
+    /// Keeps `subscriptions` until the socket ends (cancels them at once if it has).
+    func hold(_ subscriptions: [BusSubscription]) {
+        let ended = state.withLock { state -> Bool in
+            if !state.ended { state.subscriptions += subscriptions }
+            return state.ended
+        }
+        if ended { subscriptions.forEach { $0.cancel() } }
+    }
+
+    /// The socket has closed: no more passes, no more wake-ups from the bus.
+    func end() {
+        let subscriptions = state.withLock { state -> [BusSubscription] in
+            state.ended = true
+            defer { state.subscriptions = [] }
+            return state.subscriptions
+        }
+        subscriptions.forEach { $0.cancel() }
+    }
+
+    /// Whether the socket has not ended yet.
+    var isOpen: Bool { state.withLock { !$0.ended } }
+
+    /// Ends the session and closes its socket with `code`, once (several instances or paths may
+    /// ask: a newer socket, a removal announced on the bus and seen here too).
+    func close(_ code: WebSocketCloseCode, reason: String) {
+        end()
+        let first = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return !state.closed
+        }
+        if first { socket.outbound.close(code, reason: reason) }
+    }
 
     private func deliver() async {
         while true {

@@ -1,16 +1,17 @@
 import CourierCore
 import Synchronization
 
-/// Decides when a device gets a push: when an envelope is queued for it and it has no live
-/// socket here, at most once per coalescing interval until it connects again. A push the
-/// service refuses as unregistered removes the device's endpoint.
+/// Decides when a device gets a push: when an envelope is queued for it and no socket answered
+/// for it on any instance, at most once per coalescing interval until it connects again. The
+/// interval is kept on the device's row (`MessengerStore.claimPush`), so instances sharing the
+/// store push once between them. A push the service refuses as unregistered removes the
+/// device's endpoint.
 final class PushScheduler: Sendable {
     private let senders: [PushEndpoint.Kind: any PushSender]
     private let store: any MessengerStore
     private let storeQueues: BlockingQueues
     private let clock: any Clock
-    private let intervalNanoseconds: UInt64
-    private let lastPushed = Mutex<[AuthenticatedDevice: UInt64]>([:])
+    private let intervalMilliseconds: Int64
     let sent = Atomic<Int>(0)
     let coalesced = Atomic<Int>(0)
     let failed = Atomic<Int>(0)
@@ -23,19 +24,26 @@ final class PushScheduler: Sendable {
         self.store = store
         self.storeQueues = storeQueues
         self.clock = clock
-        intervalNanoseconds = UInt64(max(intervalMilliseconds, 0)) * 1_000_000
+        self.intervalMilliseconds = max(intervalMilliseconds, 0)
     }
 
-    /// An envelope was queued for `device`, which has no live socket here.
+    /// An envelope waits for `device`, which no socket answered for: pushes to `endpoint` unless
+    /// a push went to the device within the interval. Blocks for the claim on the device's row:
+    /// call it on `storeQueues`.
     func envelopeQueued(for device: AuthenticatedDevice, endpoint: PushEndpoint) {
         guard let sender = senders[endpoint.kind] else { return }
-        let now = clock.uptimeNanoseconds
-        let due = lastPushed.withLock { pushed -> Bool in
-            if let last = pushed[device], now &- last < intervalNanoseconds { return false }
-            pushed[device] = now
-            return true
+        let claimed: Bool
+        do {
+            claimed = try store.claimPush(
+                accountId: device.accountId, deviceId: device.deviceId, now: clock.nowMilliseconds,
+                intervalMilliseconds: intervalMilliseconds)
+        } catch {
+            // The store cannot say whether a push went out: none now; the next envelope or the
+            // unacked watch asks again.
+            failed.add(1, ordering: .relaxed)
+            return
         }
-        guard due else {
+        guard claimed else {
             coalesced.add(1, ordering: .relaxed)
             return
         }
@@ -57,8 +65,9 @@ final class PushScheduler: Sendable {
         }
     }
 
-    /// The device connected: its next offline envelope pushes at once.
+    /// The device connected: its next offline envelope pushes at once. Blocks: call it on
+    /// `storeQueues`.
     func connected(_ device: AuthenticatedDevice) {
-        _ = lastPushed.withLock { $0.removeValue(forKey: device) }
+        try? store.clearPushClaim(accountId: device.accountId, deviceId: device.deviceId)
     }
 }

@@ -105,6 +105,27 @@ extension MessengerDatabaseStore {
         }
     }
 
+    public func claimPush(accountId: String, deviceId: Int, now: Int64, intervalMilliseconds: Int64)
+        throws(MessengerStoreError) -> Bool
+    {
+        try storing {
+            try writingOne { db in
+                try db.run(
+                    MessengerSQL.claimPush,
+                    [.text(accountId), .integer(Int64(deviceId)), .integer(now), .integer(now - intervalMilliseconds)])
+                    == 1
+            }
+        }
+    }
+
+    public func clearPushClaim(accountId: String, deviceId: Int) throws(MessengerStoreError) {
+        try storing {
+            try writingOne { db in
+                try db.run(MessengerSQL.clearPushClaim, [.text(accountId), .integer(Int64(deviceId))])
+            }
+        }
+    }
+
     public func identityKey(accountId: String) throws(MessengerStoreError) -> [UInt8]? {
         try storing {
             try reading { db in

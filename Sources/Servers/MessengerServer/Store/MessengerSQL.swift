@@ -34,6 +34,15 @@ enum MessengerSQL {
     }
     static let setPushEndpoint = SQLStatement(
         "UPDATE devices SET push_kind = $3, push_address = $4 WHERE account_id = $1 AND device_id = $2")
+    /// Takes the device's push slot: changes its row only when no push went out since `$4`
+    /// (now minus the coalescing interval), so of the instances that try at once one wins.
+    static let claimPush = SQLStatement(
+        """
+        UPDATE devices SET last_push_at = $3
+        WHERE account_id = $1 AND device_id = $2 AND (last_push_at IS NULL OR last_push_at <= $4)
+        """)
+    static let clearPushClaim = SQLStatement(
+        "UPDATE devices SET last_push_at = NULL WHERE account_id = $1 AND device_id = $2")
     static let setIdentityKey = SQLStatement("UPDATE accounts SET identity_key = $2 WHERE id = $1")
     static let upsertSignedPreKey = SQLStatement(
         """

@@ -42,6 +42,16 @@ public protocol MessengerStore: Sendable {
     /// Sets or clears where a device's pushes go.
     func setPushEndpoint(_ endpoint: PushEndpoint?, accountId: String, deviceId: Int) throws(MessengerStoreError)
 
+    /// Takes the right to push to a device now: sets its last push time to `now` only when no
+    /// push went out in the `intervalMilliseconds` before, in one conditional update, so of the
+    /// server instances that try at once exactly one gets it.
+    /// - Returns: whether this caller may push.
+    func claimPush(accountId: String, deviceId: Int, now: Int64, intervalMilliseconds: Int64)
+        throws(MessengerStoreError) -> Bool
+
+    /// Forgets a device's last push time (it connected), so its next offline envelope pushes at once.
+    func clearPushClaim(accountId: String, deviceId: Int) throws(MessengerStoreError)
+
     /// The account's identity key (33 bytes), if set.
     func identityKey(accountId: String) throws(MessengerStoreError) -> [UInt8]?
 

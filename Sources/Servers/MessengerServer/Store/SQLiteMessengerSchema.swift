@@ -73,6 +73,9 @@ enum SQLiteMessengerSchema {
                     expires_at INTEGER NOT NULL
                 ) WITHOUT ROWID;
                 CREATE INDEX attachments_by_expiry ON attachments(expires_at);
-                """)
+                """),
+        .init(
+            "remember each device's last push, for coalescing across instances",
+            sql: "ALTER TABLE devices ADD COLUMN last_push_at INTEGER"),
     ])
 }

@@ -84,5 +84,8 @@ enum PostgresMessengerSchema {
                         bytes bytea NOT NULL,
                         PRIMARY KEY(attachment_id, start_offset));
                     """),
+            .init(
+                "remember each device's last push, for coalescing across instances",
+                sql: "ALTER TABLE devices ADD COLUMN last_push_at bigint"),
         ])
 }
