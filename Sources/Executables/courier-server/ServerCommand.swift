@@ -85,7 +85,7 @@ enum ServerCommand {
         }
         configuration.storageQuotaPerWriteKey = options.quotaPerWriteKeyMiB.map { $0 << 20 }
         configuration.storageQuotaTotal = options.quotaTotalMiB.map { $0 << 20 }
-        let collector = Collector(configuration: configuration, store: store)
+        let collector = Collector(configuration: configuration, store: store, bus: bus)
         try collector.register(writeKeys: try options.allWriteKeys())
 
         var messengerConfiguration = MessengerConfiguration()
@@ -111,7 +111,7 @@ enum ServerCommand {
         let flagStore: any FlagStore =
             try databaseURL(options).map { try PostgresFlagStore(url: $0) }
             ?? SQLiteFlagStore(path: options.dataDirectory + "/flags.sqlite")
-        let flags = FlagService(configuration: flagConfiguration, store: flagStore)
+        let flags = FlagService(configuration: flagConfiguration, store: flagStore, bus: bus)
         flags.mount(on: &router)
         var syncConfiguration = SyncServerConfiguration()
         syncConfiguration.tokens = SyncServerConfiguration.tokens(
@@ -119,7 +119,7 @@ enum ServerCommand {
         let syncStore: any SyncStore =
             try databaseURL(options).map { try PostgresSyncStore(url: $0) }
             ?? SQLiteSyncStore(path: options.dataDirectory + "/sync.sqlite")
-        let sync = try SyncService(configuration: syncConfiguration, store: syncStore)
+        let sync = try SyncService(configuration: syncConfiguration, store: syncStore, bus: bus)
         sync.mount(on: &router)
         if options.metricsRequireAdmin && configuration.adminToken == nil {
             throw ServerOptionsError("--metrics-require-admin needs an admin token")
@@ -156,6 +156,12 @@ enum ServerCommand {
             configuration: http, router: router, metrics: metrics,
             middleware: [console.middleware],
             jobs: collector.backgroundJobs + messenger.backgroundJobs + sync.backgroundJobs + flags.backgroundJobs)
+        // The wake-ups of other instances are heard before this one takes requests (their jobs
+        // keep trying while the bus refuses).
+        async let commits: Void? = try? collector.subscribeToCommits()
+        async let changes: Void? = try? flags.subscribeToChanges()
+        async let pushes: Void? = try? sync.subscribeToPushes()
+        _ = await (commits, changes, pushes)
         try server.start()
         FileHandle.standardOutput.write(
             Data(

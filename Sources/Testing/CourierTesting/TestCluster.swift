@@ -29,6 +29,7 @@ public final class TestCluster: @unchecked Sendable {
 
     private let server: String
     private let extra: [String]
+    private let environment: [String: String]
     private let directory: String
     // Guarded by `lock`.
     private let lock = NSLock()
@@ -43,8 +44,9 @@ public final class TestCluster: @unchecked Sendable {
 
     private init(
         database: String, nats: TestNATS, usesNATS: Bool, ports: [Int], proxyPort: Int, writeKey: String,
-        server: String, extra: [String], directory: String
+        server: String, extra: [String], environment: [String: String], directory: String
     ) {
+        self.environment = environment
         self.database = database
         self.nats = nats
         self.usesNATS = usesNATS
@@ -65,10 +67,11 @@ public final class TestCluster: @unchecked Sendable {
     ///   - extra: more `courier-server` options for every instance.
     ///   - database: the database to use instead of a new one of `TestPostgres`.
     ///   - usingNATS: `false` starts the instances without `--nats` (one instance on its own).
+    ///   - environment: more environment for every instance (`COURIER_SYNC_TOKENS`…).
     /// - Throws: `StartError`; `TestPostgres.StartError`; `TestNATS.StartError`.
     public static func start(
         instances: Int = 2, writeKey: String = "cluster-key", extra: [String] = [], database: String? = nil,
-        usingNATS: Bool = true
+        usingNATS: Bool = true, environment: [String: String] = [:]
     ) async throws -> TestCluster {
         guard let server = builtExecutable(named: "courier-server") else {
             throw StartError(description: "build courier-server first (swift build)")
@@ -85,7 +88,8 @@ public final class TestCluster: @unchecked Sendable {
         let cluster = TestCluster(
             database: database, nats: nats, usesNATS: usingNATS,
             ports: try (0..<instances).map { _ in try freeLoopbackPort() },
-            proxyPort: try freeLoopbackPort(), writeKey: writeKey, server: server, extra: extra, directory: directory)
+            proxyPort: try freeLoopbackPort(), writeKey: writeKey, server: server, extra: extra,
+            environment: environment, directory: directory)
         for index in 0..<instances { try await cluster.start(index) }
         try await cluster.startProxy(haproxy)
         return cluster
@@ -108,8 +112,9 @@ public final class TestCluster: @unchecked Sendable {
                 "--port", String(ports[index]), "--data-dir", data, "--database", database, "--instance-name", name,
                 "--write-key", writeKey, "--quiet", "--rate-limit-client", "0",
                 "--rate-limit-key", "0", "--rate-limit-registrations", "0", "--rate-limit-sends", "0",
+                "--trusted-proxy", "127.0.0.1/32",
             ] + (usesNATS ? ["--nats", nats.url] : []) + extra
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
         environment["COURIER_ADMIN_TOKEN"] = adminToken
         let process = try ChildProcess(
             server, arguments, environment: environment, output: .discard, errorOutput: .discard)

@@ -115,4 +115,68 @@ struct ClusterCollectorTests {
         #expect(try await Self.storedMessageIds(cluster).count == 40)
         try await cluster.nats.start()
     }
+
+    @Test func anEventIngestedOnOneInstanceShowsInALiveStreamOnTheOtherWithinASecond() async throws {
+        let cluster = try await TestCluster.start()
+        defer { cluster.stop() }
+        let stream = try RawSocket(port: cluster.ports[0], timeoutSeconds: 10)
+        try stream.send(
+            "GET /v1/events/stream?writeKey=\(cluster.writeKey) HTTP/1.1\r\nHost: x\r\n"
+                + "Authorization: Bearer \(cluster.adminToken)\r\n\r\n")
+        var text = ""
+        while !text.contains("retry:") { text += String(decoding: try #require(stream.read()), as: UTF8.self) }
+        let auth = Self.auth(cluster)
+        let port = cluster.ports[1]
+        let ingested = await runOffPool {
+            ServerProcessTests.post(ServerProcessTests.batch(id: "from-b"), port: port, auth: auth)
+        }
+        let answered = ContinuousClock.now
+        #expect(ingested == .answered(200))
+        while !text.contains("from-b-19") { text += String(decoding: try #require(stream.read()), as: UTF8.self) }
+        let waited = ContinuousClock.now - answered
+        #expect(waited < .seconds(1), "the stream on A showed B's batch \(waited) after B answered")
+    }
+
+    @Test func aReaderPagingWhileBothInstancesWriteSeesExactlyWhatTheTableHolds() async throws {
+        let cluster = try await TestCluster.start()
+        defer { cluster.stop() }
+        let auth = Self.auth(cluster)
+        let writing = CompletionFlag()
+        let writers = cluster.ports.enumerated().map { index, port in
+            Task {
+                await runOffPool {
+                    for round in 0..<60 {
+                        _ = ServerProcessTests.postRetrying(
+                            ServerProcessTests.batch(id: "w\(index)-\(round)"), port: port, auth: auth)
+                    }
+                }
+            }
+        }
+        let done = Task {
+            for writer in writers { await writer.value }
+            writing.set()
+        }
+        // Pages with `after=` from A and from B in turn while both write, then once more after.
+        let client = HTTPClient(timeout: .seconds(30))
+        var seen: [String] = []
+        var cursor = "0"
+        var turn = 0
+        var drained = false
+        while !drained {
+            let finished = writing.isSet
+            turn += 1
+            let response = try await client.send(
+                "GET", cluster.baseURL(turn % 2) + "/v1/events?writeKey=\(cluster.writeKey)&after=\(cursor)&limit=50",
+                headers: ["Authorization": "Bearer \(cluster.adminToken)"])
+            try #require(response.status == 200)
+            let events = response.json?["events"]?.arrayValue ?? []
+            seen += events.compactMap { $0["messageId"]?.stringValue }
+            cursor = response.json?["lastCursor"]?.stringValue ?? cursor
+            drained = finished && events.isEmpty
+        }
+        await done.value
+        let stored = try await Self.storedMessageIds(cluster)
+        #expect(seen.count == stored.count && Set(seen) == Set(stored))
+        #expect(stored.count == 2 * 60 * 20)
+    }
 }
