@@ -39,9 +39,10 @@ struct ClusterFlagTests {
         try await Self.edit(cluster, 0, value: false)
         let withoutBus = try #require(try await Self.etag(cluster, 0))
         // Through the one-second version poll.
-        #expect(
-            await poll(every: .milliseconds(10), timeout: .seconds(2)) { (try? await Self.etag(cluster, 1)) == withoutBus }
-        )
+        let served = await poll(every: .milliseconds(10), timeout: .seconds(2)) {
+            (try? await Self.etag(cluster, 1)) == withoutBus
+        }
+        #expect(served)
         try await cluster.nats.start()
     }
 }
