@@ -1,5 +1,6 @@
 internal import CNATS
 import CourierCore
+import Dispatch
 import Synchronization
 
 /// The message bus across instances: one connection to a NATS core server (the C client,
@@ -22,7 +23,9 @@ public final class NATSMessageBus: MessageBus {
     private let handle: ConnectionHandle
     private let events: ConnectionEvents
     private let inbox: String
-    private let pending = Mutex<(next: UInt64, waiting: [UInt64: CheckedContinuation<BusReply, Never>])>((0, [:]))
+    /// Requests awaiting an answer, each with its deadline (uptime nanoseconds), and whether a
+    /// sweeper task is ending those that passed it: one task for all, not a timer per request.
+    private let pending = Mutex<PendingRequests>(PendingRequests())
     private let inboxSubscription = Mutex<BusSubscription?>(nil)
     /// Where flushes block (a round trip to the NATS server), off Swift's cooperative pool.
     private let flushQueues = BlockingQueues(label: "courier.nats.flush", count: 2)
@@ -129,18 +132,20 @@ public final class NATSMessageBus: MessageBus {
         }
         let connection = self.connection
         let reply = "\(inbox).\(id)"
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout.wholeMilliseconds, 1)) * 1_000_000
         return await withCheckedContinuation { continuation in
-            pending.withLock { $0.waiting[id] = continuation }
+            let startSweeper = pending.withLock { state in
+                state.waiting[id] = (continuation, deadline)
+                defer { state.sweeping = true }
+                return !state.sweeping
+            }
+            if startSweeper { Task { [weak self] in await self?.sweep() } }
             let status = payload.withUnsafeBytes {
                 natsConnection_PublishRequest(connection, subject, reply, $0.baseAddress, Int32($0.count))
             }
             guard status == NATS_OK else {
                 settle(id, .unavailable)
                 return
-            }
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                self?.settle(id, .timedOut)
             }
         }
     }
@@ -162,7 +167,23 @@ public final class NATSMessageBus: MessageBus {
 
     /// Resumes request `id` with `reply` unless it already ended.
     private func settle(_ id: UInt64, _ reply: BusReply) {
-        pending.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: reply)
+        pending.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume(returning: reply)
+    }
+
+    /// Ends requests whose deadline passed, every 20 ms while any waits.
+    private func sweep() async {
+        while true {
+            try? await Task.sleep(for: .milliseconds(20))
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (expired, more) = pending.withLock { state in
+                let expired = state.waiting.filter { $0.value.deadline <= now }
+                for id in expired.keys { state.waiting[id] = nil }
+                if state.waiting.isEmpty { state.sweeping = false }
+                return (expired.values.map(\.continuation), state.sweeping)
+            }
+            for continuation in expired { continuation.resume(returning: .timedOut) }
+            if !more { return }
+        }
     }
 
     /// Subscribes without waiting for the server.
@@ -190,6 +211,13 @@ public final class NATSMessageBus: MessageBus {
     private static func check(_ status: natsStatus, _ what: String) throws(BusError) {
         guard status == NATS_OK else { throw BusError("NATS \(what): \(String(cString: natsStatus_GetText(status)))") }
     }
+}
+
+/// Requests awaiting their answer.
+private struct PendingRequests {
+    var next: UInt64 = 0
+    var waiting: [UInt64: (continuation: CheckedContinuation<BusReply, Never>, deadline: UInt64)] = [:]
+    var sweeping = false
 }
 
 /// The connection pointer, to carry into a flush on another thread.
