@@ -11,6 +11,7 @@ import Foundation
 struct MessengerClusterBenchmark {
     let runs: Int
     let seconds: Int
+    let sequentialSends = 2_000
 
     func run() throws {
         let routing = MessengerServerBenchmark(runs: 1, seconds: seconds, sockets: 0)
@@ -23,9 +24,9 @@ struct MessengerClusterBenchmark {
                 })
             try withCluster(instances: 2, usingNATS: true) { cluster in
                 proxied.append(try routing.route(Self.api(cluster.proxyURL), overSockets: true).envelopesPerSecond)
-                let across = try routing.route(
-                    Self.api(cluster.baseURL(0)), receivers: Self.api(cluster.baseURL(1)), overSockets: true)
-                let same = try routing.route(Self.api(cluster.baseURL(0)), overSockets: true)
+                let (a, b) = (Self.api(cluster.baseURL(0)), Self.api(cluster.baseURL(1)))
+                let across = try Self.sequentialLatency(sender: a, receiver: b, count: sequentialSends)
+                let same = try Self.sequentialLatency(sender: a, receiver: a, count: sequentialSends)
                 across50.append(across.p50)
                 across99.append(across.p99)
                 same50.append(same.p50)
@@ -33,9 +34,11 @@ struct MessengerClusterBenchmark {
             }
         }
         print(
-            "== messenger-cluster: \(routing.senders) senders on their sockets, three-envelope sends to one account "
+            "== messenger-cluster: routing: \(routing.senders) senders on their sockets, three-envelope sends to one account "
                 + "with 3 live devices, \(seconds) s; courier-server processes on PostgreSQL 15 (the test server: "
-                + "fsync off), nats-server 2.9, haproxy 2.6, all on the same cores; median of \(runs) runs ==")
+                + "fsync off), nats-server 2.9, haproxy 2.6, all on the same cores; latency: \(sequentialSends) sends one "
+                + "at a time over HTTP to one device, its socket on the other instance or the sender's; median of \(runs) runs =="
+        )
         print(
             line(
                 "two instances behind haproxy with NATS", median(proxied), "/s", median(single),
@@ -48,6 +51,50 @@ struct MessengerClusterBenchmark {
             decimalLine(
                 "send → delivery p99, devices on the other instance", median(across99), "ms", median(same99),
                 "same instance"))
+    }
+
+    /// One sender's sends, one at a time, over HTTP to one device whose socket is on
+    /// `receiver`: send → delivery in milliseconds, p50 and p99.
+    private static func sequentialLatency(sender: MessengerBenchAPI, receiver: MessengerBenchAPI, count: Int) throws
+        -> (p50: Double, p99: Double)
+    {
+        try runBlocking {
+            let alice = try await sender.register()
+            let bob = try await receiver.register()
+            let sockets = try WebSocketClient()
+            defer { sockets.shutdown() }
+            let socket = try await receiver.connect(bob, client: sockets)
+            var frames = socket.inbound.makeAsyncIterator()
+            let content = Base64.encode([UInt8](repeating: 7, count: 160))
+            var samples: [UInt64] = []
+            for index in 0..<count {
+                let body: JSONValue = [
+                    "messages": [
+                        [
+                            "destinationDeviceId": 1, "destinationRegistrationId": 1, "type": 1,
+                            "content": .string(content),
+                        ]
+                    ],
+                    "conversationId": "latency", "clientMessageId": .string("latency-\(index)"), "timestamp": 0,
+                ]
+                let start = DispatchTime.now().uptimeNanoseconds
+                let answer = try await sender.client.sendJSON(
+                    "PUT", sender.baseURL + "/v1/messages/\(bob.accountId)", body,
+                    headers: ["Authorization": alice.authorization])
+                guard answer.status == 200 else { throw BenchError("a send answered \(answer.status)") }
+                while true {
+                    guard case .text(let text)? = await frames.next(), let frame = try? JSONParser.parse(text),
+                        let id = frame["id"]?.intValue
+                    else { throw BenchError("the socket closed") }
+                    try? socket.outbound.sendNow(.text("{\"type\":\"response\",\"id\":\(id),\"status\":200}"))
+                    if frame["path"] == "/api/v1/message" { break }
+                }
+                samples.append(DispatchTime.now().uptimeNanoseconds - start)
+            }
+            socket.outbound.close()
+            samples.sort()
+            return (Double(samples[count / 2]) / 1e6, Double(samples[min(count - 1, count * 99 / 100)]) / 1e6)
+        }
     }
 
     private static func api(_ baseURL: String) -> MessengerBenchAPI {

@@ -41,7 +41,7 @@ struct NATSBenchmark {
             serverBytes.append(memory.server)
         }
         print(
-            "== nats: nats-server \(natsVersion()) on loopback, \(messages) sequential round trips; median of \(runs) runs =="
+            "== nats: \(natsVersion()) on loopback, \(messages) sequential round trips; median of \(runs) runs =="
         )
         print(
             decimalLine(
