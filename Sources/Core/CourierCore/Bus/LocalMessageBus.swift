@@ -9,10 +9,38 @@ public final class LocalMessageBus: MessageBus {
         let handler: @Sendable (BusMessage) -> Void
     }
 
+    /// Subscribers by exact subject (a dictionary lookup per publish) and those with wildcards
+    /// (matched one by one: few, such as one `commits.>` per server).
     private struct State {
         var nextId = 0
-        var subscribers: [Int: Subscriber] = [:]
+        var exact: [String: [Int: @Sendable (BusMessage) -> Void]] = [:]
+        var wildcards: [Int: Subscriber] = [:]
+        var subjects: [Int: String] = [:]
         var reconnectHandlers: [@Sendable () -> Void] = []
+
+        mutating func add(_ id: Int, _ pattern: String, _ handler: @escaping @Sendable (BusMessage) -> Void) {
+            subjects[id] = pattern
+            if pattern.contains("*") || pattern.contains(">") {
+                wildcards[id] = Subscriber(pattern: pattern, handler: handler)
+            } else {
+                exact[pattern, default: [:]][id] = handler
+            }
+        }
+
+        mutating func remove(_ id: Int) {
+            guard let pattern = subjects.removeValue(forKey: id) else { return }
+            wildcards[id] = nil
+            exact[pattern]?[id] = nil
+            if exact[pattern]?.isEmpty == true { exact[pattern] = nil }
+        }
+
+        func handlers(for subject: String) -> [@Sendable (BusMessage) -> Void] {
+            var handlers = exact[subject].map { Array($0.values) } ?? []
+            for subscriber in wildcards.values where BusSubject.matches(subject, pattern: subscriber.pattern) {
+                handlers.append(subscriber.handler)
+            }
+            return handlers
+        }
     }
 
     private let state = Mutex(State())
@@ -31,10 +59,10 @@ public final class LocalMessageBus: MessageBus {
     {
         let id = state.withLock { state in
             state.nextId += 1
-            state.subscribers[state.nextId] = Subscriber(pattern: subject, handler: handler)
+            state.add(state.nextId, subject, handler)
             return state.nextId
         }
-        return BusSubscription { [weak self] in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
+        return BusSubscription { [weak self] in self?.state.withLock { $0.remove(id) } }
     }
 
     public func request(_ subject: String, _ payload: [UInt8], timeout: Duration) async -> BusReply {
@@ -52,12 +80,12 @@ public final class LocalMessageBus: MessageBus {
             }
             guard let continuation else { return }
             timer?.cancel()
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: inboxId) }
+            self?.state.withLock { $0.remove(inboxId) }
             continuation.resume(returning: reply)
         }
         return await withCheckedContinuation { continuation in
             pending.withLock { $0.continuation = continuation }
-            state.withLock { $0.subscribers[inboxId] = Subscriber(pattern: inbox) { settle(.answered($0.payload)) } }
+            state.withLock { $0.add(inboxId, inbox) { settle(.answered($0.payload)) } }
             if deliver(BusMessage(subject: subject, payload: payload, replySubject: inbox)) == 0 {
                 settle(.noResponders)
                 return
@@ -94,9 +122,7 @@ public final class LocalMessageBus: MessageBus {
     @discardableResult
     private func deliver(_ message: BusMessage) -> Int {
         published.add(1, ordering: .relaxed)
-        let handlers = state.withLock { state in
-            state.subscribers.values.filter { BusSubject.matches(message.subject, pattern: $0.pattern) }.map(\.handler)
-        }
+        let handlers = state.withLock { $0.handlers(for: message.subject) }
         for handler in handlers { handler(message) }
         return handlers.count
     }
