@@ -50,8 +50,7 @@ public final class FakeRealtimeTransport: RealtimeTransport {
 public final class FakeRealtimeSocket: RealtimeSocket {
     private struct State {
         var sent: [WebSocketMessage] = []
-        var inbound: [WebSocketMessage] = []
-        var reader: CheckedContinuation<WebSocketMessage?, Never>?
+        var inbound = ReaderQueue<WebSocketMessage, Never>()
         var closed = false
         var halfOpen = false
     }
@@ -82,9 +81,9 @@ public final class FakeRealtimeSocket: RealtimeSocket {
     public func receive() async -> WebSocketMessage? {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> WebSocketMessage?? in
-                if !state.inbound.isEmpty { return .some(state.inbound.removeFirst()) }
+                if let message = state.inbound.take() { return .some(message) }
                 if state.closed { return .some(nil) }
-                state.reader = continuation
+                state.inbound.park(continuation)
                 return .none
             }
             if let ready { continuation.resume(returning: ready) }
@@ -96,24 +95,15 @@ public final class FakeRealtimeSocket: RealtimeSocket {
 
     /// Delivers `message` to the client (nothing once closed or half-open).
     public func deliver(_ message: WebSocketMessage) {
-        let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
-            guard !state.closed, !state.halfOpen else { return nil }
-            if let reader = state.reader {
-                state.reader = nil
-                return reader
-            }
-            state.inbound.append(message)
-            return nil
-        }
+        let reader = state.withLock { state in state.closed || state.halfOpen ? nil : state.inbound.offer(message) }
         reader?.resume(returning: message)
     }
 
     /// The connection breaks: the client's `receive` returns `nil`, sends fail.
     public func drop() {
-        let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
+        let reader = state.withLock { state in
             state.closed = true
-            defer { state.reader = nil }
-            return state.reader
+            return state.inbound.unpark()
         }
         reader?.resume(returning: nil)
     }

@@ -34,8 +34,7 @@ package final class WebSocketChannel: Sendable {
     }
 
     fileprivate struct State {
-        var inbound = FIFO<WebSocketMessage>()
-        var reader: CheckedContinuation<WebSocketMessage?, Never>?
+        var inbound = ReaderQueue<WebSocketMessage, Never>()
         var readingPaused = false
         var outbound = FIFO<Outgoing>()
         var queuedBytes = 0
@@ -157,7 +156,7 @@ package final class WebSocketChannel: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
                 let resume = state.withLock { state -> Bool in
-                    if let message = state.inbound.pop() {
+                    if let message = state.inbound.take() {
                         continuation.resume(returning: message)
                         if state.readingPaused, state.inbound.count <= configuration.maximumBufferedMessages / 2 {
                             state.readingPaused = false
@@ -165,21 +164,18 @@ package final class WebSocketChannel: Sendable {
                         }
                         return false
                     }
-                    if state.ended != nil || state.reader != nil {
+                    if state.ended != nil || state.inbound.hasReader {
                         // Ended, or another task is already reading: nothing for this one.
                         continuation.resume(returning: nil)
                     } else {
-                        state.reader = continuation
+                        state.inbound.park(continuation)
                     }
                     return false
                 }
                 if resume { transport.resumeReading() }
             }
         } onCancel: {
-            let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
-                defer { state.reader = nil }
-                return state.reader
-            }
+            let reader = state.withLock { $0.inbound.unpark() }
             reader?.resume(returning: nil)
         }
     }
@@ -191,12 +187,10 @@ package final class WebSocketChannel: Sendable {
     ///   calls `resumeReading` once the reader has taken half of it).
     package func received(_ message: WebSocketMessage) -> Bool {
         state.withLock { state -> Bool in
-            if let reader = state.reader {
-                state.reader = nil
+            if let reader = state.inbound.offer(message) {
                 reader.resume(returning: message)
                 return true
             }
-            state.inbound.append(message)
             if state.inbound.count >= configuration.maximumBufferedMessages {
                 state.readingPaused = true
                 return false
@@ -271,8 +265,7 @@ package final class WebSocketChannel: Sendable {
             state.stalledSince = nil
             state.outbound = FIFO()
             state.queuedBytes = 0
-            let reader = state.reader
-            state.reader = nil
+            let reader = state.inbound.unpark()
             let waiters = state.endWaiters
             state.endWaiters = []
             return (reader, waiters, close)
@@ -305,35 +298,8 @@ extension WebSocketChannel {
     /// Whether a sender waits for room (tests synchronise on it).
     package var hasWaitingSender: Bool { state.withLock { !$0.senders.isEmpty } }
     /// Whether a reader waits for a message (tests synchronise on it).
-    package var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
+    package var hasWaitingReader: Bool { state.withLock { $0.inbound.hasReader } }
     /// Whether a close has been queued or decided: nothing more will be sent (an engine bounds
     /// how long the close may wait for a peer that does not read).
     package var isClosing: Bool { state.withLock { $0.closing != nil || $0.ended != nil } }
-}
-
-/// A first-in first-out queue that reuses its storage: taking from the front advances an index
-/// instead of shifting the elements, and the storage is emptied once all are taken.
-package struct FIFO<Element> {
-    private var elements: [Element] = []
-    private var head = 0
-
-    /// Elements not yet taken.
-    package var count: Int { elements.count - head }
-    /// Whether none is left.
-    package var isEmpty: Bool { head == elements.count }
-
-    /// Adds `element` at the back.
-    package mutating func append(_ element: Element) { elements.append(element) }
-
-    /// Takes the front element, if any.
-    package mutating func pop() -> Element? {
-        guard head < elements.count else { return nil }
-        let element = elements[head]
-        head += 1
-        if head == elements.count {
-            elements.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return element
-    }
 }

@@ -67,11 +67,9 @@ public struct HTTPRequestBodyStream: AsyncSequence, Sendable {
 /// handler's task, which awaits them. Holds at most the server's body size limit.
 final class RequestBodyFeed: Sendable {
     private struct State {
-        var chunks: [[UInt8]] = []
-        var next = 0
+        var chunks = ReaderQueue<[UInt8], any Error>()
         var ended = false
         var failure: HTTPError?
-        var waiter: CheckedContinuation<[UInt8]?, any Error>?
     }
 
     private let state = Mutex(State())
@@ -79,26 +77,17 @@ final class RequestBodyFeed: Sendable {
     /// A piece has arrived.
     func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
-            guard !state.ended else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.chunks.append(bytes)
-            return nil
-        }
+        let waiter = state.withLock { state in state.ended ? nil : state.chunks.offer(bytes) }
         waiter?.resume(returning: bytes)
     }
 
     /// The whole body has arrived (`failure` nil) or never will.
     func end(_ failure: HTTPError? = nil) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+        let waiter = state.withLock { state -> ReaderQueue<[UInt8], any Error>.Reader? in
             guard !state.ended else { return nil }
             state.ended = true
             state.failure = failure
-            defer { state.waiter = nil }
-            return state.next == state.chunks.count ? state.waiter : nil
+            return state.chunks.unpark()
         }
         if let failure { waiter?.resume(throwing: failure) } else { waiter?.resume(returning: nil) }
     }
@@ -106,18 +95,9 @@ final class RequestBodyFeed: Sendable {
     func next() async throws -> [UInt8]? {
         try await withCheckedThrowingContinuation { continuation in
             let ready = state.withLock { state -> Result<[UInt8]?, HTTPError>? in
-                if state.next < state.chunks.count {
-                    let chunk = state.chunks[state.next]
-                    state.chunks[state.next] = []
-                    state.next += 1
-                    if state.next == state.chunks.count {
-                        state.chunks.removeAll(keepingCapacity: true)
-                        state.next = 0
-                    }
-                    return .success(chunk)
-                }
+                if let chunk = state.chunks.take() { return .success(chunk) }
                 if state.ended { return state.failure.map { .failure($0) } ?? .success(nil) }
-                state.waiter = continuation
+                state.chunks.park(continuation)
                 return nil
             }
             if let ready { continuation.resume(with: ready) }

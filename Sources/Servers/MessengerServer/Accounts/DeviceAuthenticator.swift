@@ -3,17 +3,12 @@ import CourierHTTP
 import Synchronization
 
 /// Who made a request: an account's device, proven by HTTP Basic `account.device:password`.
-public struct AuthenticatedDevice: Sendable, Hashable {
+/// Internal: no public API takes or returns one.
+struct AuthenticatedDevice: Sendable, Hashable {
     /// The account's id.
-    public let accountId: String
+    let accountId: String
     /// The device's id.
-    public let deviceId: Int
-
-    /// Names a device.
-    public init(accountId: String, deviceId: Int) {
-        self.accountId = accountId
-        self.deviceId = deviceId
-    }
+    let deviceId: Int
 }
 
 /// Checks device credentials against the store on every request: a salted token hash costs

@@ -19,10 +19,12 @@ public struct SessionBuilder: Sendable {
     /// messages to this address are `PreKeySignalMessage`s until the peer replies.
     /// - Throws: `.untrustedIdentity`, `.invalidSignature`, `.invalidKey`.
     public func process(bundle: PreKeyBundle) throws {
-        try stores.transaction { stores in
-            try SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
-                .processInTransaction(bundle: bundle)
-        }
+        try stores.transaction { try bound(to: $0).processInTransaction(bundle: bundle) }
+    }
+
+    /// This builder over the stores of a running transaction.
+    func bound(to stores: SignalStores) -> SessionBuilder {
+        SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
     }
 
     private func processInTransaction(bundle: PreKeyBundle) throws {

@@ -5,19 +5,22 @@
 /// store that has a transaction runner (`SQLiteSignalStore`) all of it, `accept` included, runs in
 /// one database transaction.
 public struct SessionCipher: Sendable {
+    /// The builder over the same stores, device and limits, which opens the session when a
+    /// `PreKeySignalMessage` arrives (libsignal-protocol-java's cipher holds its builder too).
+    private let builder: SessionBuilder
     /// The stores.
-    public let stores: SignalStores
+    public var stores: SignalStores { builder.stores }
     /// The remote device.
-    public let remoteAddress: ProtocolAddress
+    public var remoteAddress: ProtocolAddress { builder.remoteAddress }
     /// Limits.
-    public let configuration: SessionConfiguration
+    public var configuration: SessionConfiguration { builder.configuration }
 
     /// Creates a cipher.
     public init(stores: SignalStores, remoteAddress: ProtocolAddress, configuration: SessionConfiguration = .default) {
-        self.stores = stores
-        self.remoteAddress = remoteAddress
-        self.configuration = configuration
+        builder = SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
     }
+
+    private init(builder: SessionBuilder) { self.builder = builder }
 
     /// Encrypts `plaintext` with the current session.
     /// - Throws: `.noSession`, `.untrustedIdentity`.
@@ -81,13 +84,10 @@ public struct SessionCipher: Sendable {
     }
 
     /// This cipher over the stores of a running transaction.
-    private func bound(to stores: SignalStores) -> SessionCipher {
-        SessionCipher(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
-    }
+    private func bound(to stores: SignalStores) -> SessionCipher { SessionCipher(builder: builder.bound(to: stores)) }
 
     private func decryptInTransaction<R>(_ message: PreKeySignalMessage, accept: ([UInt8]) throws -> R) throws -> R {
         var record = try stores.sessions.loadSession(for: remoteAddress) ?? SessionRecord()
-        let builder = SessionBuilder(stores: stores, remoteAddress: remoteAddress, configuration: configuration)
         let usedPreKey = try builder.process(message, into: &record)
         let plaintext = try decrypt(message.message, record: &record)
         // The identity field is outside the MAC: save the identity of the state that decrypted (for a
