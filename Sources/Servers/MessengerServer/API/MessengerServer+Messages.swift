@@ -84,14 +84,25 @@ extension MessengerServer {
         }
     }
 
-    /// Called after the send committed: asks on the bus whether a socket holds each device,
-    /// anywhere, and pushes to those no socket answered for. Runs in a task of its own, so the
-    /// sender's answer never waits for the bus or a push.
+    /// Called after the send committed: wakes the devices whose socket is on this instance, asks
+    /// on the bus whether a socket elsewhere holds each of the others, and pushes to those no
+    /// socket answered for. The asking runs in a task of its own, so the sender's answer never
+    /// waits for the bus or a push.
     ///
     /// A request that timed out or found the bus down pushes too: a push carries no content and
     /// is coalesced per device (`PushScheduler`), so a spurious one costs a wake-up, while a
     /// missing one leaves a message unseen.
     private func delivered(to accountId: String, devices: [Int]) {
+        var remote: [Int] = []
+        for deviceId in devices {
+            if notifier.wakeIfHere(AuthenticatedDevice(accountId: accountId, deviceId: deviceId)) {
+                presence.recordLocal()
+            } else {
+                remote.append(deviceId)
+            }
+        }
+        guard !remote.isEmpty else { return }
+        let devices = remote
         let (notifier, presence, pushes, store, storeQueues) = (notifier, presence, pushes, store, storeQueues)
         Task {
             let offline = await withTaskGroup(of: Int?.self) { group in

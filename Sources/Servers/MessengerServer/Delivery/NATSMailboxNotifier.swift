@@ -75,6 +75,18 @@ final class NATSMailboxNotifier: Sendable {
         bus.publish(Self.connectionSubject(device), announcement.payload(accountId: device.accountId))
     }
 
+    /// Wakes `device`'s socket if this instance holds it, without the bus: most deliveries
+    /// stay on one instance and then cost no message. A newer socket that just opened on another
+    /// instance, and will displace this one, is not woken: it read the mailbox after it
+    /// subscribed, and what arrives in between is read by the catch-up pass or pushed when left
+    /// unacknowledged here (the fallbacks of any lost wake-up).
+    /// - Returns: whether a socket here was woken.
+    func wakeIfHere(_ device: AuthenticatedDevice) -> Bool {
+        guard let session = hub.session(for: device), session.isOpen else { return false }
+        session.wake()
+        return true
+    }
+
     /// Announces new envelopes for `device` and reports who answered: `.answered` when a socket
     /// somewhere holds it, `.noResponders` when none does.
     func mailboxChanged(_ device: AuthenticatedDevice) async -> BusReply {

@@ -5,8 +5,8 @@ import Synchronization
 /// share of sends that reached a live socket, and how often the bus failed to tell.
 final class PresenceCounters: Sendable {
     /// Prometheus labels, in the order of `counts`.
-    private static let results = ["answered", "no_responders", "timed_out", "unavailable"]
-    private let counts = Mutex([0, 0, 0, 0])
+    private static let results = ["answered", "no_responders", "timed_out", "unavailable", "here"]
+    private let counts = Mutex([0, 0, 0, 0, 0])
 
     /// Counts one answer.
     func record(_ reply: BusReply) {
@@ -18,6 +18,11 @@ final class PresenceCounters: Sendable {
             case .unavailable: 3
             }
         counts.withLock { $0[index] += 1 }
+    }
+
+    /// Counts a device whose socket was on this instance: woken without asking the bus.
+    func recordLocal() {
+        counts.withLock { $0[4] += 1 }
     }
 
     /// The counters in Prometheus text format.
