@@ -15,13 +15,14 @@ struct MessengerClusterBenchmark {
 
     func run() throws {
         let routing = MessengerServerBenchmark(runs: 1, seconds: seconds, sockets: 0)
-        var single: [Double] = [], proxied: [Double] = []
+        var single: [Double] = [], singleProxied: [Double] = [], proxied: [Double] = []
         var across50: [Double] = [], across99: [Double] = [], same50: [Double] = [], same99: [Double] = []
         for _ in 0..<runs {
-            single.append(
-                try withCluster(instances: 1, usingNATS: false) { cluster in
-                    try routing.route(Self.api(cluster.baseURL(0)), overSockets: true).envelopesPerSecond
-                })
+            try withCluster(instances: 1, usingNATS: false) { cluster in
+                single.append(try routing.route(Self.api(cluster.baseURL(0)), overSockets: true).envelopesPerSecond)
+                singleProxied.append(
+                    try routing.route(Self.api(cluster.proxyURL), overSockets: true).envelopesPerSecond)
+            }
             try withCluster(instances: 2, usingNATS: true) { cluster in
                 proxied.append(try routing.route(Self.api(cluster.proxyURL), overSockets: true).envelopesPerSecond)
                 let (a, b) = (Self.api(cluster.baseURL(0)), Self.api(cluster.baseURL(1)))
@@ -43,6 +44,10 @@ struct MessengerClusterBenchmark {
             line(
                 "two instances behind haproxy with NATS", median(proxied), "/s", median(single),
                 "one instance alone (goal ≥ 0.8×)"))
+        print(
+            line(
+                "one instance behind haproxy, no NATS", median(singleProxied), "/s", median(single),
+                "one instance alone: the proxy's share"))
         print(
             decimalLine(
                 "send → delivery p50, devices on the other instance", median(across50), "ms", median(same50),
