@@ -231,7 +231,7 @@ let package = Package(
             path: "Tests/Servers/MessengerServerTests"),
         .testTarget(
             name: "AnalyticsCollectorTests",
-            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting"],
+            dependencies: ["AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierCommandLine", "CourierTesting"],
             path: "Tests/Servers/AnalyticsCollectorTests"),
         .testTarget(
             name: "ConsoleTests",

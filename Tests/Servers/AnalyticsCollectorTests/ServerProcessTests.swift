@@ -1,3 +1,4 @@
+import CourierCommandLine
 import CourierCore
 import CourierHTTP
 import CourierTesting
@@ -30,6 +31,19 @@ struct ServerProcessTests {
         }
         #expect(status == 1)
         #expect(errors.contains("at least 16 bytes"))
+    }
+
+    @Test(arguments: [
+        (["--trusted-proxy", "not-a-network"], "--trusted-proxy"), (["--nats", "http://127.0.0.1:4222"], "--nats"),
+    ])
+    func aClusterOptionWithABadValueIsRefusedBeforeAnythingStarts(arguments: [String], named: String) async throws {
+        let server = try #require(Self.serverExecutable, "build courier-server first (swift build)")
+        let data = try Self.dataDirectory()
+        let outcome = await runOffPool {
+            try? ChildProcess.run(server, ["--port", "0", "--data-dir", data.path, "--write-key", "k"] + arguments)
+        }
+        #expect(outcome?.status == UsageError.exitCode)
+        #expect(outcome?.errorOutput.contains(named) == true, "\(outcome?.errorOutput ?? "")")
     }
 
     /// What one request of a client got.
