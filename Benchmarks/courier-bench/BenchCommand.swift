@@ -35,6 +35,8 @@ enum BenchCommand {
                       envelopes routed with fan-out to 3 live devices and send-to-delivery
                       latency beside the engine's echo, a 10,000-envelope drain, idle
                       authenticated sockets and server memory per socket (not in `all`)
+          sdk-launch  Analytics(configuration:) and the first track on the app's thread, the first
+                      instance of the process apart, beside the ≤ 50 µs / ≤ 2 µs goals (not in `all`)
           nats        the bus between instances: a publish to another connection and the presence
                       request (no responders, answered), p50/p99, and memory per subscription in
                       this process and in nats-server (not in `all`)
@@ -75,7 +77,7 @@ enum BenchCommand {
         "collector", "dedupe", "ingest-profile", "sdk-e2e-kill", "console", "http", "flags", "json", "sdk",
         "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
         "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
-        "realtime", "attachments", "nats", "messenger-cluster",
+        "realtime", "attachments", "nats", "messenger-cluster", "sdk-launch",
         "all",
     ]
 
@@ -165,6 +167,7 @@ enum BenchCommand {
                 case "images": try ImageBenchmark(runs: runs).run()
                 case "attachments": try AttachmentBenchmark(runs: runs, megabytes: 16).run()
                 case "sdk": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).run()
+                case "sdk-launch": try SDKLaunchBenchmark(runs: runs).run()
                 case "sdk-queue": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).endToEndOnly()
                 case "sdk-memory": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).memory(events: events)
