@@ -5,6 +5,9 @@ PORT ?= 8080
 DATA ?= .courier
 WRITE_KEY ?= dev-write-key
 ADMIN_TOKEN ?= dev-admin-token-local
+# The sync routes' bearer token under `make run`, and the owner whose records it reads and writes.
+SYNC_TOKEN ?= dev-sync-token
+SYNC_OWNER ?= dev-user
 
 .PHONY: bootstrap test-bootstrap build run run-cluster test bench lint format clean
 
@@ -26,10 +29,16 @@ run: build
 	@echo "  curl -s -u $(WRITE_KEY): -H 'Content-Type: application/json' -d '{\"batch\":[{\"type\":\"track\",\"event\":\"Signed Up\",\"userId\":\"user-1\",\"properties\":{\"plan\":\"pro\",\"price\":19.99}}]}' http://$(HOST):$(PORT)/v1/batch"
 	@echo "Read it back:"
 	@echo "  curl -s -H 'Authorization: Bearer $(ADMIN_TOKEN)' 'http://$(HOST):$(PORT)/v1/events?writeKey=$(WRITE_KEY)'"
+	@echo "Sync a record as $(SYNC_OWNER) (token $(SYNC_TOKEN)), then read the changes:"
+	@echo "  curl -s -H 'Authorization: Bearer $(SYNC_TOKEN)' -H 'Content-Type: application/json' -d '{\"clientID\":\"curl\",\"operations\":[{\"id\":\"op-1\",\"sequence\":1,\"collection\":\"notes\",\"recordID\":\"note-1\",\"op\":\"set\",\"fields\":{\"title\":\"Groceries\"},\"baseVersion\":0}]}' http://$(HOST):$(PORT)/v1/sync/push"
+	@echo "  curl -s -H 'Authorization: Bearer $(SYNC_TOKEN)' http://$(HOST):$(PORT)/v1/sync/changes"
+	@echo "Point the courier command line at this server:"
+	@echo "  export COURIER_SERVER=http://$(HOST):$(PORT) COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN)"
 	@echo "Open the console (sign in with the admin token $(ADMIN_TOKEN)):"
 	@echo "  http://$(HOST):$(PORT)/console/"
 	@echo ""
-	COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN) $(SWIFT) run -c release --skip-build courier-server \
+	COURIER_ADMIN_TOKEN=$(ADMIN_TOKEN) COURIER_SYNC_TOKENS=$(SYNC_TOKEN)=$(SYNC_OWNER) \
+		$(SWIFT) run -c release --skip-build courier-server \
 		--host $(HOST) --port $(PORT) --data-dir $(DATA) --write-key $(WRITE_KEY)
 
 # Two instances on PostgreSQL and NATS behind haproxy on $(PORT), data under $(DATA)/cluster/

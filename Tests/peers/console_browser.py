@@ -75,6 +75,9 @@ def run(driver, wait):
     step("sign in with a wrong token, then the right one, by keyboard")
     driver.get(BASE + "/console/")
     wait.until(lambda d: visible(d, "sign-in-view"))
+    # `hidden` must win over the style sheet's `nav { display: flex }`.
+    assert not visible(driver, "nav"), "the navigation shows while signed out"
+    assert not visible(driver, "sign-out"), "Sign out shows while signed out"
     token = driver.find_element(By.ID, "token")
     token.send_keys("not-the-token" + Keys.ENTER)
     wait.until(lambda d: d.find_element(By.ID, "sign-in-error").text != "")
@@ -82,6 +85,7 @@ def run(driver, wait):
     token.clear()
     token.send_keys(TOKEN + Keys.ENTER)
     wait.until(lambda d: visible(d, "sources-view"))
+    assert visible(driver, "nav") and visible(driver, "sign-out")
     cookies = {c["name"]: c for c in driver.get_cookies()}
     assert cookies["courier_console"]["httpOnly"] is True, cookies
     assert cookies["courier_console"]["sameSite"] == "Strict", cookies
@@ -160,8 +164,10 @@ def run(driver, wait):
     courier("flags", "set", "browser-ramp", "--env", "production", "--definition", json.dumps({
         "type": "bool", "value": False, "owner": "growth", "expires": "2020-01-31",
         "rules": [{"id": "ramp", "rollout": {"percentage": 0}, "value": True}]}))
+    assert "kill switch on" in driver.find_element(By.ID, "notice").text
     driver.find_element(By.LINK_TEXT, "Flags").click()
     wait.until(lambda d: visible(d, "flags-view"))
+    assert driver.find_element(By.ID, "notice").text == "", "a notice outlived its view"
     environment = driver.find_element(By.ID, "flags-environment")
     environment.clear()
     environment.send_keys("production" + Keys.ENTER)
@@ -190,6 +196,7 @@ def run(driver, wait):
     step("the messenger page shows devices and pushes")
     driver.find_element(By.LINK_TEXT, "Messenger").click()
     wait.until(lambda d: visible(d, "messenger-view"))
+    assert driver.find_element(By.ID, "notice").text == "", "the flag's notice outlived its view"
     wait.until(lambda d: "pushes sent" in d.find_element(By.ID, "messenger-summary").text)
 
     step("at 200 % zoom the source page reflows and every control is reachable by keyboard")
@@ -217,9 +224,13 @@ def run(driver, wait):
         assert wanted in reached, f"{wanted} is not reachable by Tab at 200 %: {sorted(map(str, reached))}"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
-    step("sign out ends the session")
+    step("sign out ends the session and hides the navigation")
+    driver.find_element(By.CSS_SELECTOR, "#settings-form button[type=submit]").click()
+    wait.until(lambda d: "Settings saved" in d.find_element(By.ID, "notice").text)
     driver.find_element(By.ID, "sign-out").click()
     wait.until(lambda d: visible(d, "sign-in-view"))
+    assert not visible(driver, "nav"), "the navigation shows after signing out"
+    assert driver.find_element(By.ID, "notice").text == "", "a notice survived signing out"
     driver.get(BASE + "/console/#flags")
     wait.until(lambda d: visible(d, "sign-in-view"))
 

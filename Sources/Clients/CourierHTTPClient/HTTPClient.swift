@@ -50,6 +50,10 @@ public final class HTTPClient: Sendable {
     private let session: URLSession
 
     /// Creates a client whose requests time out after `timeout`.
+    /// The session is ephemeral with no URL cache: nothing is cached on disk. (On Linux,
+    /// Foundation itself still creates empty folders for its shared URL cache and cookie store
+    /// when any session configuration is made; an executable that must not write there points
+    /// `XDG_CACHE_HOME` and `XDG_DATA_HOME` elsewhere before its first request, as `courier` does.)
     public init(timeout: Duration = .seconds(30)) {
         let configuration = URLSessionConfiguration.ephemeral
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18

@@ -7,10 +7,11 @@ import Foundation
 /// read against `table` first; help, an unknown name or a missing argument ends it there, before
 /// any request, file or account is made.
 enum CourierCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
+    /// - Parameter environment: the process's environment as it started (`DataDirectory`).
+    static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let invocation = table.parseOrExit(arguments, tool: "courier")
         do {
-            return try await run(invocation)
+            return try await run(invocation, environment: environment)
         } catch {
             FileHandle.standardError.write(Data("courier: \(error)\n".utf8))
             return 1
@@ -18,8 +19,7 @@ enum CourierCommand {
     }
 
     /// Runs a checked invocation; every value is converted and checked before the first request.
-    static func run(_ invocation: Invocation) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
+    static func run(_ invocation: Invocation, environment: [String: String]) async throws -> Int32 {
         let server = invocation.value("--server") ?? environment["COURIER_SERVER"] ?? "http://127.0.0.1:8080"
         let client = AdminClient(
             server: server, token: invocation.value("--admin-token") ?? environment["COURIER_ADMIN_TOKEN"])
@@ -30,7 +30,8 @@ enum CourierCommand {
                 name: invocation.argument("NAME") ?? "",
                 properties: try TrackCommand.parseProperties(invocation.values("--prop")), server: server,
                 writeKey: invocation.value("--write-key") ?? environment["COURIER_WRITE_KEY"] ?? "dev-write-key",
-                userId: invocation.value("--user-id"), dataDirectory: invocation.value("--data-dir"),
+                userId: invocation.value("--user-id"),
+                dataDirectory: invocation.value("--data-dir") ?? DataDirectory.analytics(environment: environment),
                 count: try invocation.integer("--count", in: 1...Int.max) ?? 1,
                 progressEvery: try invocation.integer("--progress", in: 1...Int.max),
                 drainSeconds: try invocation.number("--drain-seconds", in: 0...3600) ?? 10)

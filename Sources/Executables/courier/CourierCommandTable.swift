@@ -22,7 +22,11 @@ extension CourierCommand {
                     .value("--write-key", "KEY", help: "default $COURIER_WRITE_KEY or dev-write-key"),
                     .value("--user-id", "ID", help: "identify first"),
                     .value("--count", "N", help: "send N events (each gets a \"seq\" property)"),
-                    .value("--data-dir", "PATH", help: "the SDK's queue folder"),
+                    .value(
+                        "--data-dir", "PATH",
+                        help:
+                            "the SDK's queue folder (default $XDG_DATA_HOME/courier/analytics or ~/.local/share/courier/analytics)"
+                    ),
                     .value("--progress", "N", help: "print progress every N events"),
                     .value("--drain-seconds", "S", help: "how long to wait for the upload (default 10)"),
                     server,

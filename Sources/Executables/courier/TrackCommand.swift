@@ -10,7 +10,8 @@ struct TrackCommand {
     let server: String
     let writeKey: String
     let userId: String?
-    let dataDirectory: String?
+    /// The SDK's queue folder (`--data-dir`, else under `DataDirectory`).
+    let dataDirectory: String
     let count: Int
     let progressEvery: Int?
     let drainSeconds: Double
@@ -31,7 +32,7 @@ struct TrackCommand {
 
     func run() -> Int32 {
         var configuration = AnalyticsConfiguration(writeKey: writeKey, host: server)
-        if let dataDirectory { configuration.storageDirectory = URL(fileURLWithPath: dataDirectory) }
+        configuration.storageDirectory = URL(fileURLWithPath: dataDirectory)
         // Running the command is the user's consent to send these events.
         configuration.defaultConsent = .granted
         configuration.logger = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }

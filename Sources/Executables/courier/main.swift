@@ -1,3 +1,4 @@
 import Foundation
 
-exit(await CourierCommand.run(Array(CommandLine.arguments.dropFirst())))
+let environment = DataDirectory.confineFoundation()
+exit(await CourierCommand.run(Array(CommandLine.arguments.dropFirst()), environment: environment))

@@ -195,7 +195,7 @@ final class CollectorCounters: Sendable {
         # HELP courier_collector_requests_rejected_total Ingest requests answered with an error.
         # TYPE courier_collector_requests_rejected_total counter
         courier_collector_requests_rejected_total \(rejected.load(ordering: .relaxed))
-        # HELP courier_collector_messages_rejected_total Messages of accepted batches that failed validation.
+        # HELP courier_collector_messages_rejected_total Messages of batches that failed validation and were not stored.
         # TYPE courier_collector_messages_rejected_total counter
         courier_collector_messages_rejected_total \(rejectedMessages.load(ordering: .relaxed))
         # HELP courier_collector_pending_events Events waiting for the next commit.

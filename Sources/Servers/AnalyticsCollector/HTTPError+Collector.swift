@@ -5,11 +5,15 @@ import CourierHTTP
 extension HTTPError.Code {
     /// 400: the body is not valid JSON (syntax, invalid UTF-8, a repeated key).
     public static let invalidJSON = HTTPError.Code("invalid_json", status: 400)
-    /// Inside a 200's `rejected` list: one message of a batch failed validation.
+    /// Inside a `rejected` list: one message of a batch failed validation.
     public static let invalidMessage = HTTPError.Code("invalid_message", status: 400)
+    /// 400: no message of a batch could be stored; the body's `rejected` lists each one and why.
+    /// A batch of which some messages were stored answers 200 with its `rejected` list instead.
+    public static let batchRejected = HTTPError.Code("batch_rejected", status: 400)
     /// 403: the project's kill switch is on.
     public static let projectDisabled = HTTPError.Code("project_disabled", status: 403)
-    /// 413 (or, for one message of a batch, inside `rejected`): an event over the per-event limit.
+    /// 413 for a single-message route; inside `rejected` for one message of a batch: an event over
+    /// the per-event limit.
     public static let eventTooLarge = HTTPError.Code("event_too_large", status: 413)
     /// 413: a batch over the byte or event-count limit.
     public static let batchTooLarge = HTTPError.Code("batch_too_large", status: 413)

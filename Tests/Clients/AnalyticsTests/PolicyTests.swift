@@ -49,6 +49,17 @@ struct UploadDecisionTests {
         (.response(status: 200, headers: [:], body: Array("not json".utf8)), 5, .delivered(rejected: 0)),
         (.response(status: 400, headers: [:], body: []), 5, .split),
         (.response(status: 400, headers: [:], body: []), 1, .poison(status: 400)),
+        // `batch_rejected`: nothing stored, every message listed; dropped as rejected, never retried.
+        (
+            .response(status: 400, headers: [:], body: Array(#"{"rejected":[{"index":0}]}"#.utf8)), 1,
+            .delivered(rejected: 1)
+        ),
+        (
+            .response(status: 400, headers: [:], body: Array(#"{"rejected":[{"index":1},{"index":0}]}"#.utf8)), 2,
+            .delivered(rejected: 2)
+        ),
+        // A 400 naming only some messages leaves the rest to bisection.
+        (.response(status: 400, headers: [:], body: Array(#"{"rejected":[{"index":1}]}"#.utf8)), 2, .split),
         (.response(status: 422, headers: [:], body: []), 5, .poison(status: 422)),
         (.response(status: 413, headers: [:], body: []), 5, .split),
         (.response(status: 413, headers: [:], body: []), 1, .dropOversized),

@@ -66,11 +66,24 @@ struct RealCollectorTests {
         return url
     }
 
-    func sdk(_ collector: Collector_, storage: URL, logs: LogCollector? = nil) -> Analytics {
+    /// - Parameter breaking: names of events whose name a plugin empties, so that the collector
+    ///   refuses them (a nameless track is invalid).
+    func sdk(
+        _ collector: Collector_, storage: URL, logs: LogCollector? = nil, breaking: Set<String> = []
+    ) -> Analytics {
         var configuration = AnalyticsConfiguration(writeKey: Self.writeKey, host: collector.server.baseURL)
         configuration.storageDirectory = storage
         configuration.defaultConsent = .granted
         if let logs { configuration.logger = { logs.append($0) } }
+        if !breaking.isEmpty {
+            configuration.plugins = [
+                AnalyticsPlugin(name: "breaks some") { event in
+                    var e = event
+                    if let name = e.name, breaking.contains(name) { e.name = "" }
+                    return e
+                }
+            ]
+        }
         return Analytics(configuration: configuration)
     }
 
@@ -115,31 +128,85 @@ struct RealCollectorTests {
     @Test func oneInvalidEventCostsOnlyItself() async throws {
         let collector = try Collector_()
         defer { collector.stop() }
-        var configuration = AnalyticsConfiguration(writeKey: Self.writeKey, host: collector.server.baseURL)
-        configuration.storageDirectory = try Self.storage()
-        configuration.defaultConsent = .granted
-        // A plugin that empties one event's name: the collector cannot accept a nameless track.
-        configuration.plugins = [
-            AnalyticsPlugin(name: "breaks one") { event in
-                var e = event
-                if e.name == "Broken" { e.name = "" }
-                return e
-            }
-        ]
-        let analytics = Analytics(configuration: configuration)
+        let analytics = sdk(collector, storage: try Self.storage(), breaking: ["Broken"])
         for i in 0..<20 { analytics.track(i == 13 ? "Broken" : "Fine", properties: ["seq": .int(Int64(i))]) }
         let result = await analytics.flushed()
         #expect(result.remaining == 0)
         let seqs = try await collector.events().compactMap { $0["properties"]?["seq"]?.intValue }
         #expect(seqs == (0..<20).filter { $0 != 13 }.map(Int64.init))
-        // Today's collector refuses the whole body (400) and the SDK bisects down to the event;
-        // one that answers 200 with a `rejected` list costs the same single event.
+        // The collector stores the others and lists it under `rejected` (200); a collector that
+        // refuses the whole body (400) makes the SDK bisect down to it: the same single event.
         let stats = analytics.stats
         #expect(stats.dropped(.poison) + stats.dropped(.rejected) == 1)
         #expect(stats.sent == 19)
     }
 
+    @Test func anEventTheCollectorRefusesAloneIsDroppedNotRetried() async throws {
+        let collector = try Collector_()
+        defer { collector.stop() }
+        let analytics = sdk(collector, storage: try Self.storage(), breaking: ["Broken"])
+        analytics.track("Broken")
+        let result = await analytics.flushed()
+        // The collector stored nothing and answered 400 `batch_rejected` naming the event: the
+        // SDK drops it as rejected instead of retrying or reporting it sent.
+        #expect(result.remaining == 0)
+        #expect(analytics.stats.dropped(.rejected) == 1)
+        #expect(analytics.stats.sent == 0)
+        #expect(analytics.stats.retries == 0)
+        #expect(try await collector.events().isEmpty)
+    }
+
     static var courierExecutable: String? { builtExecutable(named: "courier") }
+
+    /// Every file under `root`, relative to it.
+    static func files(under root: URL) -> [String] {
+        (FileManager.default.subpaths(atPath: root.path) ?? []).sorted()
+    }
+
+    /// Whether every path is `base`, inside it, or one of the folders that lead to it.
+    static func only(_ paths: [String], within base: String) -> Bool {
+        paths.allSatisfy { $0 == base || $0.hasPrefix(base + "/") || base.hasPrefix($0 + "/") }
+    }
+
+    @Test func theCommandLineWritesOnlyInsideItsDataDirectory() async throws {
+        let courier = try #require(Self.courierExecutable, "build the courier executable first (swift build)")
+        let collector = try Collector_()
+        defer { collector.stop() }
+        let root = try Self.storage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        for folder in ["home", "xdg", "work"] {
+            try manager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let home = root.appendingPathComponent("home").path
+        func run(_ arguments: [String], _ environment: [String: String]) async throws -> ChildProcess.Outcome {
+            try await offPool {
+                try ChildProcess.run(
+                    courier, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
+                    directory: root.appendingPathComponent("work").path)
+            }
+        }
+        let track = ["track", "Confined", "--server", collector.server.baseURL, "--write-key", Self.writeKey]
+        // Help reads and writes nothing.
+        #expect(try await run(["-h"], ["HOME": home]).status == 0)
+        #expect(Self.files(under: root) == ["home", "work", "xdg"])
+        // $HOME, not the password database's home; the queue is the only thing written, and
+        // Foundation's URL cache and cookie folders are not created.
+        let sent = try await run(track, ["HOME": home])
+        #expect(sent.status == 0, "\(sent.errorOutput)")
+        let underHome = Self.files(under: root).filter { !["home", "work", "xdg"].contains($0) }
+        #expect(!underHome.isEmpty)
+        #expect(Self.only(underHome, within: "home/.local/share/courier/analytics"), "\(underHome)")
+        // $XDG_DATA_HOME wins over $HOME.
+        let viaXDG = try await run(track, ["HOME": home, "XDG_DATA_HOME": root.appendingPathComponent("xdg").path])
+        #expect(viaXDG.status == 0, "\(viaXDG.errorOutput)")
+        let written = Self.files(under: root).filter {
+            !underHome.contains($0) && !["home", "work", "xdg"].contains($0)
+        }
+        #expect(!written.isEmpty)
+        #expect(Self.only(written, within: "xdg/courier/analytics"), "\(written)")
+        #expect(try await collector.events().filter { $0["event"] == "Confined" }.count == 2)
+    }
 
     @Test func aKilledProcessLosesAtMostItsBufferAndTheRestUploadsExactlyOnce() async throws {
         let courier = try #require(Self.courierExecutable, "build the courier executable first (swift build)")

@@ -79,6 +79,30 @@ struct UploadContractTests {
         #expect(analytics.stats.sent == 1)
     }
 
+    @Test func aBatchRefusedWholeWithItsRejectedListIsDroppedOnceAndNeverRetried() async throws {
+        // The collector's `batch_rejected`: a 400 whose `rejected` names every message.
+        harness.transport.setBodyRule { messages in
+            let rejected: [JSONValue] = messages.indices.map { ["index": .int(Int64($0)), "code": "event_too_large"] }
+            return .response(
+                status: 400, headers: [:],
+                body: JSONWriter.encode(["code": "batch_rejected", "rejected": .array(rejected)]))
+        }
+        let analytics = harness.make { $0.maximumUploadsInFlight = 1 }
+        analytics.track("Alone")
+        var result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        #expect(harness.transport.uploads.count == 1)
+        for i in 0..<4 { analytics.track("E\(i)") }
+        result = await analytics.flushed()
+        #expect(result.remaining == 0)
+        #expect(harness.transport.uploads.count == 2, "a batch refused message by message is not bisected")
+        let stats = analytics.stats
+        #expect(stats.dropped(.rejected) == 5)
+        #expect(stats.dropped(.poison) == 0)
+        #expect(stats.sent == 0)
+        #expect(stats.retries == 0)
+    }
+
     @Test func aRefusedBatchIsBisectedUntilOnlyTheBadEventIsDropped() async throws {
         refuseBadEvents()
         // One upload at a time: the count of halvings is the figure under test.

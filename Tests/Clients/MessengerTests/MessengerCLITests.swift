@@ -111,6 +111,10 @@ struct MessengerCLITests {
         #expect(await bob.waitFor("saved the attachment to"), "\(bob.output)")
         let saved = FileManager.default.contents(atPath: dir + "/bob/downloads/note.txt")
         #expect(saved.map { String(decoding: $0, as: UTF8.self) } == "a file only the two devices can read")
+        let savedMode =
+            try FileManager.default.attributesOfItem(atPath: dir + "/bob/downloads/note.txt")[
+                .posixPermissions] as? Int
+        #expect(savedMode == 0o600, "a decrypted download is readable by its owner only")
 
         try alice.send("/safety \(bobAccount)")
         try bob.send("/safety \(aliceAccount)")

@@ -59,7 +59,8 @@ struct CollectorIntegrationTests {
         ]
         let response = try await harness.post(json: body)
         // Every message with the shared context is over the limit: each is listed, none stored.
-        #expect(response.status == 200)
+        #expect(response.status == 400)
+        #expect(response.json?["code"] == "batch_rejected")
         #expect(response.json?["rejected"]?.arrayValue?.count == 10)
         #expect(response.json?["rejected"]?.arrayValue?.first?["code"] == "event_too_large")
         #expect(try await harness.storedEvents().isEmpty)
@@ -182,6 +183,37 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().map { $0["messageId"] } == ["ok"])
     }
 
+    @Test(arguments: [CollectorBackend.memory, .postgres]) func aBatchWithNothingStoredIs400AndAPartlyStoredOne200(
+        backend: CollectorBackend
+    ) async throws {
+        let harness = try await CollectorHarness(backend: backend)
+        defer { harness.stop() }
+        let nameless: JSONValue = ["type": "track", "userId": "u", "messageId": "nameless"]
+        let big = CollectorHarness.track(
+            "big", extra: ["properties": ["blob": .string(String(repeating: "x", count: 33 * 1024))]])
+        // Nothing stored: a 400 whose body still lists every message and why, as Segment answers.
+        let none = try await harness.post(json: ["batch": [nameless, big]])
+        #expect(none.status == 400)
+        #expect(none.json?["code"] == "batch_rejected")
+        #expect(none.json?["error"]?["code"] == "batch_rejected")
+        #expect(none.json?["success"] == nil)
+        let listed = try #require(none.json?["rejected"]?.arrayValue)
+        #expect(listed.map { $0["index"] } == [0, 1])
+        #expect(listed.map { $0["code"] } == ["invalid_message", "event_too_large"])
+        #expect(listed.map { $0["messageId"] } == ["nameless", "big"])
+        #expect(try await harness.storedEvents().isEmpty)
+        // Partly stored: a 200 with the same list for what was left out.
+        let some = try await harness.post(json: ["batch": [nameless, CollectorHarness.track("kept"), big]])
+        #expect(some.status == 200)
+        #expect(some.json?["success"] == true)
+        #expect(some.json?["rejected"]?.arrayValue?.map { $0["index"] } == [0, 2])
+        #expect(try await harness.storedEvents().map { $0["messageId"] } == ["kept"])
+        // An empty batch refuses nothing.
+        #expect(try await harness.post(json: ["batch": []]).status == 200)
+        // Duplicates count as stored: the batch was accepted before.
+        #expect(try await harness.post(json: ["batch": [CollectorHarness.track("kept")]]).status == 200)
+    }
+
     @Test(arguments: [CollectorBackend.memory, .postgres]) func eachLimitIsEnforced(backend: CollectorBackend)
         async throws
     {
@@ -193,7 +225,7 @@ struct CollectorIntegrationTests {
         let bigEvent = CollectorHarness.track(
             "big", extra: ["properties": ["blob": .string(String(repeating: "x", count: 33 * 1024))]])
         let eventResponse = try await harness.post(json: ["batch": [bigEvent]])
-        #expect(eventResponse.status == 200)
+        #expect(eventResponse.status == 400)
         #expect(eventResponse.json?["rejected"]?.arrayValue?.first?["code"] == "event_too_large")
         let manyBig: JSONValue = [
             "batch": .array(

@@ -262,14 +262,22 @@ actor AnalyticsPipeline {
         configuration.logger?("courier-analytics: \(message)")
     }
 
-    static var defaultDirectory: URL {
+    static var defaultDirectory: URL { defaultDirectory(environment: ProcessInfo.processInfo.environment) }
+
+    /// Application Support on Apple platforms; `$HOME/.courier-analytics` elsewhere. `HOME` is
+    /// read first because Foundation's `homeDirectoryForCurrentUser` is the password database's
+    /// home on Linux, whatever `HOME` says.
+    static func defaultDirectory(environment: [String: String]) -> URL {
         #if canImport(Darwin)
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? FileManager.default.temporaryDirectory
             return base.appendingPathComponent("courier-analytics")
         #else
-            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".courier-analytics")
+            let home =
+                environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            return home.appendingPathComponent(".courier-analytics")
         #endif
     }
 

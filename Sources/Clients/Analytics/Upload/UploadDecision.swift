@@ -4,8 +4,9 @@ import Foundation
 /// What the SDK does with a batch after an upload attempt. Pure: tests feed results and check
 /// decisions without a network.
 package enum UploadDecision: Equatable {
-    /// 2xx: the collector has it; delete it. `rejected` messages of it were invalid and not
-    /// stored (`{"success": true, "rejected": [{"index": 3, …}]}`).
+    /// The collector has answered for every message; delete the batch. `rejected` messages of it
+    /// were invalid and not stored: some of a 2xx (`{"success": true, "rejected": [{"index": 3,
+    /// …}]}`), or all of a 400 whose `rejected` names every message (nothing was stored).
     case delivered(rejected: Int)
     /// 400 for a single event, and client errors without a meaning of their own: the batch will
     /// never be accepted (poison); drop it and go on.
@@ -30,7 +31,11 @@ package enum UploadDecision: Equatable {
         case .response(let status, let headers, let body):
             switch status {
             case 200..<300: return .delivered(rejected: rejectedCount(body, batchCount: batchCount))
-            case 400: return batchCount > 1 ? .split : .poison(status: 400)
+            case 400:
+                // A 400 that names every message as refused on its own (`batch_rejected`): each
+                // would be refused again, so halving the batch would only cost round trips.
+                if rejectedCount(body, batchCount: batchCount) == batchCount { return .delivered(rejected: batchCount) }
+                return batchCount > 1 ? .split : .poison(status: 400)
             case 401: return .unauthorized
             case 403: return .disabled
             case 413: return batchCount > 1 ? .split : .dropOversized
@@ -40,7 +45,7 @@ package enum UploadDecision: Equatable {
         }
     }
 
-    /// How many messages of a batch of `batchCount` a 2xx body lists under `rejected`: the
+    /// How many messages of a batch of `batchCount` a body lists under `rejected`: the
     /// distinct indices inside the batch, so a confused answer can never count more than the
     /// batch. An unreadable body or no `rejected` member means all were accepted.
     package static func rejectedCount(_ body: [UInt8], batchCount: Int) -> Int {

@@ -13,7 +13,11 @@
         /// the system's trust settings apply.
         public init(configuration: WebSocketClientConfiguration = .init()) throws {
             delegate = URLSessionWebSocketDelegateHub()
-            session = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
+            // No disk cache, cookie jar or credential store: the client writes nothing outside
+            // its application's own data.
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            sessionConfiguration.urlCache = nil
+            session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
         }
 
         deinit { shutdown() }

@@ -50,6 +50,10 @@ public final class URLSessionTransport: DataTransport {
     private let session: URLSession
 
     /// Creates a transport whose requests time out after `timeout` seconds.
+    /// The session is ephemeral with no URL cache: nothing is cached on disk. (On Linux,
+    /// Foundation itself still creates empty folders for its shared URL cache and cookie store
+    /// when any session configuration is made; an executable that must not write there points
+    /// `XDG_CACHE_HOME` and `XDG_DATA_HOME` elsewhere before its first request, as `courier` does.)
     public init(timeout: TimeInterval = 30) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout

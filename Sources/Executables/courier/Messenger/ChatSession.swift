@@ -143,8 +143,8 @@ actor ChatSession {
                 let bytes = try await device.download(pointer)
                 try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
                 let path = downloads + "/" + URL(fileURLWithPath: pointer.fileName ?? pointer.id).lastPathComponent
-                try Data(bytes).write(to: URL(fileURLWithPath: path))
-                say("saved the attachment to \(path) (digest checked)")
+                try PrivateFile.save(bytes, to: path)
+                say("saved the attachment to \(path) (0600, digest checked)")
             }
         } catch {
             say("error: \(error)")

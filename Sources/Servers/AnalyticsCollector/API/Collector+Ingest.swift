@@ -4,7 +4,9 @@ import CourierHTTP
 extension Collector {
     /// `POST /v1/batch` and the single-message endpoints: limit, authenticate, validate, commit,
     /// answer. Messages of a batch that fail validation are listed under `rejected` in a `200`;
-    /// the others are stored.
+    /// the others are stored. When every message of a batch fails, nothing is stored and the
+    /// answer is a `400` (`batch_rejected`) that still lists them, as Segment's API answers, so a
+    /// client never reports an event as sent that was not stored.
     func ingest(_ request: HTTPRequest, singleType: MessageType?) async throws(HTTPError) -> HTTPResponse {
         // The project a refusal is filed under, once the write key is known to be a registered
         // one: an unknown key is text a client chose, of any length, and is never kept.
@@ -35,14 +37,24 @@ extension Collector {
             counters.duplicates.add(outcome.duplicates, ordering: .relaxed)
             counters.rejectedMessages.add(batch.rejected.count, ordering: .relaxed)
             observe(writeKey: writeKey, messages: messages, outcome: outcome, rejected: batch.rejected)
+            let rejected = JSONValue.array(batch.rejected.map(\.json))
+            if messages.isEmpty && !batch.rejected.isEmpty {
+                throw HTTPError(
+                    .batchRejected,
+                    "none of the batch's \(batch.rejected.count) message(s) could be stored; see rejected",
+                    details: ["rejected": rejected])
+            }
             var answer: [String: JSONValue] = ["success": true]
-            if !batch.rejected.isEmpty { answer["rejected"] = .array(batch.rejected.map(\.json)) }
+            if !batch.rejected.isEmpty { answer["rejected"] = rejected }
             return .json(.object(answer))
         } catch {
             counters.rejected.add(1, ordering: .relaxed)
-            rejections.record(
-                writeKey: project, code: error.code.rawValue, message: error.message,
-                atMilliseconds: clock.nowMilliseconds)
+            // A refused batch's messages were each filed by `observe` already, with their reasons.
+            if error.code != .batchRejected {
+                rejections.record(
+                    writeKey: project, code: error.code.rawValue, message: error.message,
+                    atMilliseconds: clock.nowMilliseconds)
+            }
             throw error
         }
     }

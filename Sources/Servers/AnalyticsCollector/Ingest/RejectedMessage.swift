@@ -1,8 +1,9 @@
 import CourierCore
 import CourierHTTP
 
-/// One message of a batch that was not stored because it failed validation. A `200` answer
-/// lists these under `rejected`; the rest of the batch is stored.
+/// One message of a batch that was not stored because it failed validation. The answer lists
+/// these under `rejected`: a `200` when the rest of the batch was stored, a `400`
+/// (`batch_rejected`) when no message was.
 public struct RejectedMessage: Sendable, Equatable {
     /// The message's position in `batch`, from 0.
     public let index: Int

@@ -75,13 +75,16 @@ enum ConsoleScript {
 
         Courier.showSignIn = () => {
           Courier.csrfToken = null;
+          Courier.notice("");
           Courier.$("nav").hidden = true;
           for (const view of Object.values(Courier.views)) if (view.leave) view.leave();
           Courier.showOnly("sign-in-view");
           Courier.$("token").focus();
         };
 
+        // A notice speaks of the view it came from: navigating or signing out clears it.
         Courier.route = () => {
+          Courier.notice("");
           if (!Courier.csrfToken) return Courier.showSignIn();
           Courier.$("nav").hidden = false;
           const hash = decodeURIComponent(location.hash.slice(1));

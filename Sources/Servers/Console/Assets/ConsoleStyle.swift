@@ -1,7 +1,9 @@
 /// The console's style sheet: one column that wraps, sizes in `rem` so the page reflows at 200 %
-/// zoom, and a visible focus ring for keyboard use.
+/// zoom, and a visible focus ring for keyboard use. `hidden` wins over every `display` rule
+/// (`nav { display: flex }` would otherwise show the signed-out page's navigation).
 enum ConsoleStyle {
     static let css = #"""
+        [hidden] { display: none !important; }
         :root { font-family: system-ui, sans-serif; line-height: 1.4; color: #1b1b1b; background: #fafafa; }
         body { margin: 0 auto; padding: 0 1rem 2rem; max-width: 80rem; }
         header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; justify-content: space-between; }
