@@ -46,7 +46,8 @@ run: build
 run-cluster:
 	@scripts/bootstrap cluster
 	$(SWIFT) build -c release --product courier-server
-	@HOST=$(HOST) PORT=$(PORT) WRITE_KEY=$(WRITE_KEY) ADMIN_TOKEN=$(ADMIN_TOKEN) scripts/run-cluster
+	@HOST=$(HOST) PORT=$(PORT) WRITE_KEY=$(WRITE_KEY) ADMIN_TOKEN=$(ADMIN_TOKEN) \
+		SYNC_TOKENS=$(SYNC_TOKEN)=$(SYNC_OWNER) scripts/run-cluster
 
 # One pass over every suite. At most TEST_WIDTH tests run at once: the suites start real servers,
 # child processes and browsers, and hundreds of them at once on 2 cores would leave each too
