@@ -14,6 +14,8 @@ final class FaultInjectingStore: EventStore {
     let settingsReads = Atomic<Int>(0)
     /// Dedupe entries the prunes so far have forgotten.
     let forgotten = Atomic<Int>(0)
+    /// Messages committed straight to the base store when `recentEvents` is next called.
+    let commitBeforeRecentRead = Mutex<[PreparedMessage]>([])
 
     init(_ base: any EventStore) { self.base = base }
 
@@ -32,6 +34,17 @@ final class FaultInjectingStore: EventStore {
 
     func events(writeKey: String, after: Int64, limit: Int) throws(EventStoreError) -> EventPage {
         try base.events(writeKey: writeKey, after: after, limit: limit)
+    }
+
+    /// Commits what `commitBeforeRecentRead` holds (once) before reading: an event that commits
+    /// between a live stream's subscription and its first read.
+    func recentEvents(writeKey: String, limit: Int) throws(EventStoreError) -> [StoredEvent] {
+        let early = commitBeforeRecentRead.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        if !early.isEmpty { _ = try base.commit([early], dedupeCutoff: 0) }
+        return try base.recentEvents(writeKey: writeKey, limit: limit)
     }
 
     func pruneSeenMessages(before cutoff: Int64) throws(EventStoreError) -> Int {

@@ -5,38 +5,55 @@ extension Collector {
     /// Events read per wake of a live stream; a stream further behind skips ahead.
     static let liveStreamPage = 200
 
-    /// `GET /v1/events/stream?writeKey=…[&after=…]` (admin): Server-Sent Events, one `data:` line
-    /// per stored event (`{"id","event"}`), read from the store after each commit, at most one
-    /// read per `liveStreamInterval`. A reader more than a page behind gets that page as a sample,
-    /// then a `skipped` event, and moves on to the newest event: a console samples under load
-    /// instead of slowing ingest down by reading everything.
+    /// Events a stream opened without a cursor shows first, unless it asks for another `last`.
+    static let liveStreamReplay = 20
+
+    /// `GET /v1/events/stream?writeKey=…[&after=…|&last=…]` (admin): Server-Sent Events, one `data:`
+    /// line per stored event (`{"id","event"}`). Without `after`, the stream first sends the
+    /// project's newest `last` events (20 by default, at most a page, oldest first) and then what
+    /// commits after them, with no gap and no repeat at the seam; with `after`, it sends what
+    /// commits after that cursor. Live events are read from the store after each commit, at most
+    /// one read per `liveStreamInterval`. A reader more than a page behind gets that page as a
+    /// sample, then a `skipped` event, and moves on to the newest event: a console samples under
+    /// load instead of slowing ingest down by reading everything.
     func eventStream(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         guard let key = request.query["writeKey"], WriteKey.isWellFormed(key) else {
             throw HTTPError(.invalidRequest, "writeKey is required")
         }
         let after = try Self.integer(request.query["after"], name: "after", range: 0...Int64.max)
-        var start: Int64 = 0
-        if let after {
-            start = after
-        } else {
-            do {
-                start = try store.latestEventID(writeKey: key)
-            } catch {
-                throw HTTPError(error)
-            }
-        }
+        let last = try Self.integer(request.query["last"], name: "last", range: 0...Int64(Self.liveStreamPage))
+        if after != nil, last != nil { throw HTTPError(.invalidRequest, "pass after or last, not both") }
         guard liveStreams.add(1, ordering: .relaxed).newValue <= configuration.maximumLiveStreams else {
             liveStreams.subtract(1, ordering: .relaxed)
             throw HTTPError(.overloaded, "too many live streams are open", retryAfterSeconds: 5)
         }
-        let (chunks, output) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(16))
+        // Subscribed before the store is read: a commit in between both shows in the read and wakes
+        // the stream, whose next read starts after what was sent, so nothing is missed or repeated.
         let wakes = commits.subscribe()
+        let replayCount = after == nil ? Int(last ?? Int64(Self.liveStreamReplay)) : 0
+        var start: Int64 = 0
+        var replay: [StoredEvent] = []
+        do {
+            if let after {
+                start = after
+            } else if replayCount > 0 {
+                replay = try store.recentEvents(writeKey: key, limit: replayCount)
+                start = replay.last?.id ?? 0
+            } else {
+                start = try store.latestEventID(writeKey: key)
+            }
+        } catch {
+            liveStreams.subtract(1, ordering: .relaxed)
+            throw HTTPError(error)
+        }
+        let (chunks, output) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(16))
         let pump = Task { [self] in
             defer {
                 liveStreams.subtract(1, ordering: .relaxed)
                 output.finish()
             }
-            output.yield(Array("retry: 2000\n: streaming events of one project\n\n".utf8))
+            let greeting = "retry: 2000\n: streaming events of one project\n\n"
+            output.yield(Array((greeting + Self.serverSentText(replay)).utf8))
             let keepAlive = Task { [self] in
                 while !Task.isCancelled {
                     try await clock.sleep(for: configuration.liveStreamKeepAlive)
@@ -66,13 +83,8 @@ extension Collector {
         guard let page = try? store.events(writeKey: writeKey, after: cursor, limit: Self.liveStreamPage) else {
             return cursor
         }
-        var text = ""
-        var next = cursor
-        for event in page.events {
-            let data = JSONWriter.encode(["id": .int(event.id), "event": event.payload])
-            text += "id: \(event.id)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
-            next = event.id
-        }
+        var text = Self.serverSentText(page.events)
+        var next = page.events.last?.id ?? cursor
         // Further behind than a page: this page stands as a sample, and the reader moves to the newest.
         if page.nextCursor != nil, let newest = try? store.latestEventID(writeKey: writeKey), newest > next {
             let skipped = JSONWriter.encode(["from": .int(next), "to": .int(newest)])
@@ -82,5 +94,15 @@ extension Collector {
         guard !text.isEmpty else { return next }
         if case .terminated = output.yield(Array(text.utf8)) { return nil }
         return next
+    }
+
+    /// Events as Server-Sent Events: `id: N` and `data: {"id":N,"event":{…}}` each.
+    private static func serverSentText(_ events: [StoredEvent]) -> String {
+        var text = ""
+        for event in events {
+            let data = JSONWriter.encode(["id": .int(event.id), "event": event.payload])
+            text += "id: \(event.id)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+        }
+        return text
     }
 }

@@ -13,6 +13,14 @@ extension EventDatabaseStore {
         }
     }
 
+    /// Reads a project's newest events backwards along its `(write_key, id)` index.
+    public func recentEvents(writeKey: String, limit: Int) throws(EventStoreError) -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        return try storing {
+            try reading { db in try EventStoreSQL.recentEvents(writeKey: writeKey, limit: limit, in: db) }
+        }
+    }
+
     /// Reads a project's settings.
     public func settings(writeKey: String) throws(EventStoreError) -> ProjectSettings? {
         try storing { try reading { db in try EventStoreSQL.settings(writeKey: writeKey, in: db) } }

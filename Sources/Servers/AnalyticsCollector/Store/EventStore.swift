@@ -92,6 +92,10 @@ public protocol EventStore: Sendable {
     /// The id of a project's newest event (0 when it has none): where a live stream starts.
     /// - Throws: `EventStoreError`.
     func latestEventID(writeKey: String) throws(EventStoreError) -> Int64
+    /// A project's newest `limit` events, oldest first: what a live stream opened without a cursor
+    /// shows before the events that commit after it.
+    /// - Throws: `EventStoreError`.
+    func recentEvents(writeKey: String, limit: Int) throws(EventStoreError) -> [StoredEvent]
 }
 
 extension EventStore {
@@ -102,6 +106,19 @@ extension EventStore {
             let page = try events(writeKey: writeKey, after: cursor, limit: 1000)
             cursor = page.events.last?.id ?? cursor
             if page.nextCursor == nil { return cursor }
+        }
+    }
+
+    /// Pages through the project's events, keeping the last `limit`; stores with an index override it.
+    public func recentEvents(writeKey: String, limit: Int) throws(EventStoreError) -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        var kept: [StoredEvent] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try events(writeKey: writeKey, after: cursor, limit: 1000)
+            kept = Array((kept + page.events).suffix(limit))
+            cursor = page.events.last?.id ?? cursor
+            if page.nextCursor == nil { return kept }
         }
     }
 }

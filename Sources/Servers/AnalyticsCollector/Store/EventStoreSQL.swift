@@ -20,6 +20,8 @@ enum EventStoreSQL {
     static let usage = SQLStatement("SELECT write_key, stored_bytes FROM projects")
     static let events = SQLStatement(
         "SELECT id, payload FROM events WHERE write_key = $1 AND id > $2 ORDER BY id LIMIT $3")
+    static let recentEvents = SQLStatement(
+        "SELECT id, payload FROM events WHERE write_key = $1 ORDER BY id DESC LIMIT $2")
 
     /// A project's settings, `nil` when the project does not exist.
     static func settings<C: SQLConnection>(writeKey: String, in db: C) throws -> ProjectSettings? {
@@ -63,9 +65,17 @@ enum EventStoreSQL {
 
     /// A page of a project's events after the cursor `after`.
     static func events<C: SQLConnection>(writeKey: String, after: Int64, limit: Int, in db: C) throws -> EventPage {
-        let rows = try db.query(events, [.text(writeKey), .integer(after), .integer(Int64(limit))]) { row in
-            StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null)
-        }
+        let rows = try db.query(events, [.text(writeKey), .integer(after), .integer(Int64(limit))]) { storedEvent($0) }
         return EventPage(events: rows, nextCursor: rows.count == limit ? rows.last?.id : nil)
+    }
+
+    /// A project's newest `limit` events, oldest first.
+    static func recentEvents<C: SQLConnection>(writeKey: String, limit: Int, in db: C) throws -> [StoredEvent] {
+        try db.query(recentEvents, [.text(writeKey), .integer(Int64(limit))]) { storedEvent($0) }.reversed()
+    }
+
+    /// An `events` row (`id, payload`) as the read API returns it.
+    private static func storedEvent(_ row: any DatabaseRow) -> StoredEvent {
+        StoredEvent(id: row.int(0), payload: (try? JSONParser.parse(row.bytes(1))) ?? .null)
     }
 }
