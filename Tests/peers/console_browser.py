@@ -2,8 +2,9 @@
 
 Usage: console_browser.py BASE_URL ADMIN_TOKEN WRITE_KEY COURIER_CLI WORK_DIR
 
-Signs in, sends events with `courier track` (the Analytics SDK) and waits for them in the live
-debugger, opens one and reads its JSON, turns the kill switch on and sees the SDK's next batch
+Sends an event before the page opens and finds it, with its user id, in the live debugger; finds
+the empty-state texts of a second write key with no events; signs in, sends events with
+`courier track` (the Analytics SDK) and waits for them in the live debugger, opens one and reads its JSON, turns the kill switch on and sees the SDK's next batch
 refused, edits a flag's rollout and sees the evaluation preview change, and checks that a hostile
 property is shown as text. Nothing is downloaded: the browser and the driver are the system's.
 Exits 0 when every step passed; prints the failing step otherwise.
@@ -11,6 +12,7 @@ Exits 0 when every step passed; prints the failing step otherwise.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -25,6 +27,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 BASE, TOKEN, WRITE_KEY, CLI, WORK = sys.argv[1:6]
+EMPTY_KEY = WRITE_KEY + "-empty"  # the test's server accepts it too; nothing is sent with it
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
@@ -71,7 +74,15 @@ def visible(driver, element_id):
     return element.is_displayed()
 
 
+def event_buttons(driver, text):
+    return [b for b in driver.find_elements(By.CSS_SELECTOR, "#event-list button") if text in b.text]
+
+
 def run(driver, wait):
+    step("an event is stored before the console opens")
+    result = track("Stored Before Open", "plan=free", queue="q0")
+    assert result.returncode == 0, result.stderr
+
     step("sign in with a wrong token, then the right one, by keyboard")
     driver.get(BASE + "/console/")
     wait.until(lambda d: visible(d, "sign-in-view"))
@@ -91,11 +102,33 @@ def run(driver, wait):
     assert cookies["courier_console"]["sameSite"] == "Strict", cookies
     assert driver.execute_script("return document.cookie") == "", "the session cookie is readable by script"
 
-    step("open the source's live debugger")
+    step("the sources list gives sparklines a scale and says when a source has no events")
+    wait.until(lambda d: d.find_elements(By.LINK_TEXT, EMPTY_KEY))
+    rows = {row.find_element(By.CSS_SELECTOR, "td a").text: row.text
+            for row in driver.find_elements(By.CSS_SELECTOR, "#sources-table tbody tr")}
+    assert "No events in the last hour" in rows[EMPTY_KEY], rows
+    assert re.search(r"max [1-9][0-9]* per minute", rows[WRITE_KEY]), rows
+
+    step("a source with no events says so in its debugger and volume")
+    driver.find_element(By.LINK_TEXT, EMPTY_KEY).click()
+    wait.until(lambda d: visible(d, "source-view"))
+    wait.until(lambda d: "no events stored for this source" in d.find_element(By.ID, "stream-status").text)
+    wait.until(lambda d: d.find_element(By.ID, "volume-empty").text == "No events in the last day for this source.")
+    assert not visible(driver, "volume-table"), "an empty volume table shows"
+    assert driver.find_elements(By.CSS_SELECTOR, "#event-list button") == []
+
+    step("the live debugger opens with the event stored before, its user and properties")
+    driver.find_element(By.LINK_TEXT, "All sources").click()
     wait.until(lambda d: d.find_elements(By.LINK_TEXT, WRITE_KEY))
     driver.find_element(By.LINK_TEXT, WRITE_KEY).click()
     wait.until(lambda d: visible(d, "source-view"))
     wait.until(lambda d: "Live" in d.find_element(By.ID, "stream-status").text)
+    wait.until(lambda d: event_buttons(d, "Stored Before Open"))
+    row = event_buttons(driver, "Stored Before Open")[0].text
+    assert "user browser-user" in row, row
+    assert "plan=free" in row, row
+    assert "ago" in row or "just now" in row, row
+    wait.until(lambda d: re.search(r"max [1-9][0-9]* per hour", d.find_element(By.ID, "volume-table").text))
 
     step("events sent with `courier track` appear within 2 s")
     started_at = time.monotonic()
@@ -208,7 +241,7 @@ def run(driver, wait):
     wait.until(lambda d: "Live" in d.find_element(By.ID, "stream-status").text)
     courier("settings", "set", WRITE_KEY, "--enabled", "true")
     assert track("Zoomed", queue="q3").returncode == 0
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#event-list button"))
+    wait.until(lambda d: event_buttons(d, "Zoomed"))
     overflow = driver.execute_script(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px at 200 %"

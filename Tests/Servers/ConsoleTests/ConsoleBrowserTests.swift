@@ -34,7 +34,10 @@ struct ConsoleBrowserTests {
         environment["COURIER_ADMIN_TOKEN"] = Self.adminToken
         let process = try ChildProcess(
             server,
-            ["--port", "0", "--data-dir", work.appendingPathComponent("data").path, "--write-key", Self.writeKey],
+            [
+                "--port", "0", "--data-dir", work.appendingPathComponent("data").path, "--write-key", Self.writeKey,
+                "--write-key", Self.writeKey + "-empty",
+            ],
             environment: environment, output: .pipe, errorOutput: .discard)
         defer {
             process.terminate()

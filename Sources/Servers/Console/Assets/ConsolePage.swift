@@ -77,6 +77,7 @@ enum ConsolePage {
 
             <section aria-labelledby="volume-heading">
               <h3 id="volume-heading">Volume</h3>
+              <p id="volume-empty" role="status"></p>
               <div class="scroll">
                 <table id="volume-table">
                   <caption>Events by type: per minute over the last hour, per hour over the last day</caption>

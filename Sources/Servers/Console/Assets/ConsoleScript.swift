@@ -51,20 +51,36 @@ enum ConsoleScript {
           return json;
         };
 
-        // A sparkline of counts as an SVG polyline built with DOM calls; its text twin is the label.
-        Courier.sparkline = (counts, label) => {
+        // A sparkline of counts as an SVG polyline built with DOM calls, with its scale written beside
+        // it ("max 12 per minute"), so 2 events do not look like 12; the label is its text twin.
+        Courier.sparkline = (counts, label, unit) => {
           const ns = "http://www.w3.org/2000/svg";
+          const top = Math.max(0, ...counts);
+          const box = Courier.element("span", null, { class: "spark-box" });
           const svg = document.createElementNS(ns, "svg");
           svg.setAttribute("class", "spark");
           svg.setAttribute("viewBox", "0 0 " + Math.max(counts.length - 1, 1) + " 20");
           svg.setAttribute("preserveAspectRatio", "none");
           svg.setAttribute("role", "img");
-          svg.setAttribute("aria-label", label);
-          const top = Math.max(1, ...counts);
+          svg.setAttribute("aria-label", label + ", at most " + top + " " + unit);
           const line = document.createElementNS(ns, "polyline");
-          line.setAttribute("points", counts.map((n, i) => i + "," + (19 - (n / top) * 18).toFixed(2)).join(" "));
+          line.setAttribute("points", counts.map((n, i) => i + "," + (19 - (n / Math.max(1, top)) * 18).toFixed(2)).join(" "));
           svg.appendChild(line);
-          return svg;
+          box.appendChild(svg);
+          box.appendChild(Courier.element("span", "max " + top + " " + unit, { class: "spark-max", "aria-hidden": "true" }));
+          return box;
+        };
+
+        // "3 s ago" for an ISO time, against the browser's clock; a time ahead of it is "just now".
+        Courier.ago = (iso, now) => {
+          const at = Date.parse(iso);
+          if (Number.isNaN(at)) return "";
+          const seconds = Math.floor((now - at) / 1000);
+          if (seconds < 1) return "just now";
+          if (seconds < 60) return seconds + " s ago";
+          if (seconds < 3600) return Math.floor(seconds / 60) + " min ago";
+          if (seconds < 86400) return Math.floor(seconds / 3600) + " h ago";
+          return Math.floor(seconds / 86400) + " d ago";
         };
 
         Courier.showOnly = (id) => {

@@ -20,7 +20,11 @@ enum ConsoleSourcesScript {
                   row.appendChild(name);
                   row.appendChild(C.element("td", project.settings.enabled ? "yes" : "no (kill switch on)"));
                   const spark = document.createElement("td");
-                  spark.appendChild(C.sparkline(project.perMinute, "events per minute over the last hour"));
+                  if (project.perMinute.some((n) => n > 0)) {
+                    spark.appendChild(C.sparkline(project.perMinute, "events per minute over the last hour", "per minute"));
+                  } else {
+                    spark.appendChild(C.element("span", "No events in the last hour", { class: "empty" }));
+                  }
                   row.appendChild(spark);
                   row.appendChild(C.element("td", project.perMinute[project.perMinute.length - 1]));
                   body.appendChild(row);
@@ -30,11 +34,12 @@ enum ConsoleSourcesScript {
           };
 
           const source = {
-            key: null, stream: null, events: [], paused: false, missed: 0, selected: null,
+            key: null, stream: null, events: [], paused: false, missed: 0, selected: null, newest: 0, live: false,
+            clock: null,
 
             enter(key) {
               this.key = key;
-              this.events = []; this.missed = 0; this.selected = null; this.paused = false;
+              this.events = []; this.missed = 0; this.selected = null; this.paused = false; this.newest = 0;
               $("pause").textContent = "Pause"; $("pause").setAttribute("aria-pressed", "false");
               $("event-json").textContent = "Choose an event to see it as stored.";
               $("source-heading").textContent = "Source " + key;
@@ -43,22 +48,28 @@ enum ConsoleSourcesScript {
               this.open();
               this.loadPanels();
               refresh = setInterval(() => this.loadPanels(false), 10000);
+              this.clock = setInterval(() => this.tick(), 1000);
             },
 
             leave() {
               if (this.stream) { this.stream.close(); this.stream = null; }
               if (refresh) { clearInterval(refresh); refresh = null; }
+              if (this.clock) { clearInterval(this.clock); this.clock = null; }
             },
 
             open() {
               const url = "/v1/events/stream?writeKey=" + encodeURIComponent(this.key);
               const stream = new EventSource(url);
               this.stream = stream;
-              stream.onopen = () => { $("stream-status").textContent = "Live: waiting for events."; };
-              stream.onerror = () => { $("stream-status").textContent = "Reconnecting to the live stream…"; };
+              stream.onopen = () => { this.live = true; this.status(); };
+              stream.onerror = () => { this.live = false; $("stream-status").textContent = "Reconnecting to the live stream…"; };
+              // The stream opens with the newest stored events, then live ones; a reconnected stream
+              // starts with them again, so ids already shown are skipped.
               stream.onmessage = (message) => {
                 let item;
                 try { item = JSON.parse(message.data); } catch (_) { return; }
+                if (typeof item.id !== "number" || item.id <= this.newest) return;
+                this.newest = item.id;
                 this.events.unshift(item);
                 if (this.events.length > keep) this.events.length = keep;
                 if (this.paused) { this.missed += 1; this.status(); return; }
@@ -70,8 +81,13 @@ enum ConsoleSourcesScript {
             },
 
             status() {
+              if (this.events.length === 0) {
+                $("stream-status").textContent = this.live ? "Live: no events stored for this source yet; waiting for new ones." : "";
+                return;
+              }
               const shown = "Showing " + this.visible().length + " of the last " + this.events.length + " events.";
-              $("stream-status").textContent = this.paused ? "Paused; " + this.missed + " new events held back. " + shown : shown;
+              const state = this.paused ? "Paused; " + this.missed + " new events held back. " : this.live ? "Live. " : "";
+              $("stream-status").textContent = state + shown;
             },
 
             visible() {
@@ -89,9 +105,7 @@ enum ConsoleSourcesScript {
               const list = $("event-list");
               C.clear(list);
               for (const item of this.visible().slice(0, 200)) {
-                const event = item.event || {};
-                const label = [event.type, event.event || event.name || "", event.receivedAt || ""].filter(Boolean).join(" · ");
-                const button = C.element("button", label, { type: "button", "data-event-id": String(item.id) });
+                const button = this.row(item);
                 if (this.selected === item.id) button.setAttribute("aria-current", "true");
                 button.addEventListener("click", () => this.show(item));
                 const entry = document.createElement("li");
@@ -99,6 +113,39 @@ enum ConsoleSourcesScript {
                 list.appendChild(entry);
               }
               this.status();
+            },
+
+            // One debugger row: what happened, who did it, a few properties, and when.
+            row(item) {
+              const event = item.event || {};
+              const button = C.element("button", null, { type: "button", "data-event-id": String(item.id) });
+              button.appendChild(C.element("span", [event.type, event.event || event.name || ""].filter(Boolean).join(" "), { class: "row-name" }));
+              const who = event.userId ? "user " + event.userId : event.anonymousId ? "anonymous " + event.anonymousId : "no user";
+              button.appendChild(C.element("span", who, { class: "row-user" }));
+              const preview = this.preview(event.properties || event.traits || {});
+              if (preview) button.appendChild(C.element("span", preview, { class: "row-props" }));
+              const time = C.element("time", C.ago(event.receivedAt, Date.now()), { class: "row-time" });
+              if (event.receivedAt) time.setAttribute("datetime", String(event.receivedAt));
+              button.appendChild(time);
+              return button;
+            },
+
+            // The first three properties as `name=value`, values cut to 24 characters.
+            preview(properties) {
+              if (typeof properties !== "object" || properties === null) return "";
+              return Object.keys(properties).slice(0, 3).map((name) => {
+                const value = properties[name];
+                const text = typeof value === "string" ? value : JSON.stringify(value);
+                return name + "=" + (text.length > 24 ? text.slice(0, 23) + "…" : text);
+              }).join(", ");
+            },
+
+            // Refreshes the rows' relative times in place, so focus and selection stay where they are.
+            tick() {
+              const now = Date.now();
+              for (const time of $("event-list").querySelectorAll("time[datetime]")) {
+                time.textContent = C.ago(time.getAttribute("datetime"), now);
+              }
             },
 
             show(item) {
@@ -123,16 +170,29 @@ enum ConsoleSourcesScript {
             renderVolume(volume) {
               const body = document.querySelector("#volume-table tbody");
               C.clear(body);
-              for (const type of Object.keys(volume.perMinute).sort()) {
-                const minutes = volume.perMinute[type], hours = volume.perHour[type] || [];
+              const sum = (counts) => (counts || []).reduce((a, b) => a + b, 0);
+              const types = Object.keys(volume.perHour).concat(Object.keys(volume.perMinute))
+                .filter((type, index, all) => all.indexOf(type) === index && sum(volume.perHour[type]) + sum(volume.perMinute[type]) > 0)
+                .sort();
+              $("volume-empty").textContent = types.length ? "" : "No events in the last day for this source.";
+              $("volume-table").hidden = types.length === 0;
+              for (const type of types) {
+                const minutes = volume.perMinute[type] || [], hours = volume.perHour[type] || [];
                 const row = document.createElement("tr");
                 row.appendChild(C.element("th", type, { scope: "row" }));
-                const m = document.createElement("td"); m.appendChild(C.sparkline(minutes, type + " per minute")); row.appendChild(m);
-                row.appendChild(C.element("td", minutes.reduce((a, b) => a + b, 0)));
-                const h = document.createElement("td"); h.appendChild(C.sparkline(hours, type + " per hour")); row.appendChild(h);
-                row.appendChild(C.element("td", hours.reduce((a, b) => a + b, 0)));
+                row.appendChild(this.chartCell(minutes, type + " per minute", "per minute", "No " + type + " events in the last hour"));
+                row.appendChild(C.element("td", sum(minutes)));
+                row.appendChild(this.chartCell(hours, type + " per hour", "per hour", "No " + type + " events in the last day"));
+                row.appendChild(C.element("td", sum(hours)));
                 body.appendChild(row);
               }
+            },
+
+            chartCell(counts, label, unit, empty) {
+              const cell = document.createElement("td");
+              if (counts.some((n) => n > 0)) cell.appendChild(C.sparkline(counts, label, unit));
+              else cell.appendChild(C.element("span", empty, { class: "empty" }));
+              return cell;
             },
 
             renderRejections(rejections) {
@@ -141,6 +201,7 @@ enum ConsoleSourcesScript {
               const codes = Object.keys(rejections.counts).sort();
               if (codes.length === 0) counts.appendChild(C.element("li", "No rejections."));
               for (const code of codes) counts.appendChild(C.element("li", code + ": " + rejections.counts[code], { "data-code": code }));
+              if (rejections.recent.length === 0) recent.appendChild(C.element("li", "No rejected messages in memory."));
               for (const entry of rejections.recent) {
                 recent.appendChild(C.element("li", entry.at + " " + entry.code + " ×" + entry.count + ": " + entry.message));
               }
@@ -149,6 +210,7 @@ enum ConsoleSourcesScript {
             renderHistory(history) {
               const list = $("settings-history");
               C.clear(list);
+              if (history.entries.length === 0) list.appendChild(C.element("li", "No settings changes yet."));
               for (const entry of history.entries) {
                 const changed = Object.keys(entry.after).filter((k) => JSON.stringify(entry.after[k]) !== JSON.stringify(entry.before[k]));
                 const text = changed.map((k) => k + ": " + JSON.stringify(entry.before[k]) + " → " + JSON.stringify(entry.after[k])).join(", ");
