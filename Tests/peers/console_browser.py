@@ -130,6 +130,11 @@ def run(driver, wait):
     assert "ago" in row or "just now" in row, row
     wait.until(lambda d: re.search(r"max [1-9][0-9]* per hour", d.find_element(By.ID, "volume-table").text))
 
+    step("the rows' relative times refresh")
+    shown = driver.find_element(By.CSS_SELECTOR, "#event-list button time").text
+    WebDriverWait(driver, 5).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#event-list button time").text not in (shown, ""))
+
     step("events sent with `courier track` appear within 2 s")
     started_at = time.monotonic()
     result = track("Browser Checkout", "plan=pro", f"note={HOSTILE}", queue="q1")

@@ -174,7 +174,7 @@ enum ConsoleSourcesScript {
               const types = Object.keys(volume.perHour).concat(Object.keys(volume.perMinute))
                 .filter((type, index, all) => all.indexOf(type) === index && sum(volume.perHour[type]) + sum(volume.perMinute[type]) > 0)
                 .sort();
-              $("volume-empty").textContent = types.length ? "" : "No events in the last day for this source.";
+              $("volume-empty").textContent = types.length ? "" : this.noVolume();
               $("volume-table").hidden = types.length === 0;
               for (const type of types) {
                 const minutes = volume.perMinute[type] || [], hours = volume.perHour[type] || [];
@@ -186,6 +186,16 @@ enum ConsoleSourcesScript {
                 row.appendChild(C.element("td", sum(hours)));
                 body.appendChild(row);
               }
+            },
+
+            // What an empty volume panel means: no events, or (when the debugger shows one from the
+            // last day) counts that started again with the server.
+            noVolume() {
+              const text = "No events in the last day for this source.";
+              const newest = this.events.length ? Date.parse((this.events[0].event || {}).receivedAt) : NaN;
+              if (Number.isNaN(newest) || Date.now() - newest > 86400000) return text;
+              return "No events counted in the last day for this source, though one was stored " +
+                C.ago(this.events[0].event.receivedAt, Date.now()) + ": counts start again when the server restarts.";
             },
 
             chartCell(counts, label, unit, empty) {
@@ -201,7 +211,6 @@ enum ConsoleSourcesScript {
               const codes = Object.keys(rejections.counts).sort();
               if (codes.length === 0) counts.appendChild(C.element("li", "No rejections."));
               for (const code of codes) counts.appendChild(C.element("li", code + ": " + rejections.counts[code], { "data-code": code }));
-              if (rejections.recent.length === 0) recent.appendChild(C.element("li", "No rejected messages in memory."));
               for (const entry of rejections.recent) {
                 recent.appendChild(C.element("li", entry.at + " " + entry.code + " ×" + entry.count + ": " + entry.message));
               }
