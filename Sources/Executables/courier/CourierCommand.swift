@@ -35,7 +35,7 @@ enum CourierCommand {
                 count: try invocation.integer("--count", in: 1...Int.max) ?? 1,
                 progressEvery: try invocation.integer("--progress", in: 1...Int.max),
                 drainSeconds: try invocation.number("--drain-seconds", in: 0...3600) ?? 10)
-            return command.run()
+            return await command.run()
         case "settings" where invocation.commandName == "settings get":
             print(JSONWriter.string(try await client.settings(writeKey: writeKey)))
         case "settings" where invocation.commandName == "settings set":
