@@ -58,7 +58,8 @@ enum CourierCommand {
             guard let path = ObservationCommand.path(invocation) else {
                 throw CommandError("\(invocation.commandName) has no action")
             }
-            try await ObservationCommand(client: client).run(path: path)
+            try await ObservationCommand(client: client).run(
+                invocation.commandName, path: path, json: invocation.flag("--json"))
         }
         return 0
     }
@@ -87,5 +88,10 @@ extension CourierCommand {
 /// A usage or server error, printed as one line.
 struct CommandError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The HTTP status when the server refused the request.
+    let status: Int?
+    init(_ description: String, status: Int? = nil) {
+        self.description = description
+        self.status = status
+    }
 }

@@ -1,0 +1,48 @@
+import CourierCore
+import CourierTesting
+import Testing
+
+/// `courier flags set` changes only the fields given, and `flags revive` undoes a kill.
+@Suite(.timeLimit(.minutes(1)))
+struct FlagsCLITests {
+    static func stored(_ harness: ConsoleHarness, _ key: String) async throws -> JSONValue? {
+        let list = try await ObservationCLITests.courier(harness, ["flags", "list", "--env", "production"])
+        #expect(list.status == 0, "\(list.errorOutput)")
+        return list.output.split(separator: "\n").first { $0.hasPrefix(key + "\t") }.map { .string(String($0)) }
+    }
+
+    @Test func anOwnerAloneKeepsTheRestOfTheDefinition() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let created = try await ObservationCLITests.courier(
+            harness, ["flags", "set", "dark-mode", "--env", "production", "--type", "bool", "--value", "false"])
+        #expect(created.status == 0, "\(created.errorOutput)")
+        let owner = try await ObservationCLITests.courier(
+            harness, ["flags", "set", "dark-mode", "--env", "production", "--owner", "design"])
+        #expect(owner.status == 0, "\(owner.errorOutput)")
+        let answer = try JSONParser.parse(Array(owner.output.utf8))
+        #expect(answer["flag"]?["type"]?.stringValue == "bool", "\(owner.output)")
+        #expect(answer["flag"]?["value"]?.boolValue == false)
+        #expect(answer["flag"]?["owner"]?.stringValue == "design")
+    }
+
+    @Test func reviveTurnsTheKillSwitchOffAgain() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let env = ["--env", "production"]
+        #expect(
+            try await ObservationCLITests.courier(
+                harness, ["flags", "set", "ramp", "--type", "string", "--value", "a", "--owner", "growth"] + env
+            ).status == 0)
+        #expect(try await ObservationCLITests.courier(harness, ["flags", "kill", "ramp"] + env).status == 0)
+        #expect(try await Self.stored(harness, "ramp")?.stringValue?.contains("\tkilled\t") == true)
+        let revived = try await ObservationCLITests.courier(harness, ["flags", "revive", "ramp"] + env)
+        #expect(revived.status == 0, "\(revived.errorOutput)")
+        let line = try #require(try await Self.stored(harness, "ramp")?.stringValue)
+        #expect(line.contains("\ton\t") && line.contains("owner=growth"), "\(line)")
+
+        let missing = try await ObservationCLITests.courier(harness, ["flags", "revive", "nothing"] + env)
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("there is no flag nothing in environment production"))
+    }
+}
