@@ -97,7 +97,11 @@ enum ProjectProbe: Equatable {
         if response.status == 200, let enabled = json?["enabled"]?.boolValue {
             return .settings(enabled: enabled, sampleRate: json?["sampleRate"]?.doubleValue ?? 100)
         }
-        if response.status == 404, json?["error"]?["code"] != nil { return .unknownWriteKey }
+        // The collector's words for a write key it does not know; any other 404 is a server
+        // without a collector's routes.
+        if response.status == 404, json?["error"]?["message"]?.stringValue == "unknown write key" {
+            return .unknownWriteKey
+        }
         let type = response.header("Content-Type") ?? "no content type"
         return .notCourier(status: response.status, body: response.body.isEmpty ? "an empty body" : type)
     }

@@ -1,5 +1,6 @@
 import Analytics
 import CourierCore
+import CourierHTTP
 import CourierTesting
 import Foundation
 import Testing
@@ -75,5 +76,20 @@ struct TrackCommandTests {
                 "tracked 2, sent 0, sampled out 2: sampled out at 50 %: user \(user) is outside the project's sample"),
             "\(outcome.errorOutput)")
         #expect(try await collector.events().isEmpty)
+    }
+
+    @Test func aServerWithoutACollectorIsNotTakenForOne() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Router())
+        try server.start()
+        defer { inBackground { server.stop() } }
+        let outcome = try await track(server.baseURL, [])
+        #expect(outcome.status == 2)
+        // The SDK drops what a 404 refuses; the line says the host was the mistake.
+        #expect(outcome.errorOutput.contains("sent 0"), "\(outcome.errorOutput)")
+        #expect(
+            outcome.errorOutput.contains("\(server.baseURL) is not a Courier server (unexpected answer: 404"),
+            "\(outcome.errorOutput)")
     }
 }
