@@ -125,7 +125,7 @@ extension CourierCommand {
                     .value("--targeting-key", "ID", help: "the id rollouts stick to"),
                     environment,
                 ] + common),
-            Command("audit", summary: "print the changes, newest first", options: [environment] + common),
+            Command("audit", summary: "print the changes, newest first", options: [environment] + view),
         ])
 
     static let name = Option.value("--name", "NAME", required: true, help: "the device's name")

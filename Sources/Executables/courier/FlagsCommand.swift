@@ -57,7 +57,15 @@ struct FlagsCommand {
             print(JSONWriter.string(answer["flags"]?[flagKey] ?? .null))
         case "audit":
             let answer = try await client.admin("GET", base + "/audit")
-            for entry in answer["entries"]?.arrayValue ?? [] { print(JSONWriter.string(entry)) }
+            guard !arguments.flag("--json") else { return print(JSONWriter.string(answer)) }
+            var table = TextTable("AT", "VERSION", "ACTION", "WHAT", "CHANGES")
+            for entry in answer["entries"]?.arrayValue ?? [] {
+                table.append(
+                    TextTable.cell(entry["at"]), TextTable.cell(entry["version"]), TextTable.cell(entry["action"]),
+                    "\(TextTable.cell(entry["subject"])) \(TextTable.cell(entry["key"]))",
+                    ObservationCommand.changes(from: entry["before"], to: entry["after"]))
+            }
+            print(table.rendered, terminator: "")
         default:
             throw CommandError("\(arguments.commandName) has no action")
         }

@@ -80,15 +80,19 @@ struct ObservationCommand {
     static func history(_ answer: JSONValue) -> String {
         var table = TextTable("AT", "CHANGES")
         for entry in answer["entries"]?.arrayValue ?? [] {
-            let before = entry["before"]?.objectValue ?? [:]
-            let after = entry["after"]?.objectValue ?? [:]
-            let changes = Set(before.keys).union(after.keys).sorted().compactMap { key -> String? in
-                before[key] == after[key]
-                    ? nil : "\(key) \(TextTable.cell(before[key])) → \(TextTable.cell(after[key]))"
-            }
-            table.append(TextTable.cell(entry["at"]), changes.isEmpty ? "-" : changes.joined(separator: ", "))
+            table.append(TextTable.cell(entry["at"]), changes(from: entry["before"], to: entry["after"]))
         }
         return table.rendered
+    }
+
+    /// `key old → new, …` for the top-level members that differ, or `-` when none does.
+    static func changes(from before: JSONValue?, to after: JSONValue?) -> String {
+        let before = before?.objectValue ?? [:]
+        let after = after?.objectValue ?? [:]
+        let changes = Set(before.keys).union(after.keys).sorted().compactMap { key -> String? in
+            before[key] == after[key] ? nil : "\(key) \(TextTable.cell(before[key])) → \(TextTable.cell(after[key]))"
+        }
+        return changes.isEmpty ? "-" : changes.joined(separator: ", ")
     }
 
     static func devices(_ answer: JSONValue) -> String {

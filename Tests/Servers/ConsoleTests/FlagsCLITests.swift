@@ -41,6 +41,12 @@ struct FlagsCLITests {
         let line = try #require(try await Self.stored(harness, "ramp")?.stringValue)
         #expect(line.contains("\ton\t") && line.contains("owner=growth"), "\(line)")
 
+        let audit = try await ObservationCLITests.courier(harness, ["flags", "audit"] + env)
+        let rows = audit.output.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("AT") == true, "\(audit.output)")
+        #expect(rows.count == 4, "a header, set, kill, revive: \(audit.output)")
+        #expect(rows.dropFirst().first?.contains("enabled no → yes") == true, "\(audit.output)")
+
         let missing = try await ObservationCLITests.courier(harness, ["flags", "revive", "nothing"] + env)
         #expect(missing.status == 1)
         #expect(missing.errorOutput.contains("there is no flag nothing in environment production"))
