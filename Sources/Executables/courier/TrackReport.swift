@@ -50,11 +50,14 @@ struct TrackReport {
         if case .unreachable(let why) = project, stats.sent == 0 {
             return "\(why) to \(server) (is courier-server running there? --server or COURIER_SERVER say where)"
         }
-        if attempt?.errorCode == "project_disabled" || stats.dropped(.disabled) > 0
+        let turnOff = "courier settings set \(writeKey) --enabled true turns it off"
+        if attempt?.errorCode == "project_disabled" {
+            return "403 project_disabled: the project's kill switch is on (\(turnOff))"
+        }
+        if stats.dropped(.disabled) > 0
             || project == .settings(enabled: false, sampleRate: sampleRate) && stats.sent == 0 && queued > 0
         {
-            return "403 project_disabled: the project's kill switch is on"
-                + " (courier settings set \(writeKey) --enabled true turns it off)"
+            return "the project's kill switch is on, as the SDK read in its settings (\(turnOff))"
         }
         if case .notCourier(let status, let body) = project {
             return "\(server) is not a Courier server (unexpected answer: \(status) with \(body))"
