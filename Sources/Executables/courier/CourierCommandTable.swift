@@ -100,7 +100,7 @@ extension CourierCommand {
         subcommands: [
             Command(
                 "list", summary: "list the environment's flags",
-                options: [.flag("--expired", help: "only the overdue ones"), environment] + common),
+                options: [.flag("--expired", help: "only the overdue ones"), environment] + view),
             Command(
                 "set", summary: "create a flag, or change only the fields given (validated by the server)",
                 arguments: [flagKey],

@@ -14,13 +14,15 @@ struct FlagsCommand {
         case "list":
             let query = arguments.flag("--expired") ? "?expired=true" : ""
             let answer = try await client.admin("GET", base + "/definitions" + query)
+            guard !arguments.flag("--json") else { return print(JSONWriter.string(answer)) }
+            var table = TextTable("FLAG", "TYPE", "STATE", "OWNER", "EXPIRES")
             for flag in answer["flags"]?.arrayValue ?? [] {
-                let key = flag["key"]?.stringValue ?? "?"
-                let state = flag["enabled"]?.boolValue == false ? "killed" : "on"
-                let owner = flag["owner"]?.stringValue ?? "-"
-                let expires = flag["expires"]?.stringValue ?? "-"
-                print("\(key)\t\(flag["type"]?.stringValue ?? "?")\t\(state)\towner=\(owner)\texpires=\(expires)")
+                table.append(
+                    TextTable.cell(flag["key"]), TextTable.cell(flag["type"]),
+                    flag["enabled"]?.boolValue == false ? "killed" : "on", TextTable.cell(flag["owner"]),
+                    TextTable.cell(flag["expires"]))
             }
+            print(table.rendered, terminator: "")
         case "set":
             // Without a whole definition, the options change only what they name in the stored one.
             let whole = arguments.value("--file") != nil || arguments.value("--definition") != nil
