@@ -23,8 +23,8 @@ struct TrackReport {
     /// beyond the first two.
     var counts: String {
         var parts = ["tracked \(stats.tracked)", "sent \(stats.sent)"]
-        let refused = stats.dropped(.rejected) + stats.dropped(.poison) + stats.dropped(.tooLarge)
         if refused > 0 { parts.append("refused as invalid \(refused)") }
+        if stats.dropped(.tooLarge) > 0 { parts.append("too large \(stats.dropped(.tooLarge))") }
         if stats.dropped(.sampled) > 0 { parts.append("sampled out \(stats.dropped(.sampled))") }
         if stats.dropped(.disabled) > 0 { parts.append("dropped by the kill switch \(stats.dropped(.disabled))") }
         let queued = result?.remaining ?? stats.queuedEvents
@@ -68,11 +68,16 @@ struct TrackReport {
         if project == .unknownWriteKey || attempt?.status == 401 {
             return "the server does not know the write key \(writeKey) (--write-key or COURIER_WRITE_KEY)"
         }
+        // Before the status: a batch all of whose messages are invalid is answered 400.
+        if refused > 0 {
+            return "the collector refused \(refused) as invalid (courier sources rejections \(writeKey) says why)"
+        }
         if let attempt, let status = attempt.status, !(200..<300).contains(status) {
             let code = attempt.errorCode.map { " \($0)" } ?? ""
             let message = attempt.errorMessage.map { ": \($0)" } ?? ""
             return "the server answered \(status)\(code)\(message)"
         }
+        if stats.dropped(.tooLarge) > 0 { return "events over the size limit are not sent" }
         if stats.dropped(.sampled) > 0 && stats.sent == 0 { return sampledOut }
         if result == nil {
             return "the upload did not finish within \(Self.percent(command.drainSeconds)) s (--drain-seconds);"
@@ -81,6 +86,9 @@ struct TrackReport {
         if queued > 0 { return "the server did not take every event; they stay queued for the next run" }
         return nil
     }
+
+    /// Events the collector refused as invalid.
+    private var refused: Int { stats.dropped(.rejected) + stats.dropped(.poison) }
 
     private var server: String { command.server }
     private var writeKey: String { command.writeKey }

@@ -13,10 +13,11 @@ struct TrackCommandTests {
 
     init() throws { storage = try RealCollectorTests.storage() }
 
-    func track(_ server: String, _ arguments: [String]) async throws -> ChildProcess.Outcome {
+    func track(_ server: String, _ arguments: [String], name: String = "Signed Up") async throws -> ChildProcess.Outcome
+    {
         let courier = try #require(builtExecutable(named: "courier"), "build courier first (swift build)")
         let all =
-            ["track", "Signed Up"] + arguments + [
+            ["track", name] + arguments + [
                 "--server", server, "--write-key", RealCollectorTests.writeKey, "--data-dir", storage.path,
                 "--drain-seconds", "5",
             ]
@@ -93,6 +94,19 @@ struct TrackCommandTests {
         #expect(outcome.errorOutput.contains("sent 0"), "\(outcome.errorOutput)")
         #expect(
             outcome.errorOutput.contains("\(server.baseURL) is not a Courier server (unexpected answer: 404"),
+            "\(outcome.errorOutput)")
+    }
+
+    @Test func anEventTheCollectorRefusesIsCountedApartWithWhereToLook() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        // A track without a name is invalid.
+        let outcome = try await track(collector.server.baseURL, [], name: "")
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.errorOutput.contains(
+                "tracked 1, sent 0, refused as invalid 1: the collector refused 1 as invalid (courier sources rejections"
+            ),
             "\(outcome.errorOutput)")
     }
 }
