@@ -188,9 +188,10 @@ def run(driver, wait):
     refused = track("After Kill", queue="q2")
     print(f"courier track after the kill switch: {refused.returncode} {refused.stderr.strip()}", file=sys.stderr)
     assert "sent 0" in refused.stderr, refused.stderr
+    assert "the project's kill switch is on" in refused.stderr, refused.stderr
     # Either the SDK fetched the settings first and honoured the kill switch itself (it drops the
-    # events: "still queued 0"), or it sent the batch and the collector refused it.
-    if "still queued 0" not in refused.stderr:
+    # events: "dropped by the kill switch"), or it sent the batch and the collector refused it.
+    if "dropped by the kill switch" not in refused.stderr:
         # The source page refreshes its panels every 10 s: wait past one refresh, not just 10 s.
         WebDriverWait(driver, 25).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "#rejection-counts li[data-code=project_disabled]"))

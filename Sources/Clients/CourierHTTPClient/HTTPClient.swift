@@ -97,7 +97,8 @@ public final class HTTPClient: Sendable {
         } catch let error as HTTPClientError {
             throw error
         } catch let error as URLError {
-            throw HTTPClientError(message: error.localizedDescription, isTimeout: error.code == .timedOut)
+            throw HTTPClientError(
+                message: URLSessionTransport.describe(error), isTimeout: error.code == .timedOut)
         } catch {
             throw HTTPClientError(message: "\(error)", isTimeout: false)
         }

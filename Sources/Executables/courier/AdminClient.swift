@@ -9,19 +9,24 @@ struct AdminClient {
     let http = HTTPClient(timeout: .seconds(30))
 
     func settings(writeKey: String) async throws -> JSONValue {
-        try check(try await http.send("GET", "\(server)/v1/projects/\(Self.escape(writeKey))/settings"))
+        try check(
+            try await exchange { try await http.send("GET", "\(server)/v1/projects/\(Self.escape(writeKey))/settings") }
+        )
     }
 
     func updateSettings(writeKey: String, patch: JSONValue) async throws -> JSONValue {
-        try check(
-            try await http.sendJSON(
-                "PUT", "\(server)/v1/projects/\(Self.escape(writeKey))/settings", patch,
-                headers: adminHeaders()))
+        let headers = try adminHeaders()
+        return try check(
+            try await exchange {
+                try await http.sendJSON(
+                    "PUT", "\(server)/v1/projects/\(Self.escape(writeKey))/settings", patch, headers: headers)
+            })
     }
 
     func events(writeKey: String, after: String, limit: Int) async throws -> JSONValue {
         let url = "\(server)/v1/events?writeKey=\(Self.escape(writeKey))&after=\(Self.escape(after))&limit=\(limit)"
-        return try check(try await http.send("GET", url, headers: adminHeaders()))
+        let headers = try adminHeaders()
+        return try check(try await exchange { try await http.send("GET", url, headers: headers) })
     }
 
     /// Percent-encodes everything but unreserved characters (RFC 3986).
@@ -35,13 +40,35 @@ struct AdminClient {
         return ["Authorization": "Bearer \(token)"]
     }
 
+    /// The answer's JSON, or an error that says what went wrong in the user's terms: a refused
+    /// token, an unknown write key, or the server's own message; never only the route.
     func check(_ response: HTTPClientResponse) throws -> JSONValue {
         let json = response.json ?? .null
         guard (200..<300).contains(response.status) else {
-            let message = json["error"]?["message"]?.stringValue ?? String(decoding: response.body, as: UTF8.self)
-            throw CommandError("server answered \(response.status): \(message)")
+            let code = json["error"]?["code"]?.stringValue
+            let message = json["error"]?["message"]?.stringValue
+            let status = response.status
+            switch (status, message) {
+            case (401, _):
+                throw CommandError(
+                    "the server refused the admin token (--admin-token or COURIER_ADMIN_TOKEN)", status: status)
+            case (_, nil):
+                throw CommandError("\(server) is not a Courier server (unexpected answer: \(status))", status: status)
+            case (_, let message?):
+                throw CommandError("\(message) (\(status)\(code.map { " \($0)" } ?? ""))", status: status)
+            }
         }
         return json
+    }
+
+    /// Sends through `http`, naming the server when no answer comes.
+    func exchange(_ send: () async throws -> HTTPClientResponse) async throws -> HTTPClientResponse {
+        do {
+            return try await send()
+        } catch let error as HTTPClientError {
+            throw CommandError(
+                "\(error.message) to \(server) (is courier-server running there? --server or COURIER_SERVER say where)")
+        }
     }
 }
 
@@ -50,12 +77,15 @@ extension AdminClient {
     func admin(_ method: String, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
         var headers = try adminHeaders()
         if body != nil { headers["Content-Type"] = "application/json" }
+        let request = headers
         return try check(
-            try await http.send(method, server + path, headers: headers, body: body.map(JSONWriter.encode)))
+            try await exchange {
+                try await http.send(method, server + path, headers: request, body: body.map(JSONWriter.encode))
+            })
     }
 
     /// A `POST` of JSON without the admin token (public routes such as flag evaluation).
     func post(_ path: String, body: JSONValue) async throws -> JSONValue {
-        try check(try await http.sendJSON("POST", server + path, body))
+        try check(try await exchange { try await http.sendJSON("POST", server + path, body) })
     }
 }

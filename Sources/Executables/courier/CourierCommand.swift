@@ -35,7 +35,7 @@ enum CourierCommand {
                 count: try invocation.integer("--count", in: 1...Int.max) ?? 1,
                 progressEvery: try invocation.integer("--progress", in: 1...Int.max),
                 drainSeconds: try invocation.number("--drain-seconds", in: 0...3600) ?? 10)
-            return command.run()
+            return await command.run()
         case "settings" where invocation.commandName == "settings get":
             print(JSONWriter.string(try await client.settings(writeKey: writeKey)))
         case "settings" where invocation.commandName == "settings set":
@@ -58,7 +58,8 @@ enum CourierCommand {
             guard let path = ObservationCommand.path(invocation) else {
                 throw CommandError("\(invocation.commandName) has no action")
             }
-            try await ObservationCommand(client: client).run(path: path)
+            try await ObservationCommand(client: client).run(
+                invocation.commandName, path: path, json: invocation.flag("--json"))
         }
         return 0
     }
@@ -87,5 +88,10 @@ extension CourierCommand {
 /// A usage or server error, printed as one line.
 struct CommandError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The HTTP status when the server refused the request.
+    let status: Int?
+    init(_ description: String, status: Int? = nil) {
+        self.description = description
+        self.status = status
+    }
 }

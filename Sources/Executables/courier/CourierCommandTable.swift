@@ -9,6 +9,8 @@ extension CourierCommand {
         "--admin-token", "TOKEN", help: "admin API token (default $COURIER_ADMIN_TOKEN)")
     /// What every command that calls the admin API takes.
     static let common = [server, adminToken]
+    /// The admin views: a table by default, the server's answer with `--json`.
+    static let view = [Option.flag("--json", help: "print the server's JSON instead of a table")] + common
     static let writeKey = Argument.required("WRITE_KEY", help: "the source's write key")
 
     static let table = Command(
@@ -47,23 +49,23 @@ extension CourierCommand {
                         ] + common),
                     Command(
                         "history", summary: "print the settings changes, newest first", arguments: [writeKey],
-                        options: common),
+                        options: view),
                 ]),
             Command(
                 "sources", summary: "the sources sending events",
                 subcommands: [
-                    Command("list", summary: "print every write key with events per minute", options: common),
+                    Command("list", summary: "print every write key with events per minute", options: view),
                     Command(
                         "volume", summary: "print events per minute and hour by type", arguments: [writeKey],
-                        options: common),
+                        options: view),
                     Command(
                         "rejections", summary: "print refusal counts and the last reasons", arguments: [writeKey],
-                        options: common),
+                        options: view),
                 ]),
             Command(
                 "messenger", summary: "the messenger server",
                 subcommands: [
-                    Command("devices", summary: "print devices, mailbox depth and age, pushes", options: common)
+                    Command("devices", summary: "print devices, mailbox depth and age, pushes", options: view)
                 ]),
             Command(
                 "events", summary: "stored events",
@@ -98,12 +100,13 @@ extension CourierCommand {
         subcommands: [
             Command(
                 "list", summary: "list the environment's flags",
-                options: [.flag("--expired", help: "only the overdue ones"), environment] + common),
+                options: [.flag("--expired", help: "only the overdue ones"), environment] + view),
             Command(
-                "set", summary: "create or change a flag (validated by the server)", arguments: [flagKey],
+                "set", summary: "create a flag, or change only the fields given (validated by the server)",
+                arguments: [flagKey],
                 options: [
-                    .value("--file", "PATH", help: "the whole definition, from a file"),
-                    .value("--definition", "JSON", help: "the whole definition"),
+                    .value("--file", "PATH", help: "the whole definition, from a file (replaces the stored one)"),
+                    .value("--definition", "JSON", help: "the whole definition (replaces the stored one)"),
                     .value("--type", "bool|string|int|double|json", help: "with --value, for a flag without rules"),
                     .value("--value", "JSON", help: "the value served when no rule matches"),
                     .value("--owner", "NAME", help: "who owns the flag"),
@@ -112,6 +115,9 @@ extension CourierCommand {
                 ] + common),
             Command("kill", summary: "turn the kill switch on", arguments: [flagKey], options: [environment] + common),
             Command(
+                "revive", summary: "turn the kill switch off again", arguments: [flagKey],
+                options: [environment] + common),
+            Command(
                 "eval", summary: "evaluate on the server, print the details",
                 arguments: [flagKey, .variadic("KEY=VALUE", help: "context attributes, as with --context")],
                 options: [
@@ -119,7 +125,7 @@ extension CourierCommand {
                     .value("--targeting-key", "ID", help: "the id rollouts stick to"),
                     environment,
                 ] + common),
-            Command("audit", summary: "print the changes, newest first", options: [environment] + common),
+            Command("audit", summary: "print the changes, newest first", options: [environment] + view),
         ])
 
     static let name = Option.value("--name", "NAME", required: true, help: "the device's name")

@@ -2,7 +2,7 @@ import CourierCommandLine
 import CourierCore
 import Foundation
 
-/// `courier flags list|set|kill|eval|audit`: the flag admin and evaluation routes.
+/// `courier flags list|set|kill|revive|eval|audit`: the flag admin and evaluation routes.
 struct FlagsCommand {
     let client: AdminClient
     let environment: String
@@ -14,17 +14,30 @@ struct FlagsCommand {
         case "list":
             let query = arguments.flag("--expired") ? "?expired=true" : ""
             let answer = try await client.admin("GET", base + "/definitions" + query)
+            guard !arguments.flag("--json") else { return print(JSONWriter.string(answer)) }
+            var table = TextTable("FLAG", "TYPE", "STATE", "OWNER", "EXPIRES")
             for flag in answer["flags"]?.arrayValue ?? [] {
-                let key = flag["key"]?.stringValue ?? "?"
-                let state = flag["enabled"]?.boolValue == false ? "killed" : "on"
-                let owner = flag["owner"]?.stringValue ?? "-"
-                let expires = flag["expires"]?.stringValue ?? "-"
-                print("\(key)\t\(flag["type"]?.stringValue ?? "?")\t\(state)\towner=\(owner)\texpires=\(expires)")
+                table.append(
+                    TextTable.cell(flag["key"]), TextTable.cell(flag["type"]),
+                    flag["enabled"]?.boolValue == false ? "killed" : "on", TextTable.cell(flag["owner"]),
+                    TextTable.cell(flag["expires"]))
             }
+            print(table.rendered, terminator: "")
         case "set":
-            let definition = try Self.definition(flagKey, arguments)
+            // Without a whole definition, the options change only what they name in the stored one.
+            let whole = arguments.value("--file") != nil || arguments.value("--definition") != nil
+            let stored = whole ? nil : try await current(flagKey, base: base)
+            let definition = try Self.definition(flagKey, arguments, over: stored ?? [:])
             let answer = try await client.admin(
                 "PUT", "\(base)/definitions/\(AdminClient.escape(flagKey))", body: definition)
+            print(JSONWriter.string(answer))
+        case "revive":
+            guard var stored = try await current(flagKey, base: base) else {
+                throw CommandError("there is no flag \(flagKey) in environment \(environment)")
+            }
+            stored["enabled"] = true
+            let answer = try await client.admin(
+                "PUT", "\(base)/definitions/\(AdminClient.escape(flagKey))", body: .object(stored))
             print(JSONWriter.string(answer))
         case "kill":
             print(
@@ -46,16 +59,38 @@ struct FlagsCommand {
             print(JSONWriter.string(answer["flags"]?[flagKey] ?? .null))
         case "audit":
             let answer = try await client.admin("GET", base + "/audit")
-            for entry in answer["entries"]?.arrayValue ?? [] { print(JSONWriter.string(entry)) }
+            guard !arguments.flag("--json") else { return print(JSONWriter.string(answer)) }
+            var table = TextTable("AT", "VERSION", "ACTION", "WHAT", "CHANGES")
+            for entry in answer["entries"]?.arrayValue ?? [] {
+                table.append(
+                    TextTable.cell(entry["at"]), TextTable.cell(entry["version"]), TextTable.cell(entry["action"]),
+                    "\(TextTable.cell(entry["subject"])) \(TextTable.cell(entry["key"]))",
+                    ObservationCommand.changes(from: entry["before"], to: entry["after"]))
+            }
+            print(table.rendered, terminator: "")
         default:
             throw CommandError("\(arguments.commandName) has no action")
         }
     }
 
-    /// The definition from `--file`/`--definition`, with `--type`, `--value`, `--owner` and
-    /// `--expires` laid over it.
-    static func definition(_ key: String, _ arguments: Invocation) throws -> JSONValue {
-        var object: [String: JSONValue] = [:]
+    /// The stored definition of `key`, or `nil` when the environment has no such flag (or no
+    /// flags at all).
+    func current(_ key: String, base: String) async throws -> [String: JSONValue]? {
+        let answer: JSONValue
+        do {
+            answer = try await client.admin("GET", base + "/definitions")
+        } catch let error as CommandError where error.status == 404 {
+            return nil
+        }
+        return answer["flags"]?.arrayValue?.first { $0["key"]?.stringValue == key }?.objectValue
+    }
+
+    /// The definition from `--file`/`--definition`, else `stored`, with `--type`, `--value`,
+    /// `--owner` and `--expires` laid over it.
+    static func definition(
+        _ key: String, _ arguments: Invocation, over stored: [String: JSONValue] = [:]
+    ) throws -> JSONValue {
+        var object = stored
         if let path = arguments.value("--file") {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read \(path)")

@@ -1,9 +1,11 @@
 import Analytics
 import CourierCore
+import CourierHTTP
 import Foundation
 
 /// `courier track NAME --prop k=v …`: sends events through the Analytics SDK (its persisted
-/// queue, batching and retries) to a running collector, then drains the queue before exiting.
+/// queue, batching and retries) to a running collector, waits for the upload's answer, and says
+/// what happened: how many events the collector stored and, when some were not, why.
 struct TrackCommand {
     let name: String
     let properties: [String: JSONValue]
@@ -30,9 +32,28 @@ struct TrackCommand {
         return properties
     }
 
-    func run() -> Int32 {
+    /// Reads the project's settings first, so the sample rate and kill switch in force are known
+    /// before the first event (the SDK's own fetch runs beside the events and may land after
+    /// them), then tracks, waits and reports.
+    /// - Returns: 0 when every event was stored or sampled out as the project asks, 2 otherwise.
+    func run() async -> Int32 {
+        let project = await ProjectProbe.read(server: server, writeKey: writeKey, timeout: uploadTimeout)
+        let (stats, result) = send(project: project)
+        let report = TrackReport(command: self, project: project, stats: stats, result: result)
+        FileHandle.standardError.write(Data("courier: \(report.line)\n".utf8))
+        return report.succeeded ? 0 : 2
+    }
+
+    /// How long one upload may take: within the drain, so its answer is known before the report.
+    private var uploadTimeout: Duration { .milliseconds(Int64(max(0.5, drainSeconds * 0.8) * 1000)) }
+
+    /// Tracks the events and blocks until the queue is uploaded, refused, or the drain is over.
+    private func send(project: ProjectProbe) -> (AnalyticsStats, FlushResult?) {
         var configuration = AnalyticsConfiguration(writeKey: writeKey, host: server)
         configuration.storageDirectory = URL(fileURLWithPath: dataDirectory)
+        configuration.transport = URLSessionTransport(
+            timeout: Double(uploadTimeout.components.seconds) + Double(uploadTimeout.components.attoseconds) / 1e18)
+        if case .settings(_, let rate) = project { configuration.sampleRate = rate }
         // Running the command is the user's consent to send these events.
         configuration.defaultConsent = .granted
         configuration.logger = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -48,11 +69,40 @@ struct TrackCommand {
                 FileHandle.standardOutput.write(Data("tracked=\(i + 1) stored=\(stats.stored)\n".utf8))
             }
         }
-        let result = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000)))
-        let stats = analytics.stats
-        let summary =
-            "tracked \(stats.tracked), sent \(stats.sent), still queued \(result?.remaining ?? stats.queuedEvents)"
-        FileHandle.standardError.write(Data("courier: \(summary)\n".utf8))
-        return (result?.remaining ?? 1) == 0 ? 0 : 2
+        let result = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))
+        return (analytics.stats, result)
+    }
+}
+
+/// What the collector's public settings route said before anything was tracked.
+enum ProjectProbe: Equatable {
+    /// A Courier collector's settings: the kill switch and the sample rate in percent.
+    case settings(enabled: Bool, sampleRate: Double)
+    /// A Courier collector that does not know the write key.
+    case unknownWriteKey
+    /// No answer: the transport's words ("connection refused").
+    case unreachable(String)
+    /// An answer that is not a Courier collector's: the status and what the body looked like.
+    case notCourier(status: Int, body: String)
+
+    static func read(server: String, writeKey: String, timeout: Duration) async -> ProjectProbe {
+        let url = "\(server)/v1/projects/\(AdminClient.escape(writeKey))/settings"
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient(timeout: timeout).send("GET", url)
+        } catch {
+            return .unreachable("\(error)")
+        }
+        let json = response.json?.objectValue
+        if response.status == 200, let enabled = json?["enabled"]?.boolValue {
+            return .settings(enabled: enabled, sampleRate: json?["sampleRate"]?.doubleValue ?? 100)
+        }
+        // The collector's words for a write key it does not know; any other 404 is a server
+        // without a collector's routes.
+        if response.status == 404, json?["error"]?["message"]?.stringValue == "unknown write key" {
+            return .unknownWriteKey
+        }
+        let type = response.header("Content-Type") ?? "no content type"
+        return .notCourier(status: response.status, body: response.body.isEmpty ? "an empty body" : type)
     }
 }

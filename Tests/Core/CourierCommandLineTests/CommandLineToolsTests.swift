@@ -148,6 +148,17 @@ struct CommandLineToolsTests {
         try expectNothingDone("a command without its arguments")
     }
 
+    @Test func anAdminCommandNamesAServerThatIsDown() async throws {
+        let closed = try FaultProxy(targetPort: 1)
+        let url = "http://127.0.0.1:\(closed.port)"
+        closed.stop()
+        let outcome = try await run("courier", ["sources", "list", "--server", url])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.errorOutput.hasPrefix("courier: connection refused to \(url) (is courier-server running there?"),
+            "\(outcome.errorOutput)")
+    }
+
     @Test func theServersHelpExitsZeroAndStartsNothing() async throws {
         let outcome = try await run("courier-server", ["--port", "0", "--data-dir", "data", "--help"])
         #expect(outcome.status == 0)

@@ -104,6 +104,7 @@ extension AnalyticsPipeline {
             return .stop
         }
         let result = await transport.send(request)
+        lastUpload = UploadAttempt(url: request.url, events: batch.count, result: result)
         switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
         case .delivered(let rejected):
             // The collector stored the rest; the rejected ones can never be, so the whole

@@ -25,6 +25,8 @@ actor AnalyticsPipeline {
     var stopped = false
     var unauthorized = false
     var lastAttemptFailed = false
+    /// The last upload and its answer, reported by `flushed()`.
+    var lastUpload: UploadAttempt?
     var attempt = 0
     var sizer: BatchSizer
     var waiters: [CheckedContinuation<FlushResult, Never>] = []
@@ -246,7 +248,8 @@ actor AnalyticsPipeline {
     func resumeWaiters() {
         guard !waiters.isEmpty else { return }
         let result = FlushResult(
-            remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized)
+            remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized,
+            lastUpload: lastUpload)
         let all = waiters
         waiters.removeAll()
         all.forEach { $0.resume(returning: result) }

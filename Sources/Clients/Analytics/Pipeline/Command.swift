@@ -29,4 +29,12 @@ public struct FlushResult: Sendable, Equatable {
     public let remaining: Int
     /// Whether the last upload attempt was refused or failed (so `remaining` will be retried).
     public let blocked: Bool
+    /// The last upload attempt of this instance and its answer, or `nil` before the first one.
+    public let lastUpload: UploadAttempt?
+
+    init(remaining: Int, blocked: Bool, lastUpload: UploadAttempt? = nil) {
+        self.remaining = remaining
+        self.blocked = blocked
+        self.lastUpload = lastUpload
+    }
 }

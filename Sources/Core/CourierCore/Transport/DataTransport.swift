@@ -80,7 +80,22 @@ public final class URLSessionTransport: DataTransport {
             }
             return .response(status: http.statusCode, headers: headers, body: [UInt8](data))
         } catch {
-            return .failure(error.localizedDescription)
+            return .failure(Self.describe(error))
+        }
+    }
+
+    /// The failure in a few plain words a person can act on; Foundation's text on Linux ("Could
+    /// not connect to the server.") does not say that the connection was refused.
+    /// - Parameter error: what URLSession threw.
+    public static func describe(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return error.localizedDescription }
+        return switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .timedOut: "no answer in time"
+        case .cannotFindHost, .dnsLookupFailed: "unknown host"
+        case .networkConnectionLost: "connection lost"
+        case .notConnectedToInternet: "offline"
+        default: error.localizedDescription
         }
     }
 }

@@ -1,0 +1,112 @@
+import Analytics
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Testing
+
+/// `courier track`, the built executable, against the real collector: its last line says how
+/// many events the collector stored and, when it stored none, why.
+@Suite(.timeLimit(.minutes(3)))
+struct TrackCommandTests {
+    let storage: URL
+
+    init() throws { storage = try RealCollectorTests.storage() }
+
+    func track(_ server: String, _ arguments: [String], name: String = "Signed Up") async throws -> ChildProcess.Outcome
+    {
+        let courier = try #require(builtExecutable(named: "courier"), "build courier first (swift build)")
+        let all =
+            ["track", name] + arguments + [
+                "--server", server, "--write-key", RealCollectorTests.writeKey, "--data-dir", storage.path,
+                "--drain-seconds", "5",
+            ]
+        return try await offPool { try ChildProcess.run(courier, all) }
+    }
+
+    func setSettings(_ collector: RealCollectorTests.Collector_, _ patch: JSONValue) async throws {
+        let response = try await collector.client.sendJSON(
+            "PUT", collector.server.baseURL + "/v1/projects/\(RealCollectorTests.writeKey)/settings", patch,
+            headers: ["Authorization": "Bearer \(RealCollectorTests.adminToken)"])
+        #expect(response.status == 200)
+    }
+
+    @Test func successPrintsTheCountsTheCollectorStored() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        let outcome = try await track(collector.server.baseURL, ["--count", "3", "--user-id", "user-7"])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.errorOutput.hasSuffix("courier: tracked 4, sent 4\n"), "\(outcome.errorOutput)")
+        // Three tracks and the identify.
+        #expect(try await collector.events().count == 4)
+    }
+
+    @Test func aServerThatIsDownIsNamedWithItsURL() async throws {
+        let closed = try FaultProxy(targetPort: 1)
+        let url = "http://127.0.0.1:\(closed.port)"
+        closed.stop()
+        let outcome = try await track(url, [])
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.errorOutput.contains("tracked 1, sent 0, still queued 1: connection refused to \(url)"),
+            "\(outcome.errorOutput)")
+    }
+
+    @Test func theKillSwitchIsNamed() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        try await setSettings(collector, ["enabled": false])
+        let outcome = try await track(collector.server.baseURL, [])
+        #expect(outcome.status == 2)
+        #expect(outcome.errorOutput.contains("sent 0"), "\(outcome.errorOutput)")
+        // Either the collector refused the batch (403), or the SDK read the settings first and
+        // dropped the events itself.
+        #expect(outcome.errorOutput.contains("the project's kill switch is on"), "\(outcome.errorOutput)")
+        #expect(
+            outcome.errorOutput.contains("403 project_disabled")
+                || outcome.errorOutput.contains("dropped by the kill switch 1"), "\(outcome.errorOutput)")
+        #expect(try await collector.events().isEmpty)
+    }
+
+    @Test func aSampledOutUserIsToldSoWithTheRate() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        try await setSettings(collector, ["sampleRate": 50])
+        let user = try #require((1...100).map { "user-\($0)" }.first { !Sampler.isSampled($0, rate: 50) })
+        let outcome = try await track(collector.server.baseURL, ["--user-id", user])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(
+            outcome.errorOutput.contains(
+                "tracked 2, sent 0, sampled out 2: sampled out at 50 %: user \(user) is outside the project's sample"),
+            "\(outcome.errorOutput)")
+        #expect(try await collector.events().isEmpty)
+    }
+
+    @Test func aServerWithoutACollectorIsNotTakenForOne() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Router())
+        try server.start()
+        defer { inBackground { server.stop() } }
+        let outcome = try await track(server.baseURL, [])
+        #expect(outcome.status == 2)
+        // The SDK drops what a 404 refuses; the line says the host was the mistake.
+        #expect(outcome.errorOutput.contains("sent 0"), "\(outcome.errorOutput)")
+        #expect(
+            outcome.errorOutput.contains("\(server.baseURL) is not a Courier server (unexpected answer: 404"),
+            "\(outcome.errorOutput)")
+    }
+
+    @Test func anEventTheCollectorRefusesIsCountedApartWithWhereToLook() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        // A track without a name is invalid.
+        let outcome = try await track(collector.server.baseURL, [], name: "")
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.errorOutput.contains(
+                "tracked 1, sent 0, refused as invalid 1: the collector refused 1 as invalid (courier sources rejections"
+            ),
+            "\(outcome.errorOutput)")
+    }
+}

@@ -1,0 +1,56 @@
+import CourierCore
+import CourierTesting
+import Testing
+
+/// `courier flags set` changes only the fields given, and `flags revive` undoes a kill.
+@Suite(.timeLimit(.minutes(1)))
+struct FlagsCLITests {
+    /// The cells of `key`'s row in `flags list`'s table: flag, type, state, owner, expires.
+    static func listed(_ harness: ConsoleHarness, _ key: String) async throws -> [String]? {
+        let list = try await ObservationCLITests.courier(harness, ["flags", "list", "--env", "production"])
+        #expect(list.status == 0, "\(list.errorOutput)")
+        #expect(list.output.hasPrefix("FLAG"), "\(list.output)")
+        return list.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            .first { $0.first == key }
+    }
+
+    @Test func anOwnerAloneKeepsTheRestOfTheDefinition() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let created = try await ObservationCLITests.courier(
+            harness, ["flags", "set", "dark-mode", "--env", "production", "--type", "bool", "--value", "false"])
+        #expect(created.status == 0, "\(created.errorOutput)")
+        let owner = try await ObservationCLITests.courier(
+            harness, ["flags", "set", "dark-mode", "--env", "production", "--owner", "design"])
+        #expect(owner.status == 0, "\(owner.errorOutput)")
+        let answer = try JSONParser.parse(Array(owner.output.utf8))
+        #expect(answer["flag"]?["type"]?.stringValue == "bool", "\(owner.output)")
+        #expect(answer["flag"]?["value"]?.boolValue == false)
+        #expect(answer["flag"]?["owner"]?.stringValue == "design")
+    }
+
+    @Test func reviveTurnsTheKillSwitchOffAgain() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let env = ["--env", "production"]
+        #expect(
+            try await ObservationCLITests.courier(
+                harness, ["flags", "set", "ramp", "--type", "string", "--value", "a", "--owner", "growth"] + env
+            ).status == 0)
+        #expect(try await ObservationCLITests.courier(harness, ["flags", "kill", "ramp"] + env).status == 0)
+        #expect(try await Self.listed(harness, "ramp") == ["ramp", "string", "killed", "growth", "-"])
+        let revived = try await ObservationCLITests.courier(harness, ["flags", "revive", "ramp"] + env)
+        #expect(revived.status == 0, "\(revived.errorOutput)")
+        #expect(try await Self.listed(harness, "ramp") == ["ramp", "string", "on", "growth", "-"])
+
+        let audit = try await ObservationCLITests.courier(harness, ["flags", "audit"] + env)
+        let rows = audit.output.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("AT") == true, "\(audit.output)")
+        #expect(rows.count == 4, "a header, set, kill, revive: \(audit.output)")
+        #expect(rows.dropFirst().first?.contains("enabled no → yes") == true, "\(audit.output)")
+
+        let missing = try await ObservationCLITests.courier(harness, ["flags", "revive", "nothing"] + env)
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("there is no flag nothing in environment production"))
+    }
+}
