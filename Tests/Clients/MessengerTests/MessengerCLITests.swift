@@ -59,19 +59,7 @@ struct MessengerCLITests {
         let courier = try #require(courier, "build courier first (swift build)")
         let server = try MessengerTestServer()
         defer { server.finish() }
-        let dir = server.root + "/chat"
-        func register(_ name: String) async throws -> String {
-            let outcome = try await offPool {
-                try ChildProcess.run(
-                    courier,
-                    ["chat", "register", "--server", server.baseURL, "--name", name, "--dir", dir + "/" + name])
-            }
-            #expect(outcome.status == 0, "\(outcome.errorOutput)")
-            let account = outcome.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first
-            return String(try #require(account).dropLast())
-        }
-        let aliceAccount = try await register("alice")
-        let bobAccount = try await register("bob")
+        let (dir, aliceAccount, bobAccount) = try await registerAliceAndBob(on: server)
         let keyMode = try FileManager.default.attributesOfItem(atPath: dir + "/alice.key")[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
 
@@ -96,7 +84,7 @@ struct MessengerCLITests {
         #expect(await bob.waitFor("offline: the server keeps"), "\(bob.output)")
         try alice.send("/to \(bobAccount) away one")
         try alice.send("/to \(bobAccount) away two")
-        #expect(await alice.waitFor("sent #", count: 3), "\(alice.output)")
+        #expect(await alice.waitFor("sent #3 to \(bobAccount)"), "receipts use up no numbers: \(alice.output)")
         let beforeOnline = bob.output.count
         try bob.send("/online")
         #expect(await bob.waitFor("away two"), "\(bob.output)")
@@ -245,20 +233,88 @@ struct MessengerCLITests {
         let carol = try ChatProcess(courier, ["chat", "--name", "carol", "--dir", dir + "/carol"])
         #expect(await carol.waitFor("online"), "\(carol.output)")
         try carol.send("/status")
-        #expect(await carol.waitFor("socket: "), "\(carol.output)")
+        #expect(await carol.waitFor("status: connect"), "connected or connecting, in words: \(carol.output)")
         await server.server.shutdown(deadline: .zero)
         var left = false
         for _ in 0..<200 where !left {
             try carol.send("/status")
-            left = await carol.waitFor("socket: waiting", timeout: .milliseconds(100))
+            left = await carol.waitFor("status: not connected: connecting again in ", timeout: .milliseconds(100))
         }
         #expect(left, "the connection waits before its next attempt: \(carol.output)")
         try carol.send("/offline")
         #expect(await carol.waitFor("offline: the server keeps"), "\(carol.output)")
         try carol.send("/status")
-        #expect(await carol.waitFor("socket: offline"), "\(carol.output)")
+        #expect(await carol.waitFor("status: offline (you said /offline"), "\(carol.output)")
+        #expect(!carol.output.contains("waiting(n="), "no raw connection state: \(carol.output)")
         #expect(try await carol.quit() == 0)
         try? FileManager.default.removeItem(atPath: server.root)
+    }
+
+    @Test func contactNamesStandInForAccountsAndEachReceiptChangePrintsOneLine() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let (dir, aliceAccount, bobAccount) = try await registerAliceAndBob(on: server)
+        let alice = try ChatProcess(courier, ["chat", "--name", "alice", "--dir", dir + "/alice"])
+        var bob = try ChatProcess(courier, ["chat", "--name", "bob", "--dir", dir + "/bob"])
+        #expect(await alice.waitFor("online"), "\(alice.output)")
+        #expect(await bob.waitFor("online"), "\(bob.output)")
+
+        try bob.send("/to alice too early")
+        #expect(await bob.waitFor("alice is neither a contact nor an account id (36 characters)"), "\(bob.output)")
+        try bob.send("/list")
+        try bob.send("/whoami")
+        #expect(await bob.waitFor("account \(bobAccount), device 1", count: 2), "\(bob.output)")
+        #expect(!bob.output.contains("unread"), "a refused /to leaves no conversation: \(bob.output)")
+        try bob.send("/contacts add alice not-an-account")
+        #expect(await bob.waitFor("not-an-account is not an account id"), "\(bob.output)")
+
+        try alice.send("/contacts add bob \(bobAccount)")
+        try bob.send("/contacts add alice \(aliceAccount)")
+        #expect(await bob.waitFor("contact alice is account \(aliceAccount)"), "\(bob.output)")
+        #expect(await alice.waitFor("contact bob is account \(bobAccount)"), "\(alice.output)")
+        for text in ["one", "two", "three"] { try bob.send("/to alice \(text)") }
+        #expect(await bob.waitFor("sent #3 to alice"), "\(bob.output)")
+        #expect(await alice.waitFor("#3 bob (device 1): three"), "\(alice.output)")
+        #expect(alice.output.contains("#1 bob (device 1): one"), "\(alice.output)")
+        #expect(await bob.waitFor("receipt: read up to #3 by alice"), "\(bob.output)")
+        try bob.send("/history alice")
+        #expect(await bob.waitFor("#3 me (device 1): three [read]"), "\(bob.output)")
+        try bob.send("/list")
+        #expect(await bob.waitFor("alice: 0 unread; last: three"), "\(bob.output)")
+        for number in 1...3 {
+            let line = "receipt: read up to #\(number) by alice"
+            #expect(bob.output.components(separatedBy: line).count - 1 <= 1, "one line per change: \(bob.output)")
+        }
+        #expect(!bob.output.contains("#4") && !bob.output.contains("#7"), "\(bob.output)")
+
+        #expect(try await bob.quit() == 0)
+        bob = try ChatProcess(courier, ["chat", "--name", "bob", "--dir", dir + "/bob"])
+        try bob.send("/contacts")
+        #expect(await bob.waitFor("alice  \(aliceAccount)"), "contacts are kept: \(bob.output)")
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: dir + "/bob/contacts.json")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try await bob.quit() == 0)
+        #expect(try await alice.quit() == 0)
+    }
+
+    /// Registers the devices alice and bob in `<root>/chat/<name>`; returns that folder and their accounts.
+    func registerAliceAndBob(on server: MessengerTestServer) async throws -> (String, String, String) {
+        let dir = server.root + "/chat"
+        return (dir, try await register("alice", on: server, in: dir), try await register("bob", on: server, in: dir))
+    }
+
+    /// Registers a chat device `name` in `dir/name` and returns its account id.
+    func register(_ name: String, on server: MessengerTestServer, in dir: String) async throws -> String {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let outcome = try await offPool {
+            try ChildProcess.run(
+                courier, ["chat", "register", "--server", server.baseURL, "--name", name, "--dir", dir + "/" + name])
+        }
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let account = outcome.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first
+        return String(try #require(account).dropLast())
     }
 
     /// The safety number's three lines of digit groups in an output.

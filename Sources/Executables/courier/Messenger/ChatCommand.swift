@@ -65,7 +65,8 @@ struct ChatCommand {
     func run() async throws {
         let device = ChatDevice(name: name, client: try open(), sockets: try WebSocketClient())
         defer { device.sockets.shutdown() }
-        try await ChatSession(device: device, downloads: directory + "/downloads").run(
+        let contacts = try ChatContacts(directory: directory)
+        try await ChatSession(device: device, downloads: directory + "/downloads", contacts: contacts).run(
             lines: StandardInputLines.stream())
     }
 
