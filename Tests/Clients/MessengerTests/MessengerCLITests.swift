@@ -167,6 +167,20 @@ struct MessengerCLITests {
         #expect(await tablet.waitFor("to both of your devices"), "\(tablet.output)")
         try tablet.send("/to \(bob.credentials.accountId) from the tablet")
         #expect(await phone.waitFor("(device 2): from the tablet"), "the phone gets the tablet's own copy")
+
+        _ = try await register("carol", on: server, in: dir)
+        let carol = try ChatProcess(courier, ["chat", "--name", "carol", "--dir", dir + "/carol"])
+        #expect(await carol.waitFor("online"), "\(carol.output)")
+        try carol.send("/contacts add phone-owner \(account.dropLast())")
+        try carol.send("/to phone-owner read on two devices")
+        #expect(await phone.waitFor("read on two devices"), "\(phone.output)")
+        #expect(await tablet.waitFor("read on two devices"), "\(tablet.output)")
+        #expect(await carol.waitFor("receipt: read up to #1 by phone-owner"), "\(carol.output)")
+        try carol.send("/to phone-owner a second one")
+        #expect(await carol.waitFor("receipt: read up to #2 by phone-owner"), "\(carol.output)")
+        let reads = carol.output.components(separatedBy: "receipt: read up to #1 by phone-owner").count - 1
+        #expect(reads == 1, "both devices read it; one line says so: \(carol.output)")
+        #expect(try await carol.quit() == 0)
         #expect(try await phone.quit() == 0)
         #expect(try await tablet.quit() == 0)
     }
