@@ -357,6 +357,23 @@ struct PipelineTests {
         #expect(harness.transport.uploads.isEmpty)
     }
 
+    @Test func eventsTheCollectorRefusedWithItsKillSwitchLeaveTheQueueForGood() async throws {
+        // The kill switch goes on at the collector before the SDK has read it in its settings:
+        // the refused batch and what is queued behind it are dropped, so nothing tracked during
+        // the kill can be sent once the switch is turned off again.
+        harness.transport.setRule { _ in FakeTransport.status(403) }
+        let analytics = harness.make {
+            $0.flushAt = 1_000
+            $0.maximumBatchCount = 2
+            $0.maximumUploadsInFlight = 1
+        }
+        for index in 0..<5 { analytics.track("During the kill \(index)") }
+        _ = await analytics.flushed()
+        #expect(analytics.stats.dropped(.disabled) == 5)
+        #expect(analytics.stats.queuedEvents == 0)
+        #expect(harness.transport.uploads.count == 1)
+    }
+
     @Test func remoteSettingsChangeFlushAtAndTheAllowList() async throws {
         harness.transport.settings.withLock { $0 = ["enabled": true, "flushAt": 2, "propertyAllowList": ["keep"]] }
         let analytics = harness.make { $0.fetchesRemoteSettings = true }

@@ -138,10 +138,17 @@ extension AnalyticsPipeline {
                 once: "401")
             return .stop
         case .disabled:
+            // The kill switch is on at the collector: this batch, and what is queued behind it,
+            // were tracked before this SDK knew, and are dropped like what is tracked from now on
+            // (docs/analytics-sdk.md), so turning the switch off later does not let them through.
+            // Batches already in flight drop themselves on their own 403.
             var settings = remote
             settings.enabled = false
             apply(settings)
             try? queue.setValue(JSONWriter.string(settings.json), for: "settings")
+            try? queue.delete(batch)
+            let behind = (try? queue.delete(after: upload.sentThrough)) ?? 0
+            stats.drop(.disabled, count: batch.count + behind)
             lastAttemptFailed = true
             return .stop
         case .retry(let after):

@@ -170,6 +170,16 @@ final class EventQueue {
         }
     }
 
+    /// Deletes the events queued after `id` (those no batch has taken yet).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    func delete(after id: Int64) throws -> Int {
+        try db.run("DELETE FROM events WHERE id > ?1", [.integer(id)])
+        let deleted = db.changes
+        try refreshTotals()
+        return deleted
+    }
+
     /// Deletes every queued event.
     func deleteAll() throws {
         try db.run("DELETE FROM events")
