@@ -169,10 +169,15 @@ struct ClusterMessengerTests {
 
     /// Whether no socket answers for `device`'s mailbox subject on any instance.
     static func isOffline(_ device: TestDevice, _ cluster: TestCluster) async -> Bool {
-        guard let bus = try? NATSMessageBus(url: cluster.nats.url, name: "test-probe") else { return false }
+        await presence(of: device, cluster) == .noResponders
+    }
+
+    /// What the bus answers when asked, as a send asks, whether a socket holds `device`.
+    static func presence(of device: TestDevice, _ cluster: TestCluster) async -> BusReply {
+        guard let bus = try? NATSMessageBus(url: cluster.nats.url, name: "test-probe") else { return .unavailable }
         return await bus.request(
-            "mbx.\(BusSubject.token(device.accountId)).\(device.deviceId)", [], timeout: .seconds(5))
-            == .noResponders
+            "mbx.\(BusSubject.token(device.accountId)).\(device.deviceId)", Array(device.accountId.utf8),
+            timeout: .seconds(5))
     }
 
     /// The sum over every instance's `/metrics` of the samples named in `names`.
@@ -259,11 +264,7 @@ struct ClusterMessengerTests {
 
     /// Whether a socket answers for `device`'s mailbox subject on some instance.
     static func answersPresence(_ device: TestDevice, _ cluster: TestCluster) async -> Bool {
-        guard let bus = try? NATSMessageBus(url: cluster.nats.url, name: "test-probe") else { return false }
-        let reply = await bus.request(
-            "mbx.\(BusSubject.token(device.accountId)).\(device.deviceId)", Array(device.accountId.utf8),
-            timeout: .seconds(5))
-        if case .answered = reply { return true }
+        if case .answered = await presence(of: device, cluster) { return true }
         return false
     }
 }
