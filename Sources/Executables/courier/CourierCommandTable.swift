@@ -126,6 +126,22 @@ extension CourierCommand {
                     environment,
                 ] + common),
             Command("audit", summary: "print the changes, newest first", options: [environment] + view),
+            Command(
+                "segment", summary: "the segments rules name (all their conditions must hold)",
+                subcommands: [
+                    Command(
+                        "set", summary: "create a segment or replace its conditions",
+                        arguments: [.required("SEGMENT", help: "the segment's key")],
+                        options: [
+                            .repeated(
+                                "--condition", "ATTRIBUTE OPERATOR VALUE[,VALUE...]",
+                                help: "one condition, e.g. \"plan in pro,team\" (operators: docs/feature-flags.md)"),
+                            .value("--file", "PATH", help: "the whole segment, from a file"),
+                            .value("--definition", "JSON", help: "the whole segment"),
+                            environment,
+                        ] + common),
+                    Command("list", summary: "list the environment's segments", options: [environment] + view),
+                ]),
         ])
 
     static let name = Option.value("--name", "NAME", required: true, help: "the device's name")
