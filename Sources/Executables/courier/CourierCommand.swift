@@ -52,6 +52,14 @@ enum CourierCommand {
             try await FlagsCommand(client: client, environment: environment).run(invocation)
         case "chat":
             try await runChat(invocation)
+        case "images":
+            try await ImagesCommand(
+                source: invocation.argument("SOURCE") ?? "",
+                pixels: try invocation.integer("--px", in: 1...8192) ?? 300,
+                output: invocation.value("--out"),
+                cacheDirectory: invocation.value("--data-dir").map { $0 + "/images" }
+                    ?? DataDirectory.default(environment: environment) + "/images"
+            ).run()
         case "demo":
             try await MessengerDemo(server: invocation.value("--server")).run()
         default:

@@ -82,6 +82,20 @@ extension CourierCommand {
             flags,
             chat,
             Command(
+                "images", summary: "the image pipeline (docs/image-pipeline.md)",
+                subcommands: [
+                    Command(
+                        "thumbnail", summary: "fit an image in a square box and write it as JPEG",
+                        arguments: [.required("SOURCE", help: "an http(s) URL or an image file")],
+                        options: [
+                            .value("--px", "N", help: "the box's side in pixels (default 300)"),
+                            .value("--out", "PATH", help: "where to write it (default NAME-N.jpg here)"),
+                            .value(
+                                "--data-dir", "PATH",
+                                help: "keeps the disk cache in PATH/images (default $XDG_DATA_HOME/courier/images)"),
+                        ])
+                ]),
+            Command(
                 "demo", summary: "scripted demonstrations",
                 subcommands: [
                     Command(
