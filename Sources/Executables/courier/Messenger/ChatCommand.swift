@@ -63,7 +63,7 @@ struct ChatCommand {
             say("")
             say("    \(linking.code.uri)")
             say("")
-            say("On a device of the account, run (within 10 minutes):")
+            say("On a device of the account, run (before the code expires: 10 minutes on a default server):")
             say("  courier chat provision '\(linking.code.uri)' --name DEVICE")
             say("waiting for the provision…")
             return try await linking.finish()
