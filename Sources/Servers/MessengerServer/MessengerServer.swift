@@ -127,6 +127,9 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)
+        # HELP courier_messenger_provisioning_sockets Devices waiting to be linked on this instance (provisioning sockets).
+        # TYPE courier_messenger_provisioning_sockets gauge
+        courier_messenger_provisioning_sockets \(provisioning.count)
         # HELP courier_messenger_pushes_sent_total Content-free pushes a push service accepted.
         # TYPE courier_messenger_pushes_sent_total counter
         courier_messenger_pushes_sent_total \(pushes.sent.load(ordering: .relaxed))

@@ -98,6 +98,7 @@ struct ProvisioningTests {
         var open: [WebSocket] = []
         for _ in 0..<3 { open.append(try await Self.open(harness, client: client).0) }
         #expect(harness.messenger.provisioningSockets == 3)
+        #expect(harness.messenger.metricsText().contains("courier_messenger_provisioning_sockets 3\n"))
 
         let refused = try await client.connect(to: "ws" + harness.baseURL.dropFirst(4) + "/v1/websocket/provisioning/")
         var reader = DeliveryReader(refused)
