@@ -14,7 +14,7 @@ import Synchronization
 final class ProvisioningRelay: Sendable {
     /// What ended a socket's wait.
     private enum Event: Sendable {
-        case provision([UInt8])
+        case provisioned
         case expired
         case closedByPeer
     }
@@ -77,7 +77,7 @@ final class ProvisioningRelay: Sendable {
                     return
                 }
                 bus.reply(to: message, Self.relayed)
-                sink.yield(.provision(message.payload))
+                sink.yield(.provisioned)
             }
         } catch {
             socket.outbound.close(.tryAgainLater, reason: "the server cannot take provisioning sockets now")
@@ -98,7 +98,7 @@ final class ProvisioningRelay: Sendable {
             }
             for await event in events {
                 switch event {
-                case .provision: socket.outbound.close(.normalClosure, reason: "provisioned")
+                case .provisioned: socket.outbound.close(.normalClosure, reason: "provisioned")
                 case .expired: socket.outbound.close(Self.expiredCode, reason: "the provisioning address expired")
                 case .closedByPeer: break
                 }
