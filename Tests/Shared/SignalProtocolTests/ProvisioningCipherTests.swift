@@ -13,6 +13,26 @@ struct ProvisioningCipherTests {
             identity: identity, accountId: "5b1c2d3e-0000-4000-8000-000000000001", linkingToken: "token-7f")
     }
 
+    /// PyNaCl's reference vector for `crypto_box_seal` (tests/data/sealed_box_ref.txt): the
+    /// recipient is RFC 7748's Alice, the box was made elsewhere.
+    @Test func theSealedBoxOpensAReferenceVectorMadeElsewhere() throws {
+        let secret = SecretBytes([UInt8](hex: "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"))
+        let publicKey = [UInt8](hex: "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
+        #expect(try Sodium.x25519Base(secret) == publicKey)
+        let plaintext = [UInt8](
+            hex: "be075fc53c81f2d5cf141316ebeb0c7b5228c52a4c62cbd44b66849b64244ffce5ecbaaf33bd751a1ac728d45e6c6129"
+                + "6cdc3c01233561f41db66cce314adb310e3be8250c46f06dceea3a7fa1348057e2f6556ad6b1318a024a838f21af1f"
+                + "de048977eb48f59ffd4924ca1c60902e52f0a089bc76897040e082f937763848645e0705")
+        let box = [UInt8](
+            hex: "199c808806a62c1be56951023ad3396b0ce0ef2c5b9ca688ac96d2d06ca43f65d314400cc9bbefb23dd26f824c9cb553"
+                + "f81e8c894ea9a553f4d777c77b66d5a6925da3f5961c5f7147172db5597ac14210066ee3ee13e6230a9a9610e9cddb"
+                + "f24094f54fbbf6694c08a436cec39ff5a373656d9584f4df9dd8c817e2e597540628d0ee21a6524a3fcf3eabdc0968"
+                + "390bd260a47366ead7f71cc2e774d411d96f3497c7e10291937bc16dc46a111686b85a8c86")
+        let opened = try Sodium.openSealedBox(box, publicKey: publicKey, privateKey: secret)
+        #expect(opened.unsafeCopiedBytes == plaintext)
+        #expect(box.count == plaintext.count + Sodium.sealedBoxOverhead)
+    }
+
     @Test func theEphemeralKeysHolderOpensWhatWasSealedToIt() throws {
         let ephemeral = try KeyPair.generate()
         let box = try ProvisioningCipher.seal(provision, to: ephemeral.publicKey)
