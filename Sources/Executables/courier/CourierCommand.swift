@@ -82,11 +82,9 @@ extension CourierCommand {
         case "chat register":
             try await chat.register(server: server)
         case "chat provision":
-            try await chat.provision(identityFile: invocation.value("--identity"))
+            try await chat.provision(code: invocation.argument("CODE") ?? "")
         case "chat link":
-            try await chat.link(
-                server: server, token: invocation.value("--token") ?? "",
-                identityFile: invocation.value("--identity") ?? "")
+            try await chat.link(server: server)
         default:
             try await chat.run()
         }

@@ -168,19 +168,12 @@ extension CourierCommand {
                 "register", summary: "a new messenger account and its first device",
                 options: [.value("--server", "URL", required: true, help: "the messenger server"), name, directory]),
             Command(
-                "provision", summary: "a linking token, and the identity key in a 0600 file for the new device",
-                options: [
-                    name, directory,
-                    .value("--identity", "FILE", help: "where to write the key (default <dir>-identity.handover)"),
-                ]),
+                "link", summary: "make this a new device of an account: prints a code, waits for provision",
+                options: [.value("--server", "URL", required: true, help: "the messenger server"), name, directory]),
             Command(
-                "link", summary: "link this device to an account",
-                options: [
-                    .value("--server", "URL", required: true, help: "the messenger server"), name,
-                    .value("--token", "TOKEN", required: true, help: "the linking token"),
-                    .value("--identity", "FILE", required: true, help: "the identity key file from provision"),
-                    directory,
-                ]),
+                "provision", summary: "on a device of the account: link the device showing CODE",
+                arguments: [.required("CODE", help: "the courier-link:// code that `chat link` printed")],
+                options: [name, directory]),
             Command("run", summary: "the interactive client (/help lists its commands)", options: [name, directory]),
         ], defaultSubcommand: "run")
 }

@@ -103,6 +103,27 @@ struct ClusterMessengerTests {
         #expect(await arrivals.next()?["clientMessageId"] != nil)
     }
 
+    @Test func aProvisionSentToOneInstanceReachesTheLinkingSocketOnTheOtherOverNATS() async throws {
+        let cluster = try await TestCluster.start()
+        defer { cluster.stop() }
+        let (a, b) = (Self.api(cluster, 0), Self.api(cluster, 1))
+        let phone = try await a.register()
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let socket = try await sockets.connect(
+            to: "ws" + cluster.baseURL(1).dropFirst(4) + "/v1/websocket/provisioning/")
+        var frames = DeliveryReader(socket)
+        let address = try #require(await frames.next()?["body"]?["address"]?.stringValue)
+        let sealed: [UInt8] = (0..<256).map { UInt8($0) }
+        let body: JSONValue = ["body": .string(Base64.encode(sealed))]
+        let relayed = try await a.request("PUT", "/v1/provisioning/" + address, as: phone, json: body)
+        #expect(relayed.status == 204)
+        #expect(await frames.next()?["body"]?["body"]?.stringValue.flatMap(Base64.decode) == sealed)
+        let unknown = try await b.request(
+            "PUT", "/v1/provisioning/" + String(repeating: "ab", count: 16), as: phone, json: body)
+        #expect(unknown.status == 404, "no responders anywhere")
+    }
+
     @Test func oneTimePreKeysFetchedConcurrentlyOverBothInstancesAreHandedOutOnce() async throws {
         let cluster = try await TestCluster.start()
         defer { cluster.stop() }

@@ -94,15 +94,7 @@ extension MessengerClient {
     }
 
     /// The delivery socket's URL for this server (`ws`/`wss` from `http`/`https`).
-    public nonisolated var deliverySocketURL: String {
-        var url = configuration.serverURL
-        if url.hasPrefix("https://") {
-            url = "wss://" + url.dropFirst("https://".count)
-        } else if url.hasPrefix("http://") {
-            url = "ws://" + url.dropFirst("http://".count)
-        }
-        return url + "/v1/websocket"
-    }
+    public nonisolated var deliverySocketURL: String { Self.socketURL(configuration.serverURL, path: "/v1/websocket") }
 
     /// The `Authorization` header for the delivery socket.
     public nonisolated var authorizationHeader: (String, String) { ("Authorization", credentials.authorization) }
