@@ -52,6 +52,13 @@ enum CourierCommand {
             try await FlagsCommand(client: client, environment: environment).run(invocation)
         case "chat":
             try await runChat(invocation)
+        case "sync":
+            try await SyncCommand(
+                server: server,
+                token: invocation.value("--token") ?? environment["COURIER_SYNC_TOKEN"] ?? "dev-sync-token",
+                dataDirectory: invocation.value("--data-dir") ?? DataDirectory.default(environment: environment)
+                    + "/sync"
+            ).run(invocation)
         case "images":
             try await ImagesCommand(
                 source: invocation.argument("SOURCE") ?? "",

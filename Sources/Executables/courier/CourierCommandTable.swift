@@ -81,6 +81,7 @@ extension CourierCommand {
                 ]),
             flags,
             chat,
+            sync,
             Command(
                 "images", summary: "the image pipeline (docs/image-pipeline.md)",
                 subcommands: [
@@ -156,6 +157,35 @@ extension CourierCommand {
                         ] + common),
                     Command("list", summary: "list the environment's segments", options: [environment] + view),
                 ]),
+        ])
+
+    static let collection = Argument.required("COLLECTION", help: "the record type, e.g. notes")
+    static let recordID = Argument.required("ID", help: "the record's id (courier sync list shows it)")
+    static let fields = Argument.variadic("FIELD=VALUE", help: "fields; JSON values are parsed")
+    static let syncOptions: [Option] = [
+        server,
+        .value("--token", "TOKEN", help: "the sync token (default $COURIER_SYNC_TOKEN or dev-sync-token)"),
+        .value(
+            "--data-dir", "PATH",
+            help: "this installation's local store (default $XDG_DATA_HOME/courier/sync or ~/.local/share/courier/sync)"
+        ),
+    ]
+
+    static let sync = Command(
+        "sync", summary: "offline-first records through the sync client (docs/sync.md)",
+        subcommands: [
+            Command(
+                "add", summary: "create a record locally, then sync", arguments: [collection, fields],
+                options: syncOptions),
+            Command(
+                "set", summary: "change fields of a record locally, then sync",
+                arguments: [collection, recordID, fields], options: syncOptions),
+            Command(
+                "delete", summary: "delete a record locally, then sync", arguments: [collection, recordID],
+                options: syncOptions),
+            Command(
+                "list", summary: "sync, then print the local records", arguments: [collection],
+                options: [.flag("--offline", help: "print the local store without syncing")] + syncOptions),
         ])
 
     static let name = Option.value("--name", "NAME", required: true, help: "the device's name")

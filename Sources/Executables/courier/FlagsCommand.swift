@@ -45,14 +45,8 @@ struct FlagsCommand {
                 JSONWriter.string(
                     try await client.admin("POST", "\(base)/definitions/\(AdminClient.escape(flagKey))/kill")))
         case "eval":
-            var attributes: [String: JSONValue] = [:]
-            for pair in arguments.values("--context") + arguments.arguments("KEY=VALUE") {
-                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                    throw CommandError("--context takes KEY=VALUE, got \(pair)")
-                }
-                let raw = String(pair[pair.index(after: equals)...])
-                attributes[String(pair[..<equals])] = (try? JSONParser.parse(raw)) ?? .string(raw)
-            }
+            let attributes = try KeyValueArguments.parse(
+                arguments.values("--context") + arguments.arguments("KEY=VALUE"), form: "--context")
             var context: [String: JSONValue] = ["attributes": .object(attributes)]
             if let key = arguments.value("--targeting-key") { context["targetingKey"] = .string(key) }
             let answer = try await client.post(

@@ -19,17 +19,7 @@ struct TrackCommand {
     let drainSeconds: Double
 
     static func parseProperties(_ pairs: [String]) throws -> [String: JSONValue] {
-        var properties: [String: JSONValue] = [:]
-        for pair in pairs {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CommandError("--prop takes key=value, not \(pair)")
-            }
-            let key = String(pair[..<equals])
-            let text = String(pair[pair.index(after: equals)...])
-            // Numbers, booleans, null, arrays and objects are JSON; anything else is a string.
-            properties[key] = (try? JSONParser.parse(text)) ?? .string(text)
-        }
-        return properties
+        try KeyValueArguments.parse(pairs, form: "--prop")
     }
 
     /// Reads the project's settings first, so the sample rate and kill switch in force are known
