@@ -25,6 +25,9 @@ struct SyncBenchmark {
         var storePull: [Double] = []
         var converge: [Double] = []
         var ceiling: [Double] = []
+        var batchedObserved: [Double] = []
+        var batchedUnobserved: [Double] = []
+        var rawBatched: [Double] = []
         for _ in 0..<runs {
             let directory = NSTemporaryDirectory() + "courier-bench-sync-" + Identifier.uuid()
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -36,6 +39,9 @@ struct SyncBenchmark {
             let bare = try rawWrites(directory)
             raw.append(bare.rate)
             rawP50.append(bare.p50)
+            batchedObserved.append(try batchedWrites(directory, observed: true))
+            batchedUnobserved.append(try batchedWrites(directory, observed: false))
+            rawBatched.append(try rawWrites(directory, perTransaction: Self.batch).rate)
             let network = try loopback(directory)
             pushed.append(network.pushRate)
             pulled.append(network.pullRate)
@@ -48,6 +54,14 @@ struct SyncBenchmark {
         print(line("local write + oplog, observed", median(local), "/s", median(raw), "raw SQLite insert, txn per row"))
         print(line("local write + oplog, unobserved", median(unobserved), "/s", median(raw), "raw SQLite insert"))
         print(line("local write p50 ns", median(localP50), "ns", median(rawP50), "raw SQLite insert p50"))
+        print(
+            line(
+                "local writes in batches of \(Self.batch), observed", median(batchedObserved), "/s", median(rawBatched),
+                "raw SQLite insert, \(Self.batch) rows per txn"))
+        print(
+            line(
+                "local writes in batches of \(Self.batch), unobserved", median(batchedUnobserved), "/s",
+                median(rawBatched), "raw SQLite insert, \(Self.batch) rows per txn"))
         print(line("push ops/s on loopback", median(pushed), "/s", median(storePush), "SyncStore.push in process"))
         print(
             line("pull records/s on loopback", median(pulled), "/s", median(storePull), "SyncStore.changes in process"))
@@ -59,6 +73,36 @@ struct SyncBenchmark {
             String(
                 format: "local write with oplog / raw write = %.2f× unobserved, %.2f× observed (goal ≥ 0.5×)",
                 median(unobserved) / median(raw), median(local) / median(raw)))
+        print(
+            String(
+                format: "batched local writes with oplog / batched raw writes = %.2f× unobserved, %.2f× observed",
+                median(batchedUnobserved) / median(rawBatched), median(batchedObserved) / median(rawBatched)))
+    }
+
+    /// Rows per transaction in the batched figures.
+    static let batch = 100
+
+    /// `SyncClient.write` with `batch` records each, with or without an observer.
+    private func batchedWrites(_ directory: String, observed: Bool) throws -> Double {
+        let count = records
+        let fields = (0..<count).map(self.fields)
+        return try runBlocking { () -> Double in
+            let client = try SyncClient(
+                path: directory + "/batched-\(observed).sqlite", transport: Unreachable())
+            let observer = Task {
+                guard observed else { return }
+                for await _ in client.observe(collection: "bench") {}
+            }
+            defer { observer.cancel() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for first in stride(from: 0, to: count, by: Self.batch) {
+                try await client.write(
+                    (first..<min(first + Self.batch, count)).map {
+                        .set(collection: "bench", id: "r-\($0)", fields: fields[$0])
+                    })
+            }
+            return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
     }
 
     private struct Unreachable: SyncTransport {
@@ -106,23 +150,26 @@ struct SyncBenchmark {
         }
     }
 
-    /// The same rows into a plain table, one transaction per row, same connection options.
-    private func rawWrites(_ directory: String) throws -> (rate: Double, p50: Double) {
+    /// The same rows into a plain table, `perTransaction` rows per transaction, same connection
+    /// options; the p50 is per transaction.
+    private func rawWrites(_ directory: String, perTransaction: Int = 1) throws -> (rate: Double, p50: Double) {
         var options = Database.Options()
         options.synchronous = "NORMAL"
-        let db = try Database(path: directory + "/raw.sqlite", options: options)
+        let db = try Database(path: directory + "/raw-\(perTransaction).sqlite", options: options)
         try db.execute(
             "CREATE TABLE rows(collection TEXT NOT NULL, id TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY(collection, id)) WITHOUT ROWID"
         )
         var each: [Double] = []
         let start = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<records {
+        for first in stride(from: 0, to: records, by: perTransaction) {
             let begin = DispatchTime.now().uptimeNanoseconds
-            let text = JSONWriter.string(.object(fields(index)))
             try db.transaction {
-                try db.run(
-                    "INSERT OR REPLACE INTO rows(collection, id, fields) VALUES ('bench', ?1, ?2)",
-                    [.text("r-\(index)"), .text(text)])
+                for index in first..<min(first + perTransaction, records) {
+                    let text = JSONWriter.string(.object(fields(index)))
+                    try db.run(
+                        "INSERT OR REPLACE INTO rows(collection, id, fields) VALUES ('bench', ?1, ?2)",
+                        [.text("r-\(index)"), .text(text)])
+                }
             }
             each.append(Double(DispatchTime.now().uptimeNanoseconds - begin))
         }

@@ -140,6 +140,35 @@ struct SyncCycleTests {
         #expect(latest.map(\.id) == latest.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
+    @Test func aBatchIsOneCommitThatObserversSeeOnceAndAFailedDeleteWritesNothing() async throws {
+        let harness = try await SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        var results = alice.observe(collection: "notes").makeAsyncIterator()
+        #expect(await results.next() == [])
+        try await alice.write(
+            (0..<100).map { .set(collection: "notes", id: "n-\($0)", fields: ["i": .int(Int64($0))]) })
+        // One commit: the observer's next answer already holds every record of the batch.
+        #expect(await results.next()?.count == 100)
+        #expect(try await alice.pendingOperationCount() == 100)
+
+        await #expect(throws: SyncError.self) {
+            try await alice.write([.delete(collection: "notes", id: "n-1"), .delete(collection: "notes", id: "absent")])
+        }
+        #expect(try await alice.record("notes", id: "n-1") != nil, "the batch rolled back as a whole")
+        #expect(try await alice.pendingOperationCount() == 100)
+
+        try await alice.write([
+            .delete(collection: "notes", id: "n-1"), .set(collection: "notes", id: "n-2", fields: ["i": nil]),
+        ])
+        #expect(await results.next()?.count == 99)
+        let report = try await alice.sync()
+        #expect(
+            report.applied == 102 && report.conflicts == 0 && report.rejected == 0, "one operation per write: \(report)"
+        )
+        #expect(try await harness.serverSnapshot().records.filter { !$0.deleted }.count == 99)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func eachOperationReportsItsOutcome(backend: StoreBackend) async throws {
         let harness = try await SyncHarness(backend: backend)

@@ -141,32 +141,45 @@ final class LocalStore: Sendable {
     }
 
     /// `rows` (sorted by id, as `records(collection:)` returns them) with the records `ids`
-    /// read again, in one snapshot: updated, inserted in order, or removed when deleted.
-    func merge(_ ids: Set<String>, into rows: [LocalRecord], collection: String) throws -> [LocalRecord] {
-        try pool.read { db in
-            var result = rows
-            for id in ids {
-                let fresh = try Self.localRecord(db, collection, id)
-                // SQLite's `ORDER BY id` compares bytes: so does this search.
-                var low = 0
-                var high = result.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if result[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
-                        low = middle + 1
-                    } else {
-                        high = middle
-                    }
-                }
-                let found = low < result.count && result[low].id == id
-                switch (found, fresh) {
-                case (true, let fresh?): result[low] = fresh
-                case (true, nil): result.remove(at: low)
-                case (false, let fresh?): result.insert(fresh, at: low)
-                case (false, nil): break
+    /// read again, in one snapshot and one query: updated, inserted in order, or removed when
+    /// deleted. `rows` changes in place, so an observer whose last answer was let go pays no copy.
+    func merge(_ ids: Set<String>, into rows: inout [LocalRecord], collection: String) throws {
+        guard !ids.isEmpty else { return }
+        let fresh = try pool.read { db in
+            try db.query(
+                """
+                SELECT r.id, r.fields, r.version, EXISTS(SELECT 1 FROM oplog o WHERE o.collection = r.collection
+                    AND o.record_id = r.id)
+                FROM records r WHERE r.collection = ?1 AND r.deleted = 0
+                    AND r.id IN (SELECT value FROM json_each(?2))
+                """, [.text(collection), .text(JSONWriter.string(.array(ids.map { .string($0) })))]
+            ) { row in
+                LocalRecord(
+                    collection: collection, id: row.text(0) ?? "",
+                    fields: try JSONParser.parse(row.text(1) ?? "{}").objectValue ?? [:], version: row.int(2),
+                    isPending: row.int(3) != 0)
+            }
+        }
+        let live = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in ids {
+            // SQLite's `ORDER BY id` compares bytes: so does this search.
+            var low = 0
+            var high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if rows[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
+                    low = middle + 1
+                } else {
+                    high = middle
                 }
             }
-            return result
+            let found = low < rows.count && rows[low].id == id
+            switch (found, live[id]) {
+            case (true, let record?): rows[low] = record
+            case (true, nil): rows.remove(at: low)
+            case (false, let record?): rows.insert(record, at: low)
+            case (false, nil): break
+            }
         }
     }
 
