@@ -7,7 +7,9 @@ actor AnalyticsPipeline {
     let configuration: AnalyticsConfiguration
     let stats: StatsRecorder
     let clock: any Clock
-    let transport: any AnalyticsTransport
+    /// Made on first use, on the actor: the default one builds a URLSession, which an app's
+    /// launch thread should not pay for.
+    lazy var transport: any AnalyticsTransport = configuration.transport ?? URLSessionTransport()
     let directory: URL
 
     var queue: EventQueue?
@@ -41,7 +43,6 @@ actor AnalyticsPipeline {
         self.configuration = configuration
         self.stats = stats
         clock = configuration.clock
-        transport = configuration.transport ?? URLSessionTransport()
         consent = configuration.defaultConsent
         policy = FlushPolicy(flushAt: configuration.flushAt, interval: configuration.flushInterval)
         sizer = BatchSizer(maximum: configuration.maximumBatchCount)
