@@ -137,6 +137,7 @@ enum ServerCommand {
             metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
             providers: [{ collector.metricsText() }, { messenger.metricsText() }]
                 + ((bus as? NATSMessageBus).map { nats in [{ nats.metricsText() }] } ?? []))
+        OpenAPIRoute.mount(on: &router)
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port
