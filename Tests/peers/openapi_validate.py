@@ -10,10 +10,12 @@ EXCHANGES.json (written by OpenAPIContractTests) holds:
   (error cases send requests the document forbids on purpose);
 - "frames": [{"schema", "frame"}]: WebSocket frames, validated against components/schemas.
 
-Prints one line per failure and exits 1 if there was any; prints a summary and exits 0 otherwise.
+Every documented operation must be exercised by at least one exchange, so the document
+describes nothing the test does not check. Prints one line per failure and exits 1 if there was any; prints a summary and exits 0 otherwise.
 """
 import base64
 import json
+import re
 import sys
 from urllib.parse import parse_qs, urlsplit
 
@@ -72,6 +74,24 @@ def describe(error):
     return text
 
 
+def operations(document):
+    """(method, template, regex) for every operation of the document."""
+    result = []
+    for template, item in document["paths"].items():
+        pattern = "^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)) + "$"
+        for method in item:
+            if method in ("get", "put", "post", "delete", "patch", "head", "options"):
+                result.append((method, template, re.compile(pattern)))
+    return result
+
+
+def operation_of(exchange, known):
+    """The documented operation an exchange went to: the template with the fewest parameters."""
+    method, path = exchange["method"].lower(), urlsplit(exchange["url"]).path
+    matches = [(t.count("{"), t) for m, t, r in known if m == method and r.match(path)]
+    return (method, min(matches)[1]) if matches else None
+
+
 def main():
     record = json.load(open(sys.argv[1], encoding="utf-8"))
     document = record["document"]
@@ -99,6 +119,11 @@ def main():
         errors = list(validator.iter_errors(item["frame"]))
         if errors:
             failures.append(f'frame {item["schema"]}: {errors[0].message} in {json.dumps(item["frame"])[:300]}')
+    known = operations(document)
+    exercised = {operation_of(exchange, known) for exchange in record.get("exchanges", [])}
+    for method, template, _ in known:
+        if (method, template) not in exercised:
+            failures.append(f"{method.upper()} {template} is documented but no exchange exercised it")
     for failure in failures:
         print(failure)
     if failures:

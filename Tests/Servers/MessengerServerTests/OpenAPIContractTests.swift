@@ -114,11 +114,20 @@ struct OpenAPIContractTests {
             validateRequest: false)
         #expect(none.status == 400)
         #expect(none.json?["error"]?["code"] == "batch_rejected")
-        for (path, body) in [
-            ("/v1/track", ["event": "Clicked", "userId": "u2"] as JSONValue), ("/v1/identify", ["userId": "u2"]),
-            ("/v1/page", ["userId": "u2", "name": "Home"]), ("/v1/t", ["event": "Short", "anonymousId": "a1"]),
-        ] {
-            #expect(try await recorder.send("POST", path, headers: basic, json: body).status == 200)
+        // Every single-message route and its analytics.js short path, and the batch's aliases.
+        let singles: [(String, String, JSONValue)] = [
+            ("track", "t", ["event": "Clicked", "userId": "u2"]), ("identify", "i", ["userId": "u2", "traits": [:]]),
+            ("page", "p", ["userId": "u2", "name": "Home"]), ("screen", "s", ["anonymousId": "a1", "name": "Cart"]),
+            ("group", "g", ["userId": "u2", "groupId": "team-1"]),
+            ("alias", "a", ["userId": "u2", "previousId": "a1"]),
+        ]
+        for (path, short, body) in singles {
+            #expect(try await recorder.send("POST", "/v1/" + path, headers: basic, json: body).status == 200)
+            #expect(try await recorder.send("POST", "/v1/" + short, headers: basic, json: body).status == 200)
+        }
+        for path in ["/v1/import", "/v1/b"] {
+            let batch: JSONValue = ["batch": [["type": "track", "event": "Imported", "userId": "u3"]]]
+            #expect(try await recorder.send("POST", path, headers: basic, json: batch).status == 200)
         }
         let wrongKey = ["Authorization": "Basic " + Base64.encode(Array("nobody:".utf8))]
         #expect(
@@ -413,7 +422,10 @@ struct OpenAPIContractTests {
                 "PUT", "/v1/projects/\(Self.writeKey)/settings", headers: ["Cookie": cookie, "X-CSRF-Token": csrf],
                 json: ["flushAt": 10]
             ).status == 200)
-        for asset in ["/console", "/console/app.css", "/console/app.js"] {
+        for asset in [
+            "/console", "/console/app.css", "/console/app.js", "/console/sources.js", "/console/flags.js",
+            "/console/messenger.js",
+        ] {
             #expect(try await recorder.send("GET", asset).status == 200)
         }
         #expect(
