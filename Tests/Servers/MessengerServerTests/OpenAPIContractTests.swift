@@ -319,6 +319,14 @@ struct OpenAPIContractTests {
         let empty = try #require(await reader.next())
         recorder.frame(empty, schema: "SocketServerRequest")
         #expect(empty["path"] == "/api/v1/queue/empty")
+        // Bob has fewer one-time prekeys than the refill threshold: a bundle taken from him tells
+        // his socket so.
+        let bundle = try await recorder.send(
+            "GET", "/v2/keys/\(bob.accountId)/1", headers: ["Authorization": alice.authorization])
+        #expect(bundle.json?["devices"]?.arrayValue?.first?["preKey"] != nil)
+        let low = try #require(await reader.next())
+        recorder.frame(low, schema: "SocketServerRequest")
+        #expect(low["path"] == "/api/v1/keys/low")
         let requests: [JSONValue] = [
             ["type": "request", "id": 1, "verb": "GET", "path": "/v1/keepalive"],
             [
@@ -331,7 +339,10 @@ struct OpenAPIContractTests {
             recorder.frame(request, schema: "SocketDeviceRequest")
             try await socket.outbound.send(text: JSONWriter.string(request))
             var answer = try #require(await reader.next())
-            while answer["type"] != "response" { answer = try #require(await reader.next()) }
+            while answer["type"] != "response" {
+                recorder.frame(answer, schema: "SocketServerRequest")
+                answer = try #require(await reader.next())
+            }
             recorder.frame(answer, schema: "SocketServerResponse")
             #expect(answer["id"] == request["id"])
         }
