@@ -11,7 +11,7 @@ enum OpenAPIDocument {
             "title": "Courier server",
             "version": "1",
             "summary": "Every HTTP route of courier-server: analytics collector, messenger, feature flags, sync, console, operations.",
-            "description": "Served by `courier-server` at `/openapi.json`; the source is `Sources/Executables/courier-server/OpenAPIDocument.swift`, and `OpenAPIContractTests` validates real responses against it.\n\nBodies are UTF-8 JSON unless a route says otherwise. Every error is `{\"error\": {\"code\", \"message\"}}` (`Error`); the collector's and the messenger's also carry `code` and `message` at the top level (`TopLevelError`), and fields a client acts on (a 409's `missingDevices`, a `batch_rejected`'s `rejected`). Codes are snake_case and new ones may appear.\n\nMessenger clients: envelope `type` is 2 (whisper), 3 (prekey) or 4 (sender key) — Signal-Server's numbering, where 1 means ciphertext, does not apply; `conversationId` for a pair is `dm:<a>:<b>` with the two account ids sorted; the encrypted plaintext is UTF-8 JSON with no padding and `sentAt` in milliseconds (`MessageContent`). docs/messenger-server.md has the prose."
+            "description": "Served by `courier-server` at `/openapi.json`; the source is `Sources/Executables/courier-server/OpenAPIDocument.swift`, and `OpenAPIContractTests` validates real responses against it.\n\nBodies are UTF-8 JSON unless a route says otherwise. Every error is `{\"error\": {\"code\", \"message\"}}` (`Error`); the collector's and the messenger's also carry `code` and `message` at the top level (`TopLevelError`), and fields a client acts on (a 409's `missingDevices`, a `batch_rejected`'s `rejected`). Codes are snake_case and new ones may appear. Besides the answers listed per route, the HTTP engine itself may answer any route with 404 `not_found` (no such route), 405 `method_not_allowed` (with `Allow`), 408 `request_timeout`, 413 `payload_too_large`, 415 `unsupported_encoding`, 429 `rate_limited` (with `Retry-After`) or 503 `unavailable` while stopping, in the same `Error` shape.\n\nMessenger clients: envelope `type` is 2 (whisper), 3 (prekey) or 4 (sender key) — Signal-Server's numbering, where 1 means ciphertext, does not apply; `conversationId` for a pair is `dm:<a>:<b>` with the two account ids sorted; the encrypted plaintext is UTF-8 JSON with no padding and `sentAt` in milliseconds (`MessageContent`). docs/messenger-server.md has the prose."
           },
           "servers": [
             {
@@ -4384,10 +4384,18 @@ enum OpenAPIDocument {
                     "description": "Deduplication key: a message whose `messageId` was stored within the dedupe window is acknowledged and not stored again."
                   },
                   "userId": {
-                    "type": "string"
+                    "type": [
+                      "string",
+                      "number"
+                    ],
+                    "description": "A string or a number (stored as given)."
                   },
                   "anonymousId": {
-                    "type": "string"
+                    "type": [
+                      "string",
+                      "number"
+                    ],
+                    "description": "A string or a number (stored as given)."
                   },
                   "event": {
                     "type": "string"
@@ -4396,10 +4404,18 @@ enum OpenAPIDocument {
                     "type": "string"
                   },
                   "groupId": {
-                    "type": "string"
+                    "type": [
+                      "string",
+                      "number"
+                    ],
+                    "description": "A string or a number (stored as given)."
                   },
                   "previousId": {
-                    "type": "string"
+                    "type": [
+                      "string",
+                      "number"
+                    ],
+                    "description": "A string or a number (stored as given)."
                   },
                   "properties": {
                     "type": "object"
