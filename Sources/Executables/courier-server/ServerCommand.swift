@@ -138,6 +138,9 @@ enum ServerCommand {
             providers: [{ collector.metricsText() }, { messenger.metricsText() }]
                 + ((bus as? NATSMessageBus).map { nats in [{ nats.metricsText() }] } ?? []))
         OpenAPIRoute.mount(on: &router)
+        for route in OpenAPIRoute.undocumentedRoutes(of: router) {
+            FileHandle.standardError.write(Data("courier-server: \(route) is missing from /openapi.json\n".utf8))
+        }
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port

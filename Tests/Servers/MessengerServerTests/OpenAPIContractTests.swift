@@ -27,11 +27,10 @@ struct OpenAPIContractTests {
             builtExecutable(named: "courier-server"), "build courier-server first (swift build)")
         let data = NSTemporaryDirectory() + "courier-contract-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let (server, port) = try await Self.start(executable, data: data)
-        defer {
-            server.terminate()
-            _ = server.wait()
-        }
+        let server = try await ContractServer(
+            executable, data: data, writeKey: Self.writeKey, adminToken: Self.adminToken, syncToken: Self.syncToken)
+        defer { server.stop() }
+        let port = server.port
         let recorder = ContractRecorder(port: port)
 
         let document = try await recorder.send("GET", "/openapi.json")
@@ -55,30 +54,9 @@ struct OpenAPIContractTests {
         let result = try #require(outcome, "could not run \(python)")
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         #expect(result.output.contains("valid: the document, \(recorder.exchangeCount) exchanges"))
-    }
-
-    /// Starts `courier-server` on an ephemeral port with every route group enabled and no rate limits.
-    static func start(_ executable: String, data: String) async throws -> (ChildProcess, Int) {
-        let process = try ChildProcess(
-            executable,
-            [
-                "--port", "0", "--data-dir", data, "--write-key", writeKey, "--quiet", "--rate-limit-client", "0",
-                "--rate-limit-key", "0", "--rate-limit-registrations", "0", "--rate-limit-sends", "0",
-            ],
-            environment: ["COURIER_ADMIN_TOKEN": adminToken, "COURIER_SYNC_TOKENS": "\(syncToken)=owner-1"],
-            output: .pipe, errorOutput: .discard)
-        let line = await runOffPool { () -> String in
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = process.output!.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
-        let range = try #require(line.range(of: "http://127.0.0.1:"), "courier-server printed no address")
-        let port = try #require(Int(line[range.upperBound...].prefix { $0.isNumber }))
-        return (process, port)
+        // The other way round: every route the server mounted is in the document.
+        let errors = server.stop()
+        #expect(!errors.contains("missing from /openapi.json"), "\(errors)")
     }
 
     // MARK: - Analytics
