@@ -4260,7 +4260,8 @@ enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object"
+                          "type": "object",
+                          "additionalProperties": true
                         }
                       }
                     }
@@ -4334,27 +4335,27 @@ enum OpenAPIDocument {
                 }
               },
               "TopLevelError": {
+                "type": "object",
                 "description": "The error body on the collector's and the messenger's routes: `Error` with `code` and `message` repeated at the top level, where Segment's clients (and the messenger's first clients) read them.",
-                "allOf": [
-                  {
-                    "$ref": "#/components/schemas/Error"
-                  },
-                  {
-                    "type": "object",
-                    "required": [
-                      "code",
-                      "message"
-                    ],
-                    "properties": {
-                      "code": {
-                        "type": "string"
-                      },
-                      "message": {
-                        "type": "string"
-                      }
-                    }
-                  }
+                "required": [
+                  "error",
+                  "code",
+                  "message"
                 ],
+                "properties": {
+                  "error": {
+                    "$ref": "#/components/schemas/ErrorDetail"
+                  },
+                  "code": {
+                    "type": "string",
+                    "description": "The same as `error.code`."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The same as `error.message`."
+                  }
+                },
+                "additionalProperties": true,
                 "example": {
                   "error": {
                     "code": "unauthorized",
@@ -4418,16 +4419,20 @@ enum OpenAPIDocument {
                     "description": "A string or a number (stored as given)."
                   },
                   "properties": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "traits": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "context": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "integrations": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "timestamp": {
                     "type": "string",
@@ -4471,7 +4476,8 @@ enum OpenAPIDocument {
                     "description": "ISO 8601 UTC time with milliseconds, e.g. 2026-11-29T08:00:00.000Z."
                   },
                   "context": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "writeKey": {
                     "type": "string",
@@ -4556,26 +4562,33 @@ enum OpenAPIDocument {
               },
               "BatchRejected": {
                 "description": "400 `batch_rejected`: no message of the batch could be stored; `rejected` lists each one and why. A client must not report these events as sent (Segment's API answers the same way).",
-                "allOf": [
-                  {
-                    "$ref": "#/components/schemas/TopLevelError"
+                "type": "object",
+                "required": [
+                  "error",
+                  "code",
+                  "message",
+                  "rejected"
+                ],
+                "properties": {
+                  "error": {
+                    "$ref": "#/components/schemas/ErrorDetail"
                   },
-                  {
-                    "type": "object",
-                    "required": [
-                      "rejected"
-                    ],
-                    "properties": {
-                      "rejected": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                          "$ref": "#/components/schemas/RejectedMessage"
-                        }
-                      }
+                  "code": {
+                    "type": "string",
+                    "description": "The same as `error.code`."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The same as `error.message`."
+                  },
+                  "rejected": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                      "$ref": "#/components/schemas/RejectedMessage"
                     }
                   }
-                ],
+                },
                 "example": {
                   "error": {
                     "code": "batch_rejected",
@@ -4893,23 +4906,33 @@ enum OpenAPIDocument {
                 }
               },
               "LinkDevice": {
-                "allOf": [
-                  {
-                    "$ref": "#/components/schemas/NewDevice"
+                "type": "object",
+                "description": "`NewDevice` and the linking token.",
+                "required": [
+                  "token",
+                  "password",
+                  "registrationId"
+                ],
+                "properties": {
+                  "password": {
+                    "type": "string",
+                    "maxLength": 512,
+                    "description": "The device's secret: base64 of at least 16 random bytes (the client makes 32). Later requests authenticate with HTTP Basic `<accountId>.<deviceId>:<password>`."
                   },
-                  {
-                    "type": "object",
-                    "required": [
-                      "token"
-                    ],
-                    "properties": {
-                      "token": {
-                        "type": "string",
-                        "description": "From `POST /v1/devices/linking-token` on a device of the account."
-                      }
-                    }
+                  "registrationId": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 16380
+                  },
+                  "name": {
+                    "type": "string",
+                    "maxLength": 256
+                  },
+                  "token": {
+                    "type": "string",
+                    "description": "From `POST /v1/devices/linking-token` on a device of the account."
                   }
-                ]
+                }
               },
               "DeviceCreated": {
                 "type": "object",
@@ -5121,11 +5144,7 @@ enum OpenAPIDocument {
                           "$ref": "#/components/schemas/SignedPreKey"
                         },
                         "preKey": {
-                          "allOf": [
-                            {
-                              "$ref": "#/components/schemas/PreKey"
-                            }
-                          ],
+                          "$ref": "#/components/schemas/PreKey",
                           "description": "Absent when the device has none left or the target account's one-time-prekey budget is spent; X3DH then runs without it."
                         }
                       }
@@ -5242,53 +5261,70 @@ enum OpenAPIDocument {
                 }
               },
               "MismatchedDevices": {
-                "allOf": [
-                  {
-                    "$ref": "#/components/schemas/TopLevelError"
+                "type": "object",
+                "required": [
+                  "error",
+                  "code",
+                  "message",
+                  "missingDevices",
+                  "extraDevices"
+                ],
+                "properties": {
+                  "error": {
+                    "$ref": "#/components/schemas/ErrorDetail"
                   },
-                  {
-                    "type": "object",
-                    "required": [
-                      "missingDevices",
-                      "extraDevices"
-                    ],
-                    "properties": {
-                      "missingDevices": {
-                        "type": "array",
-                        "items": {
-                          "type": "integer"
-                        }
-                      },
-                      "extraDevices": {
-                        "type": "array",
-                        "items": {
-                          "type": "integer"
-                        }
-                      }
-                    }
+                  "code": {
+                    "type": "string",
+                    "description": "The same as `error.code`."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The same as `error.message`."
+                  },
+                  "missingDevices": {
+                    "type": "array",
+                    "items": {
+                      "type": "integer"
+                    },
+                    "description": "Devices of the account the send left out."
+                  },
+                  "extraDevices": {
+                    "type": "array",
+                    "items": {
+                      "type": "integer"
+                    },
+                    "description": "Devices named that the account does not have (or the sending device itself)."
                   }
-                ]
+                }
               },
               "StaleDevices": {
-                "allOf": [
-                  {
-                    "$ref": "#/components/schemas/TopLevelError"
+                "type": "object",
+                "required": [
+                  "error",
+                  "code",
+                  "message",
+                  "staleDevices"
+                ],
+                "properties": {
+                  "error": {
+                    "$ref": "#/components/schemas/ErrorDetail"
                   },
-                  {
-                    "type": "object",
-                    "required": [
-                      "staleDevices"
-                    ],
-                    "properties": {
-                      "staleDevices": {
-                        "type": "array",
-                        "items": {
-                          "type": "integer"
-                        }
-                      }
-                    }
+                  "code": {
+                    "type": "string",
+                    "description": "The same as `error.code`."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The same as `error.message`."
+                  },
+                  "staleDevices": {
+                    "type": "array",
+                    "items": {
+                      "type": "integer"
+                    },
+                    "description": "Devices whose registration id changed: fetch their bundles again."
                   }
-                ]
+                }
               },
               "Envelope": {
                 "type": "object",
@@ -5884,13 +5920,15 @@ enum OpenAPIDocument {
                   "rules": {
                     "type": "array",
                     "items": {
-                      "type": "object"
+                      "type": "object",
+                      "additionalProperties": true
                     }
                   },
                   "variants": {
                     "type": "array",
                     "items": {
-                      "type": "object"
+                      "type": "object",
+                      "additionalProperties": true
                     }
                   }
                 },
@@ -5923,7 +5961,8 @@ enum OpenAPIDocument {
                   "conditions": {
                     "type": "array",
                     "items": {
-                      "type": "object"
+                      "type": "object",
+                      "additionalProperties": true
                     }
                   },
                   "included": {
@@ -5943,11 +5982,16 @@ enum OpenAPIDocument {
               "FlagDocument": {
                 "type": "object",
                 "required": [
+                  "environment",
                   "version",
-                  "flags"
+                  "flags",
+                  "segments"
                 ],
                 "description": "Everything a client needs to evaluate the environment's flags locally.",
                 "properties": {
+                  "environment": {
+                    "type": "string"
+                  },
                   "version": {
                     "type": "integer"
                   },
@@ -5971,6 +6015,7 @@ enum OpenAPIDocument {
                 "properties": {
                   "context": {
                     "type": "object",
+                    "additionalProperties": true,
                     "description": "The evaluation context (`targetingKey`, attributes). Without `context`, the body itself is the context."
                   },
                   "flags": {
@@ -6155,10 +6200,12 @@ enum OpenAPIDocument {
                           "type": [
                             "object",
                             "null"
-                          ]
+                          ],
+                          "additionalProperties": true
                         },
                         "after": {
-                          "type": "object"
+                          "type": "object",
+                          "additionalProperties": true
                         },
                         "version": {
                           "type": "integer"
@@ -6193,7 +6240,8 @@ enum OpenAPIDocument {
                     "type": "integer"
                   },
                   "fields": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "deleted": {
                     "type": "boolean",
@@ -6241,7 +6289,8 @@ enum OpenAPIDocument {
                   },
                   "fields": {
                     "type": "object",
-                    "description": "For `set`."
+                    "additionalProperties": true,
+                    "description": "For `set`: the record's fields (any JSON)."
                   },
                   "baseVersion": {
                     "type": "integer",
