@@ -5673,7 +5673,8 @@ enum OpenAPIDocument {
                       "body": {
                         "$ref": "#/components/schemas/Envelope"
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   },
                   {
                     "title": "queue empty",
@@ -5697,7 +5698,8 @@ enum OpenAPIDocument {
                       "path": {
                         "const": "/api/v1/queue/empty"
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   },
                   {
                     "title": "prekeys low",
@@ -5733,7 +5735,8 @@ enum OpenAPIDocument {
                           }
                         }
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   }
                 ]
               },
@@ -5763,7 +5766,8 @@ enum OpenAPIDocument {
                   "type": "response",
                   "id": 7,
                   "status": 200
-                }
+                },
+                "additionalProperties": false
               },
               "SocketDeviceRequest": {
                 "description": "Device → server: requests on the delivery socket, so a client with a live socket needs no second connection. Each is answered by a `SocketServerResponse` with the same `id`; requests run one at a time, in order. A request without an integer `id` closes the socket (1008).",
@@ -5790,7 +5794,8 @@ enum OpenAPIDocument {
                       "path": {
                         "const": "/v1/keepalive"
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   },
                   {
                     "title": "send",
@@ -5819,7 +5824,8 @@ enum OpenAPIDocument {
                       "body": {
                         "$ref": "#/components/schemas/SendMessages"
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   },
                   {
                     "title": "catch-up",
@@ -5844,7 +5850,8 @@ enum OpenAPIDocument {
                         "type": "string",
                         "pattern": "^/v1/messages(\\?.*)?$"
                       }
-                    }
+                    },
+                    "additionalProperties": false
                   }
                 ]
               },
@@ -5888,7 +5895,8 @@ enum OpenAPIDocument {
                     "serverSeq": 7,
                     "duplicate": false
                   }
-                }
+                },
+                "additionalProperties": false
               },
               "FlagDefinition": {
                 "type": "object",
