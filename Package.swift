@@ -167,7 +167,7 @@ let package = Package(
             name: "courier",
             dependencies: [
                 "CourierCore", "CourierHTTP", "Analytics", "Messenger", "MessengerServer", "Realtime", "SignalProtocol",
-                "CourierCommandLine",
+                "CourierCommandLine", "ImagePipeline",
             ], path: "Sources/Executables/courier"),
         // Benchmark only: libwebsockets answering `courier-bench http`'s routes, and echoing
         // `courier-bench websocket`'s messages on libev, with no Swift above it.

@@ -52,6 +52,14 @@ enum CourierCommand {
             try await FlagsCommand(client: client, environment: environment).run(invocation)
         case "chat":
             try await runChat(invocation)
+        case "images":
+            try await ImagesCommand(
+                source: invocation.argument("SOURCE") ?? "",
+                pixels: try invocation.integer("--px", in: 1...8192) ?? 300,
+                output: invocation.value("--out"),
+                cacheDirectory: invocation.value("--data-dir").map { $0 + "/images" }
+                    ?? DataDirectory.default(environment: environment) + "/images"
+            ).run()
         case "demo":
             try await MessengerDemo(server: invocation.value("--server")).run()
         default:
@@ -74,11 +82,9 @@ extension CourierCommand {
         case "chat register":
             try await chat.register(server: server)
         case "chat provision":
-            try await chat.provision(identityFile: invocation.value("--identity"))
+            try await chat.provision(code: invocation.argument("CODE") ?? "")
         case "chat link":
-            try await chat.link(
-                server: server, token: invocation.value("--token") ?? "",
-                identityFile: invocation.value("--identity") ?? "")
+            try await chat.link(server: server)
         default:
             try await chat.run()
         }

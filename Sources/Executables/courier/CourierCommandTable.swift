@@ -82,6 +82,20 @@ extension CourierCommand {
             flags,
             chat,
             Command(
+                "images", summary: "the image pipeline (docs/image-pipeline.md)",
+                subcommands: [
+                    Command(
+                        "thumbnail", summary: "fit an image in a square box and write it as JPEG",
+                        arguments: [.required("SOURCE", help: "an http(s) URL or an image file")],
+                        options: [
+                            .value("--px", "N", help: "the box's side in pixels (default 300)"),
+                            .value("--out", "PATH", help: "where to write it (default NAME-N.jpg here)"),
+                            .value(
+                                "--data-dir", "PATH",
+                                help: "keeps the disk cache in PATH/images (default $XDG_DATA_HOME/courier/images)"),
+                        ])
+                ]),
+            Command(
                 "demo", summary: "scripted demonstrations",
                 subcommands: [
                     Command(
@@ -126,6 +140,22 @@ extension CourierCommand {
                     environment,
                 ] + common),
             Command("audit", summary: "print the changes, newest first", options: [environment] + view),
+            Command(
+                "segment", summary: "the segments rules name (all their conditions must hold)",
+                subcommands: [
+                    Command(
+                        "set", summary: "create a segment or replace its conditions",
+                        arguments: [.required("SEGMENT", help: "the segment's key")],
+                        options: [
+                            .repeated(
+                                "--condition", "ATTRIBUTE OPERATOR VALUE[,VALUE...]",
+                                help: "one condition, e.g. \"plan in pro,team\" (operators: docs/feature-flags.md)"),
+                            .value("--file", "PATH", help: "the whole segment, from a file"),
+                            .value("--definition", "JSON", help: "the whole segment"),
+                            environment,
+                        ] + common),
+                    Command("list", summary: "list the environment's segments", options: [environment] + view),
+                ]),
         ])
 
     static let name = Option.value("--name", "NAME", required: true, help: "the device's name")
@@ -138,19 +168,12 @@ extension CourierCommand {
                 "register", summary: "a new messenger account and its first device",
                 options: [.value("--server", "URL", required: true, help: "the messenger server"), name, directory]),
             Command(
-                "provision", summary: "a linking token, and the identity key in a 0600 file for the new device",
-                options: [
-                    name, directory,
-                    .value("--identity", "FILE", help: "where to write the key (default <dir>-identity.handover)"),
-                ]),
+                "link", summary: "make this a new device of an account: prints a code, waits for provision",
+                options: [.value("--server", "URL", required: true, help: "the messenger server"), name, directory]),
             Command(
-                "link", summary: "link this device to an account",
-                options: [
-                    .value("--server", "URL", required: true, help: "the messenger server"), name,
-                    .value("--token", "TOKEN", required: true, help: "the linking token"),
-                    .value("--identity", "FILE", required: true, help: "the identity key file from provision"),
-                    directory,
-                ]),
+                "provision", summary: "on a device of the account: link the device showing CODE",
+                arguments: [.required("CODE", help: "the courier-link:// code that `chat link` printed")],
+                options: [name, directory]),
             Command("run", summary: "the interactive client (/help lists its commands)", options: [name, directory]),
         ], defaultSubcommand: "run")
 }

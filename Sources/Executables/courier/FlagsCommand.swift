@@ -2,7 +2,7 @@ import CourierCommandLine
 import CourierCore
 import Foundation
 
-/// `courier flags list|set|kill|revive|eval|audit`: the flag admin and evaluation routes.
+/// `courier flags list|set|kill|revive|eval|audit|segment`: the flag admin and evaluation routes.
 struct FlagsCommand {
     let client: AdminClient
     let environment: String
@@ -10,6 +10,7 @@ struct FlagsCommand {
     func run(_ arguments: Invocation) async throws {
         let base = "/v1/flags/\(AdminClient.escape(environment))"
         let flagKey = arguments.argument("FLAG") ?? ""
+        if arguments.path.dropLast().last == "segment" { return try await segment(arguments, base: base) }
         switch arguments.path.last {
         case "list":
             let query = arguments.flag("--expired") ? "?expired=true" : ""
@@ -71,6 +72,68 @@ struct FlagsCommand {
         default:
             throw CommandError("\(arguments.commandName) has no action")
         }
+    }
+
+    /// `flags segment set|list`: `PUT …/segments/{key}` with the conditions given, and the
+    /// segments of `GET …/definitions` as a table.
+    func segment(_ arguments: Invocation, base: String) async throws {
+        guard arguments.path.last == "set" else {
+            let answer = try await client.admin("GET", base + "/definitions")
+            guard !arguments.flag("--json") else {
+                return print(JSONWriter.string(["segments": answer["segments"] ?? []]))
+            }
+            var table = TextTable("SEGMENT", "CONDITIONS")
+            let segments = (answer["segments"]?.arrayValue ?? []).sorted {
+                ($0["key"]?.stringValue ?? "") < ($1["key"]?.stringValue ?? "")
+            }
+            for segment in segments {
+                let conditions = (segment["conditions"]?.arrayValue ?? []).map(Self.conditionText)
+                table.append(TextTable.cell(segment["key"]), conditions.joined(separator: "; "))
+            }
+            return print(table.rendered, terminator: "")
+        }
+        let key = arguments.argument("SEGMENT") ?? ""
+        var object: [String: JSONValue] = [:]
+        if let path = arguments.value("--file") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandError("cannot read \(path)")
+            }
+            object = try Self.parseObject(Array(data), "the file \(path)")
+        }
+        if let text = arguments.value("--definition") {
+            object = try Self.parseObject(Array(text.utf8), "--definition")
+        }
+        let conditions = try arguments.values("--condition").map(Self.condition)
+        if !conditions.isEmpty { object["conditions"] = .array(conditions) }
+        object["key"] = .string(key)
+        let answer = try await client.admin(
+            "PUT", "\(base)/segments/\(AdminClient.escape(key))", body: .object(object))
+        print(JSONWriter.string(answer))
+    }
+
+    /// `"plan in pro,team"` as a condition: attribute, operator, then comma-separated values,
+    /// each JSON when it parses (numbers, booleans) and text otherwise.
+    static func condition(_ text: String) throws -> JSONValue {
+        let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard words.count == 3 else {
+            throw CommandError("--condition takes ATTRIBUTE OPERATOR VALUE[,VALUE...], got \(text)")
+        }
+        let values = words[2].split(separator: ",", omittingEmptySubsequences: false).map { value -> JSONValue in
+            let text = String(value)
+            return (try? JSONParser.parse(text)) ?? .string(text)
+        }
+        return [
+            "attribute": .string(String(words[0])), "operator": .string(String(words[1])), "values": .array(values),
+        ]
+    }
+
+    /// A condition as `flags segment list` shows it, the way `--condition` takes it.
+    static func conditionText(_ condition: JSONValue) -> String {
+        let values = (condition["values"]?.arrayValue ?? []).map { value in
+            value.stringValue ?? JSONWriter.string(value)
+        }
+        return "\(TextTable.cell(condition["attribute"])) \(TextTable.cell(condition["operator"])) "
+            + values.joined(separator: ",")
     }
 
     /// The stored definition of `key`, or `nil` when the environment has no such flag (or no

@@ -6,6 +6,15 @@ public struct MessengerConfiguration: Sendable {
     public var maximumDevicesPerAccount = 6
     /// How long a linking token can be used, in milliseconds (10 minutes).
     public var linkingTokenLifetimeMilliseconds: Int64 = 600_000
+    /// Provisioning sockets (`GET /v1/websocket/provisioning/`) open at once on this instance:
+    /// they are unauthenticated, so past it a new one is closed at once (4503) instead of
+    /// holding memory a stranger asked for.
+    public var maximumProvisioningSockets = 1_000
+    /// How long a provisioning socket waits for its provision before the server closes it (4408).
+    public var provisioningSocketLifetime: Duration = .seconds(600)
+    /// The largest provision a primary device may relay (`PUT /v1/provisioning/{address}`), request
+    /// body included; a provision is a few hundred bytes.
+    public var maximumProvisionBytes = 8 * 1024
     /// How long an undelivered envelope waits, in milliseconds (30 days).
     public var envelopeLifetimeMilliseconds: Int64 = 30 * 86_400_000
     /// How often the expiry job (`MessengerServer.backgroundJobs`) deletes what has expired.

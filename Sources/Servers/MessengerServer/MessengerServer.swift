@@ -26,6 +26,7 @@ public final class MessengerServer: Sendable {
     let registrationLimiter: RateLimiter?
     let linkingLimiter: RateLimiter?
     let attachments: (any AttachmentStore)?
+    let provisioning: ProvisioningRelay
     /// Where store calls made outside a request handler block (mailbox reads for the sockets,
     /// push bookkeeping), so they never hold a thread of Swift's cooperative pool.
     let storeQueues = BlockingQueues(label: "courier.messenger.store", count: 4)
@@ -36,8 +37,9 @@ public final class MessengerServer: Sendable {
     /// - Parameters:
     ///   - store: where everything is kept.
     ///   - pushSenders: one sender per kind of push endpoint; a kind without one gets no pushes.
-    ///   - bus: how instances sharing `store` wake each other's sockets and learn who is online
-    ///     (`mbx.<account>.<device>`, `conn.<account>.<device>`); the default serves one process.
+    ///   - bus: how instances sharing `store` wake each other's sockets, learn who is online and
+    ///     relay provisions (`mbx.<account>.<device>`, `conn.<account>.<device>`, `prov.<address>`);
+    ///     the default serves one process.
     ///   - attachments: where attachment ciphertext goes; without it, files in
     ///     `configuration.attachmentDirectory` (no attachments when that is `nil` too).
     public init(
@@ -66,6 +68,9 @@ public final class MessengerServer: Sendable {
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
         linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
         self.attachments = attachments ?? configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
+        provisioning = ProvisioningRelay(
+            bus: bus, clock: clock, maximumSockets: configuration.maximumProvisioningSockets,
+            lifetime: configuration.provisioningSocketLifetime)
         // Publishes may have been lost while the bus was away: every socket reads again.
         bus.onReconnect { [hub] in hub.wakeAll() }
     }
@@ -79,6 +84,7 @@ public final class MessengerServer: Sendable {
             mountMessages(on: &messenger)
             mountAttachments(on: &messenger)
             mountSocket(on: &messenger)
+            mountProvisioning(on: &messenger)
             mountOverview(on: &messenger)
         }
     }
@@ -109,6 +115,9 @@ public final class MessengerServer: Sendable {
     /// Devices with a live socket on this instance.
     public var liveSockets: Int { hub.count }
 
+    /// Provisioning sockets (devices waiting to be linked) open on this instance.
+    public var provisioningSockets: Int { provisioning.count }
+
     /// The messenger's counters in Prometheus text format, for `/metrics`.
     public func metricsText() -> String {
         """
@@ -118,6 +127,9 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)
+        # HELP courier_messenger_provisioning_sockets Devices waiting to be linked on this instance (provisioning sockets).
+        # TYPE courier_messenger_provisioning_sockets gauge
+        courier_messenger_provisioning_sockets \(provisioning.count)
         # HELP courier_messenger_pushes_sent_total Content-free pushes a push service accepted.
         # TYPE courier_messenger_pushes_sent_total counter
         courier_messenger_pushes_sent_total \(pushes.sent.load(ordering: .relaxed))

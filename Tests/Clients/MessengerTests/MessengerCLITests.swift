@@ -2,6 +2,7 @@ import CourierCore
 import CourierTesting
 import Foundation
 import Messenger
+import SignalProtocol
 import Testing
 
 /// `courier demo messenger` and `courier chat`, run as the user runs them: separate processes.
@@ -128,7 +129,7 @@ struct MessengerCLITests {
         ])
     }
 
-    @Test func aSecondDeviceLinkedThroughTheHandoverFileReceivesTheAccountsMessages() async throws {
+    @Test func aSecondDeviceLinkedThroughTheProvisioningSocketReceivesTheAccountsMessages() async throws {
         let courier = try #require(courier, "build courier first (swift build)")
         let server = try MessengerTestServer()
         defer { server.finish() }
@@ -139,29 +140,26 @@ struct MessengerCLITests {
             return outcome
         }
         _ = try await run(["register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
-        let handover = dir + "/identity.handover"
-        let provisioned = try await run([
-            "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover,
-        ])
-        let mode = try FileManager.default.attributesOfItem(atPath: handover)[.posixPermissions] as? Int
-        #expect(mode == 0o600, "the file holds the private identity key")
-        #expect(provisioned.output.contains("PRIVATE identity key"))
-        let token = try #require(
-            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
-        )
-        let linked = try await run([
-            "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token", String(token),
-            "--identity", handover,
-        ])
-        #expect(linked.output.contains("device 2"), "\(linked.output)")
-        #expect(!FileManager.default.fileExists(atPath: handover), "the handover file is removed once linked")
+        let linking = try ChatProcess(
+            courier, ["chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet"])
+        #expect(await linking.waitFor("waiting for the provision"), "\(linking.output)")
+        let code = try #require(Self.provisioningCode(in: linking.output), "\(linking.output)")
+        let provisioned = try await run(["provision", code, "--name", "phone", "--dir", dir + "/phone"])
+        #expect(provisioned.output.contains("provisioned"), "\(provisioned.output)")
+        #expect(await linking.waitFor("linked tablet: account"), "\(linking.output)")
+        #expect(await runOffPool { linking.child.wait() } == 0, "\(linking.output)")
+        #expect(linking.output.contains("device 2"), "\(linking.output)")
+        let everything = FileManager.default.subpaths(atPath: server.root) ?? []
+        #expect(
+            !everything.contains { $0.contains("handover") || $0.contains("identity") }, "no key file: \(everything)")
 
         let phone = try ChatProcess(courier, ["chat", "--name", "phone", "--dir", dir + "/phone"])
         let tablet = try ChatProcess(courier, ["chat", "--name", "tablet", "--dir", dir + "/tablet"])
         #expect(await phone.waitFor("online"), "\(phone.output)")
         #expect(await tablet.waitFor("online"), "\(tablet.output)")
         let bob = try await server.register("bob")
-        let account = try #require(linked.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first)
+        let account = try #require(
+            linking.output.split(separator: " ").drop { $0 != "account" }.dropFirst().first)
         try await bob.send(text: "to both of your devices", to: String(account.dropLast()))
         #expect(await phone.waitFor("to both of your devices"), "\(phone.output)")
         #expect(await tablet.waitFor("to both of your devices"), "\(tablet.output)")
@@ -185,54 +183,49 @@ struct MessengerCLITests {
         #expect(try await tablet.quit() == 0)
     }
 
-    @Test func linkingWithAWrongTokenFailsAndKeepsTheHandoverFile() async throws {
+    @Test func provisioningAMalformedOrUnknownCodeFailsWithAReasonAndLinksNothing() async throws {
         let courier = try #require(courier, "build courier first (swift build)")
         let server = try MessengerTestServer()
         defer { server.finish() }
         let dir = server.root + "/chat"
-        let phone = try await offPool {
-            try ChildProcess.run(
-                courier, ["chat", "register", "--server", server.baseURL, "--name", "phone", "--dir", dir + "/phone"])
+        _ = try await register("phone", on: server, in: dir)
+        let publicKey = Base64.encodeURL(try KeyPair.generate().publicKey.serialized)
+        for (code, reason) in [
+            ("not-a-code", "a provisioning code starts with courier-link://"),
+            ("courier-link://?uuid=0123456789abcdef0123456789abcdef&pub_key=AAAA", "no valid public key"),
+            (
+                "courier-link://?uuid=0123456789abcdef0123456789abcdef&pub_key=\(publicKey)",
+                "no device is waiting for this code"
+            ),
+        ] {
+            let outcome = try await offPool {
+                try ChildProcess.run(courier, ["chat", "provision", code, "--name", "phone", "--dir", dir + "/phone"])
+            }
+            #expect(outcome.status == 1)
+            #expect(outcome.errorOutput.contains(reason), "\(outcome.errorOutput)")
         }
-        #expect(phone.status == 0)
-        let handover = dir + "/identity.handover"
-        let provisioned = try await offPool {
-            try ChildProcess.run(
-                courier, ["chat", "provision", "--name", "phone", "--dir", dir + "/phone", "--identity", handover])
-        }
-        #expect(provisioned.status == 0)
-        let outcome = try await offPool {
-            try ChildProcess.run(
-                courier,
-                [
-                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
-                    "not-the-token", "--identity", handover,
-                ])
-        }
-        #expect(outcome.status == 1)
-        #expect(outcome.errorOutput.contains("courier: "), "\(outcome.errorOutput)")
-        #expect(FileManager.default.fileExists(atPath: handover), "the file stays for a retry with the right token")
+    }
+
+    @Test func aLinkInterruptedBeforeItsProvisionLeavesNoHalfMadeDevice() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer { $0.provisioningSocketLifetime = .seconds(60) }
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        let linking = try ChatProcess(
+            courier, ["chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet"])
+        #expect(await linking.waitFor("waiting for the provision"), "\(linking.output)")
+        try await server.serverClock.waitForSleepers(1)
+        server.serverClock.advance(by: .seconds(61))
+        #expect(await runOffPool { linking.child.wait() } == 1, "\(linking.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/tablet"), "the half-made device is removed")
         #expect(!FileManager.default.fileExists(atPath: dir + "/tablet.key"))
+    }
 
-        let token = try #require(
-            provisioned.output.components(separatedBy: "linking token (valid 10 minutes): ").last?.prefix { $0 != "\n" }
-        )
-        let retried = try await offPool {
-            try ChildProcess.run(
-                courier,
-                [
-                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet", "--token",
-                    String(token), "--identity", handover,
-                ])
+    /// The `courier-link://` code that `courier chat link` printed.
+    static func provisioningCode(in output: String) -> String? {
+        output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+            $0.hasPrefix("courier-link://")
         }
-        #expect(retried.status == 0, "the same command with the right token succeeds: \(retried.errorOutput)")
-        let again = try await offPool {
-            try ChildProcess.run(
-                courier, ["chat", "register", "--server", server.baseURL, "--name", "tablet", "--dir", dir + "/tablet"])
-        }
-        #expect(again.status == 1)
-        #expect(again.errorOutput.contains("already holds a chat device"), "\(again.errorOutput)")
     }
 
     @Test func aChatKeepsTryingWhileTheServerIsAwayAndQuitsCleanly() async throws {
@@ -341,34 +334,19 @@ struct MessengerCLITests {
     @Test(arguments: [
         (["chat", "register", "--name", "x"], "chat register needs --server"),
         (["chat", "run"], "chat run needs --name NAME"),
-        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "needs --token TOKEN and --identity FILE"),
+        (["chat", "link", "--name", "x"], "chat link needs --server URL"),
+        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "the provisioning socket did not open"),
+        (["chat", "provision", "--name", "x"], "chat provision needs CODE"),
         (["chat", "dance", "--name", "x"], "unknown chat command dance"),
-        (["chat", "provision", "--name", "x", "--dir", "/nonexistent/x"], "no chat device in /nonexistent/x"),
+        (
+            ["chat", "provision", "courier-link://", "--name", "x", "--dir", "/nonexistent/x"],
+            "no chat device in /nonexistent/x"
+        ),
     ])
     func badChatArgumentsFailWithAMessage(arguments: [String], message: String) async throws {
         let courier = try #require(courier, "build courier first (swift build)")
         let outcome = try await offPool { try ChildProcess.run(courier, arguments) }
         #expect(outcome.status == 1)
         #expect(outcome.errorOutput.contains(message), "\(outcome.errorOutput)")
-    }
-
-    @Test func linkingRefusesAMalformedIdentityFileAndRegistersNothing() async throws {
-        let courier = try #require(courier, "build courier first (swift build)")
-        let server = try MessengerTestServer()
-        defer { server.finish() }
-        let identity = server.root + "/garbage.handover"
-        try Data("not an identity key pair".utf8).write(to: URL(fileURLWithPath: identity))
-        let outcome = try await offPool {
-            try ChildProcess.run(
-                courier,
-                [
-                    "chat", "link", "--server", server.baseURL, "--name", "tablet", "--dir", server.root + "/tablet",
-                    "--token", "anything", "--identity", identity,
-                ])
-        }
-        #expect(outcome.status == 1)
-        #expect(outcome.errorOutput.contains("courier: "))
-        #expect(FileManager.default.fileExists(atPath: identity), "a refused file is left where it was")
-        #expect(!FileManager.default.fileExists(atPath: server.root + "/tablet/chat.json"))
     }
 }

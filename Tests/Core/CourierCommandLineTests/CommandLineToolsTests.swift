@@ -67,8 +67,9 @@ struct CommandLineToolsTests {
         case ["settings", "set"]: ["settings", "set", "dev-write-key", "--enabled", "false"]
         case ["flags", "kill"]: ["flags", "kill", "new-checkout", "--env", "production"]
         case ["chat", "register"]: ["chat", "register", "--name", "alice"]
-        case ["chat", "link"]: ["chat", "link", "--name", "tablet", "--token", "t", "--identity", "f"]
-        case ["chat", "run"], ["chat", "provision"], ["chat"]: path + ["--name", "alice"]
+        case ["chat", "link"]: ["chat", "link", "--name", "tablet"]
+        case ["chat", "provision"]: ["chat", "provision", "courier-link://?uuid=a&pub_key=b", "--name", "alice"]
+        case ["chat", "run"], ["chat"]: path + ["--name", "alice"]
         case ["events", "tail"]: ["events", "tail", "--write-key", "dev-write-key", "--follow"]
         default: path.count == 2 && ["settings", "sources", "flags"].contains(path[0]) ? path + ["KEY"] : path
         }
@@ -139,9 +140,12 @@ struct CommandLineToolsTests {
     }
 
     @Test func requiredArgumentsAreCheckedBeforeAnything() async throws {
-        let outcome = try await run("courier", ["chat", "link", "--name", "tablet", "--server", server])
+        let outcome = try await run("courier", ["chat", "provision", "--name", "phone"])
         #expect(outcome.status == 1)
-        #expect(outcome.errorOutput.contains("chat link needs --token TOKEN and --identity FILE"))
+        #expect(outcome.errorOutput.contains("chat provision needs CODE"), "\(outcome.errorOutput)")
+        let link = try await run("courier", ["chat", "link", "--name", "tablet"])
+        #expect(link.status == 1)
+        #expect(link.errorOutput.contains("chat link needs --server URL"), "\(link.errorOutput)")
         let settings = try await run("courier", ["settings", "get"])
         #expect(settings.status == 1)
         #expect(settings.errorOutput.contains("settings get needs WRITE_KEY"), "\(settings.errorOutput)")

@@ -2,7 +2,8 @@ import CourierCore
 import CourierTesting
 import Testing
 
-/// `courier flags set` changes only the fields given, and `flags revive` undoes a kill.
+/// `courier flags set` changes only the fields given, `flags revive` undoes a kill, and
+/// `flags segment set|list` defines the segments rules name.
 @Suite(.timeLimit(.minutes(1)))
 struct FlagsCLITests {
     /// The cells of `key`'s row in `flags list`'s table: flag, type, state, owner, expires.
@@ -52,5 +53,47 @@ struct FlagsCLITests {
         let missing = try await ObservationCLITests.courier(harness, ["flags", "revive", "nothing"] + env)
         #expect(missing.status == 1)
         #expect(missing.errorOutput.contains("there is no flag nothing in environment production"))
+    }
+
+    @Test func aSegmentDefinedFromTheCLIIsListedAndMatchedThroughARule() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let env = ["--env", "production"]
+        let made = try await ObservationCLITests.courier(
+            harness,
+            [
+                "flags", "segment", "set", "beta-testers", "--condition", "plan in pro,team", "--condition",
+                "country equals FR",
+            ]
+                + env)
+        #expect(made.status == 0, "\(made.errorOutput)")
+
+        let list = try await ObservationCLITests.courier(harness, ["flags", "segment", "list"] + env)
+        #expect(list.status == 0, "\(list.errorOutput)")
+        let rows = list.output.split(separator: "\n").map(String.init)
+        #expect(rows.first?.hasPrefix("SEGMENT") == true, "\(list.output)")
+        #expect(rows.dropFirst().first == "beta-testers  plan in pro,team; country equals FR", "\(list.output)")
+        let json = try await ObservationCLITests.courier(harness, ["flags", "segment", "list", "--json"] + env)
+        #expect(try JSONParser.parse(Array(json.output.utf8))["segments"]?.arrayValue?.count == 1, "\(json.output)")
+
+        // The docs' example: a rule that names the segment is now accepted and matches.
+        let rule = #"{"type":"bool","value":false,"rules":[{"id":"beta","segments":["beta-testers"],"value":true}]}"#
+        let flag = try await ObservationCLITests.courier(
+            harness, ["flags", "set", "new-checkout", "--definition", rule] + env)
+        #expect(flag.status == 0, "\(flag.errorOutput)")
+        let matched = try await ObservationCLITests.courier(
+            harness, ["flags", "eval", "new-checkout", "plan=team", "country=FR", "--targeting-key", "u1"] + env)
+        #expect(try JSONParser.parse(Array(matched.output.utf8))["value"]?.boolValue == true, "\(matched.output)")
+
+        let malformed = try await ObservationCLITests.courier(
+            harness, ["flags", "segment", "set", "broken", "--condition", "plan"] + env)
+        #expect(malformed.status == 1)
+        #expect(
+            malformed.errorOutput.contains("--condition takes ATTRIBUTE OPERATOR VALUE[,VALUE...], got plan"),
+            "\(malformed.errorOutput)")
+        let unknown = try await ObservationCLITests.courier(
+            harness, ["flags", "segment", "set", "broken", "--condition", "plan like pro"] + env)
+        #expect(unknown.status == 1)
+        #expect(unknown.errorOutput.contains("conditions[0].operator: must be one of"), "\(unknown.errorOutput)")
     }
 }

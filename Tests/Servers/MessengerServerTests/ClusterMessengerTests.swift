@@ -103,6 +103,27 @@ struct ClusterMessengerTests {
         #expect(await arrivals.next()?["clientMessageId"] != nil)
     }
 
+    @Test func aProvisionSentToOneInstanceReachesTheLinkingSocketOnTheOtherOverNATS() async throws {
+        let cluster = try await TestCluster.start()
+        defer { cluster.stop() }
+        let (a, b) = (Self.api(cluster, 0), Self.api(cluster, 1))
+        let phone = try await a.register()
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let socket = try await sockets.connect(
+            to: "ws" + cluster.baseURL(1).dropFirst(4) + "/v1/websocket/provisioning/")
+        var frames = DeliveryReader(socket)
+        let address = try #require(await frames.next()?["body"]?["address"]?.stringValue)
+        let sealed: [UInt8] = (0..<256).map { UInt8($0) }
+        let body: JSONValue = ["body": .string(Base64.encode(sealed))]
+        let relayed = try await a.request("PUT", "/v1/provisioning/" + address, as: phone, json: body)
+        #expect(relayed.status == 204)
+        #expect(await frames.next()?["body"]?["body"]?.stringValue.flatMap(Base64.decode) == sealed)
+        let unknown = try await b.request(
+            "PUT", "/v1/provisioning/" + String(repeating: "ab", count: 16), as: phone, json: body)
+        #expect(unknown.status == 404, "no responders anywhere")
+    }
+
     @Test func oneTimePreKeysFetchedConcurrentlyOverBothInstancesAreHandedOutOnce() async throws {
         let cluster = try await TestCluster.start()
         defer { cluster.stop() }
@@ -145,6 +166,9 @@ struct ClusterMessengerTests {
         defer { inBackground { sockets.shutdown() } }
         let onB = try await b.connect(bob, client: sockets)
         var arrivals = Self.envelopes(on: onB).makeAsyncIterator()
+        // The socket is open before B has subscribed for it; a send in between pushes (and the
+        // envelope still arrives, from the mailbox read that follows the subscription).
+        #expect(await poll { await Self.presence(of: bob, cluster) == .answered([]) })
         for api in [a, b, a, b] {
             #expect(
                 try await api.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)]).status == 200)
@@ -153,7 +177,8 @@ struct ClusterMessengerTests {
         onB.outbound.close()
         _ = await onB.closed()
         #expect(await poll { await Self.isOffline(bob, cluster) })
-        #expect(receiver.received == 0)
+        let answers = await Self.presenceAnswers(cluster)
+        #expect(receiver.received == 0, "presence answers: \(answers)")
         // Offline everywhere: ten sends over both instances make one push (the interval is 60 s).
         for index in 0..<10 {
             let api = index % 2 == 0 ? a : b
@@ -178,6 +203,19 @@ struct ClusterMessengerTests {
         return await bus.request(
             "mbx.\(BusSubject.token(device.accountId)).\(device.deviceId)", Array(device.accountId.utf8),
             timeout: .seconds(5))
+    }
+
+    /// Every instance's presence counters (what sends were told), for a failure's message.
+    static func presenceAnswers(_ cluster: TestCluster) async -> [String] {
+        var lines: [String] = []
+        for index in cluster.ports.indices {
+            guard let response = try? await HTTPClient().send("GET", cluster.baseURL(index) + "/metrics") else {
+                continue
+            }
+            lines += String(decoding: response.body, as: UTF8.self).split(separator: "\n")
+                .filter { $0.hasPrefix("courier_messenger_presence_checks_total") }.map { "\(index): \($0)" }
+        }
+        return lines
     }
 
     /// The sum over every instance's `/metrics` of the samples named in `names`.

@@ -19,49 +19,63 @@ public final class DeliveryListener: Sendable {
     private let socket: any RealtimeSocket
     private let reader: Task<Void, Never>
     /// Set by `stop()`: what the socket still delivers is left on the server, unacknowledged.
-    private let stopping = StopFlag()
+    private let progress = ListenerProgress()
 
     init(socket: any RealtimeSocket, client: MessengerClient) {
         let (events, sink) = AsyncStream.makeStream(of: IncomingEvent.self, bufferingPolicy: .unbounded)
         self.events = events
         self.socket = socket
-        let stopping = self.stopping
+        let progress = self.progress
         reader = Task {
             while let message = await socket.receive() {
-                guard !stopping.isSet else { break }
-                guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
-                    frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
-                else { continue }
-                var acknowledge = true
-                switch frame["path"]?.stringValue {
-                case "/api/v1/message":
-                    let (event, ack) = await client.receive(socketEnvelope: frame["body"] ?? .null)
-                    if let event { sink.yield(event) }
-                    acknowledge = ack
-                    // A hole before this message: what the socket skipped is fetched over HTTP.
-                    if case .message(let message) = event {
-                        _ = try? await client.catchUpIfGaps(in: message.conversationId) { caught in
-                            if caught != .duplicate { sink.yield(caught) }
-                        }
-                    }
-                case "/api/v1/keys/low":
-                    let count = Int(frame["body"]?["count"]?.intValue ?? 0)
-                    _ = try? await client.refillPreKeys(serverCount: count)
-                default:
+                guard progress.begin() else { break }
+                await Self.process(message, on: socket, client: client, sink: sink)
+                // Stopped while this frame was processed: its ack is out, so the socket closes now.
+                if progress.end() {
+                    socket.close()
                     break
                 }
-                guard acknowledge else { continue }
-                try? await socket.send(.text(#"{"type":"response","id":\#(id),"status":200}"#))
             }
             sink.finish()
         }
     }
 
-    /// Closes the socket; `events` finishes after the envelope being processed, if any. What the
-    /// socket delivers from now on is not processed: the server keeps it for the next catch-up.
+    /// Handles one frame from the server: an envelope is decrypted and stored, its events
+    /// yielded, and only then acknowledged; `keys/low` uploads new one-time prekeys.
+    private static func process(
+        _ message: WebSocketMessage, on socket: any RealtimeSocket, client: MessengerClient,
+        sink: AsyncStream<IncomingEvent>.Continuation
+    ) async {
+        guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
+            frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
+        else { return }
+        var acknowledge = true
+        switch frame["path"]?.stringValue {
+        case "/api/v1/message":
+            let (event, ack) = await client.receive(socketEnvelope: frame["body"] ?? .null)
+            if let event { sink.yield(event) }
+            acknowledge = ack
+            // A hole before this message: what the socket skipped is fetched over HTTP.
+            if case .message(let message) = event {
+                _ = try? await client.catchUpIfGaps(in: message.conversationId) { caught in
+                    if caught != .duplicate { sink.yield(caught) }
+                }
+            }
+        case "/api/v1/keys/low":
+            let count = Int(frame["body"]?["count"]?.intValue ?? 0)
+            _ = try? await client.refillPreKeys(serverCount: count)
+        default:
+            break
+        }
+        guard acknowledge else { return }
+        try? await socket.send(.text(#"{"type":"response","id":\#(id),"status":200}"#))
+    }
+
+    /// Closes the socket; `events` finishes after the envelope being processed, if any, which is
+    /// still acknowledged first (its event is out and its plaintext stored). What the socket
+    /// delivers from now on is not processed: the server keeps it for the next catch-up.
     public func stop() {
-        stopping.set()
-        socket.close()
+        if progress.stop() { socket.close() }
     }
 
     /// Waits until the socket has closed and every event was yielded.
@@ -80,23 +94,40 @@ extension MessengerClient {
     }
 
     /// The delivery socket's URL for this server (`ws`/`wss` from `http`/`https`).
-    public nonisolated var deliverySocketURL: String {
-        var url = configuration.serverURL
-        if url.hasPrefix("https://") {
-            url = "wss://" + url.dropFirst("https://".count)
-        } else if url.hasPrefix("http://") {
-            url = "ws://" + url.dropFirst("http://".count)
-        }
-        return url + "/v1/websocket"
-    }
+    public nonisolated var deliverySocketURL: String { Self.socketURL(configuration.serverURL, path: "/v1/websocket") }
 
     /// The `Authorization` header for the delivery socket.
     public nonisolated var authorizationHeader: (String, String) { ("Authorization", credentials.authorization) }
 }
 
-/// A flag set once, read from any thread.
-private final class StopFlag: Sendable {
-    private let value = Atomic(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
+/// Whether the reader is processing a frame and whether `stop()` was called: a frame being
+/// processed finishes, ack included, and the reader closes the socket after it; an idle reader's
+/// socket is closed by `stop()` itself.
+private final class ListenerProgress: Sendable {
+    private let state = Mutex((processing: false, stopping: false))
+
+    /// A frame arrived: returns `false` when stopped, and the frame is left unprocessed.
+    func begin() -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.processing = true
+            return true
+        }
+    }
+
+    /// The frame is done: returns whether `stop()` came meanwhile (the reader closes the socket).
+    func end() -> Bool {
+        state.withLock { state in
+            state.processing = false
+            return state.stopping
+        }
+    }
+
+    /// Stops; returns whether the reader is idle (the caller closes the socket).
+    func stop() -> Bool {
+        state.withLock { state in
+            state.stopping = true
+            return !state.processing
+        }
+    }
 }

@@ -44,6 +44,14 @@ struct MessengerAPI: Sendable {
         return try accountAndDevice(try await call("PUT", "/v1/devices/link", json: body, as: nil, expect: [200]))
     }
 
+    /// `PUT /v1/provisioning/{address}`: whether a waiting device's socket took the box (false: 404).
+    func provision(_ box: [UInt8], to address: String, as credentials: DeviceCredentials) async throws -> Bool {
+        // `ProvisioningCode` admits letters, digits, `-` and `_` only: nothing to escape.
+        let path = "/v1/provisioning/" + address
+        let body: JSONValue = ["body": .string(Base64.encode(box))]
+        return try await call("PUT", path, json: body, as: credentials, expect: [204, 404]).status == 204
+    }
+
     func devices(as credentials: DeviceCredentials) async throws -> [UInt32] {
         let response = try await call("GET", "/v1/devices", as: credentials, expect: [200])
         return (response.json?["devices"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue.map(UInt32.init) }

@@ -2,7 +2,6 @@ import CourierCore
 import CourierHTTP
 import Foundation
 import Messenger
-import SignalProtocol
 
 /// `courier chat …`: a terminal messenger client. Each device keeps its state in a directory
 /// (default `.courier/chat/<name>`) and its storage key in a 0600 file beside it (`<dir>.key`).
@@ -30,35 +29,48 @@ struct ChatCommand {
         say("state in \(directory), storage key in \(keyFile) (0600); give your account id to your contacts")
     }
 
-    /// `courier chat provision`: a linking token, and the account's identity key pair in a 0600
-    /// file that the user copies to the new device (the stand-in for Signal's provisioning QR code).
-    func provision(identityFile: String?) async throws {
+    /// `courier chat provision CODE`: links the device that shows `CODE` to this account. The
+    /// account's identity key pair and a one-use linking token go to it sealed to the code's
+    /// ephemeral key, through the server's provisioning relay; nothing is written to disk.
+    func provision(code text: String) async throws {
         let client = try open()
-        let token = try await client.linkingToken()
-        let file = identityFile ?? directory + "-identity.handover"
-        let secret = await client.identityKeyPair().serialized()
-        let bytes = secret.withUnsafeBytes { Data($0) }
-        guard FileManager.default.createFile(atPath: file, contents: bytes, attributes: [.posixPermissions: 0o600])
-        else { throw CommandError("cannot write \(file)") }
-        say("linking token (valid 10 minutes): \(token)")
-        say("the account's PRIVATE identity key is in \(file) (0600).")
-        say("Copy it to the new device over a channel you trust (never by mail), then on that device run:")
-        say("  courier chat link --server \(try settings().server) --name NEW-NAME --token \(token) --identity FILE")
+        let code: ProvisioningCode
+        do {
+            code = try ProvisioningCode(parsing: text)
+        } catch let error as MessengerClientError {
+            throw CommandError("\(error.message) (copy it as `courier chat link` printed it)")
+        }
+        do {
+            try await client.provision(code)
+        } catch let error as MessengerClientError where error.status == 404 {
+            throw CommandError(error.message, status: 404)
+        }
+        say(
+            "provisioned: the new device is joining account \(client.credentials.accountId); it prints \"linked\" when done"
+        )
     }
 
-    /// `courier chat link`: a second device of an existing account.
-    func link(server: String, token: String, identityFile: String) async throws {
-        guard let data = FileManager.default.contents(atPath: identityFile) else {
-            throw CommandError("cannot read \(identityFile)")
-        }
-        let identity = try IdentityKeyPair(serialized: SecretBytes(data))
+    /// `courier chat link`: makes this device a second device of an existing account, as Signal
+    /// links one. It prints a provisioning code (the server's address for this device and an
+    /// ephemeral public key), waits until a device of the account runs `courier chat provision
+    /// CODE`, then registers with what that device sealed to the key.
+    func link(server: String) async throws {
+        let sockets = try WebSocketClient()
+        defer { sockets.shutdown() }
         let client = try await removingTheDeviceOnFailure {
-            try await MessengerClient.link(configuration(server: server), token: token, identity: identity)
+            let linking = try await MessengerClient.startLinking(configuration(server: server), sockets: sockets)
+            say("provisioning code for \(name):")
+            say("")
+            say("    \(linking.code.uri)")
+            say("")
+            say("On a device of the account, run (before the code expires: 10 minutes on a default server):")
+            say("  courier chat provision '\(linking.code.uri)' --name DEVICE")
+            say("waiting for the provision…")
+            return try await linking.finish()
         }
         try saveSettings(server: server)
-        try? FileManager.default.removeItem(atPath: identityFile)
         say("linked \(name): account \(client.credentials.accountId), device \(client.credentials.deviceId)")
-        say("removed \(identityFile): the identity key now lives only in the device's sealed store")
+        say("the identity key came sealed to this device's one-time key and lives only in \(directory) (sealed)")
     }
 
     /// `courier chat` (or `courier chat run`): the interactive loop.

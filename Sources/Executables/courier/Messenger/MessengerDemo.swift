@@ -34,19 +34,19 @@ struct MessengerDemo {
             ChatDevice(name: name, client: client, sockets: sockets)
         }
         let phone = device("alice-phone", try await MessengerClient.register(configuration("alice-phone"), http: http))
-        let token = try await phone.client.linkingToken()
-        let identity = await phone.client.identityKeyPair()
-        let tablet = device(
-            "alice-tablet",
-            try await MessengerClient.link(configuration("alice-tablet"), token: token, identity: identity, http: http))
+        let linking = try await MessengerClient.startLinking(
+            configuration("alice-tablet"), sockets: sockets, http: http)
+        say("alice-tablet shows its provisioning code: \(linking.code.uri)")
+        try await phone.client.provision(linking.code)
+        let tablet = device("alice-tablet", try await linking.finish())
         let bob = device("bob-laptop", try await MessengerClient.register(configuration("bob-laptop"), http: http))
         let alice = phone.accountId
         let names = [alice: "Alice", bob.accountId: "Bob"]
         for device in [phone, tablet, bob] {
             say("\(device.name): account \(device.accountId), device \(device.deviceId)")
         }
-        say("(the tablet got Alice's identity key pair from the phone in this process; `courier chat provision`")
-        say(" and `courier chat link` hand it over through a file the user copies)")
+        say("(the phone sealed Alice's identity key pair to the tablet's one-time key; the server relayed only")
+        say(" ciphertext, as `courier chat link` and `courier chat provision CODE` do between two machines)")
 
         let (phoneInbox, tabletInbox, bobInbox) = (DeviceInbox(), DeviceInbox(), DeviceInbox())
         await phoneInbox.follow(try await phone.listen())

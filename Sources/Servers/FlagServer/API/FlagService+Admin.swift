@@ -44,7 +44,7 @@ extension FlagService {
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
-    /// those past their expiry day.
+    /// those past their expiry day, and the environment's segments.
     func listDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         guard let served = try servedEnvironment(environment) else {
@@ -57,7 +57,7 @@ extension FlagService {
         }
         return .json([
             "environment": .string(environment), "version": .int(served.document.version),
-            "flags": .array(flags.map(\.json)),
+            "flags": .array(flags.map(\.json)), "segments": served.document.json["segments"] ?? [],
         ])
     }
 

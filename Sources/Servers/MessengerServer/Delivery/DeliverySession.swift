@@ -168,13 +168,17 @@ final class DeliverySession: Sendable {
                     end()
                 }
             }
-            for entry in entries {
-                let id = state.withLock { state -> Int64 in
+            // In flight, and watched, before the first frame goes: an ack can come back at once.
+            let ids = state.withLock { state in
+                entries.map { entry -> Int64 in
                     let id = state.claimRequestId()
                     state.inFlight[id] = entry.id
                     state.lastSentId = entry.id
                     return id
                 }
+            }
+            if !entries.isEmpty { watchUnacked() }
+            for (id, entry) in zip(ids, entries) {
                 do {
                     try await socket.outbound.send(.text(DeliveryFrame.message(id: id, envelope: entry.envelope)))
                 } catch {
@@ -182,7 +186,6 @@ final class DeliverySession: Sendable {
                     break
                 }
             }
-            if !entries.isEmpty { watchUnacked() }
             if entries.isEmpty && room > 0 {
                 let first = state.withLock { state -> Int64? in
                     guard !state.sentQueueEmpty else { return nil }

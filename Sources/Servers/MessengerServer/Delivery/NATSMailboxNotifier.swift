@@ -90,8 +90,14 @@ final class NATSMailboxNotifier: Sendable {
     /// Announces new envelopes for `device` and reports who answered: `.answered` when a socket
     /// somewhere holds it, `.noResponders` when none does.
     func mailboxChanged(_ device: AuthenticatedDevice) async -> BusReply {
-        await bus.request(Self.mailboxSubject(device), Array(device.accountId.utf8), timeout: .seconds(1))
+        await bus.request(Self.mailboxSubject(device), Array(device.accountId.utf8), timeout: Self.presenceTimeout)
     }
+
+    /// How long a send waits for a socket's answer before it pushes anyway. "No responders"
+    /// comes back at once when no socket subscribes, so this only bounds a responder that is
+    /// slow (an instance under load): long enough that a busy instance's live socket is not also
+    /// pushed to, short enough that a stalled one still gets its device a push within seconds.
+    static let presenceTimeout: Duration = .seconds(3)
 
     /// Announces that `device` was removed: the instance holding its socket closes it.
     func deviceRemoved(_ device: AuthenticatedDevice) {

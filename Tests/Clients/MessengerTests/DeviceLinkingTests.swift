@@ -1,0 +1,87 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Messenger
+import SignalProtocol
+import Testing
+
+/// Linking as Signal links: the new device shows a code, a device of the account provisions it
+/// through the server's relay, and no key file exists at any point.
+@Suite(.timeLimit(.minutes(3)))
+struct DeviceLinkingTests {
+    @Test func aDeviceProvisionedThroughTheSocketReceivesTheAccountsMessages() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+
+        let linking = try await MessengerClient.startLinking(
+            server.configuration("tablet"), sockets: sockets, http: server.http)
+        let code = try ProvisioningCode(parsing: linking.code.uri)
+        #expect(code == linking.code, "the code survives its text form")
+        #expect(linking.code.uri.hasPrefix("courier-link://?uuid="))
+        try await phone.provision(code)
+        let tablet = try await linking.finish()
+        #expect(tablet.credentials.accountId == phone.credentials.accountId)
+        #expect(tablet.credentials.deviceId == 2)
+        #expect(await tablet.identityKeyPair().identityKey == phone.identityKeyPair().identityKey)
+
+        let bob = try await server.register("bob")
+        try await bob.send(text: "to both of your devices", to: phone.credentials.accountId)
+        #expect(try await phone.sync().bodies == ["to both of your devices"])
+        #expect(try await tablet.sync().bodies == ["to both of your devices"])
+        try await tablet.send(text: "from the tablet", to: bob.credentials.accountId)
+        #expect(try await bob.sync().bodies == ["from the tablet"])
+        #expect(try await phone.sync().bodies == ["from the tablet"], "the phone gets the tablet's own copy")
+
+        let files = FileManager.default.subpaths(atPath: server.root) ?? []
+        #expect(!files.contains { $0.contains("handover") || $0.contains("identity") }, "\(files)")
+        try server.expectNoPlaintext(["to both of your devices", "from the tablet"])
+    }
+
+    @Test func aCodeTakesOneProvisionAndAForeignOneIsRefused() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let linking = try await MessengerClient.startLinking(
+            server.configuration("tablet"), sockets: sockets, http: server.http)
+        try await phone.provision(linking.code)
+        _ = try await linking.finish()
+        let error = await #expect(throws: MessengerClientError.self) { try await phone.provision(linking.code) }
+        #expect(error?.status == 404)
+
+        let unknown = ProvisioningCode(
+            address: Hex.encode([UInt8](repeating: 7, count: 16)), publicKey: linking.code.publicKey)
+        let refused = await #expect(throws: MessengerClientError.self) { try await phone.provision(unknown) }
+        #expect(refused?.message.contains("no device is waiting for this code") == true)
+    }
+
+    @Test func aProvisionSealedToAnotherKeyDoesNotLinkTheDevice() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let linking = try await MessengerClient.startLinking(
+            server.configuration("tablet"), sockets: sockets, http: server.http)
+        let intruder = ProvisioningCode(address: linking.code.address, publicKey: try KeyPair.generate().publicKey)
+        try await phone.provision(intruder)
+        let error = await #expect(throws: MessengerClientError.self) { try await linking.finish() }
+        #expect(error?.code == .protocolFailure)
+    }
+
+    @Test(arguments: [
+        ("https://example.com", "starts with courier-link://"),
+        ("courier-link://?pub_key=BQ", "no address"),
+        ("courier-link://?uuid=abc&pub_key=AAAA", "no valid public key"),
+        ("courier-link://?uuid=a/b&pub_key=AAAA", "no address"),
+    ])
+    func malformedCodesAreRefusedWithTheReason(text: String, reason: String) {
+        let error = #expect(throws: MessengerClientError.self) { try ProvisioningCode(parsing: text) }
+        #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+    }
+}
