@@ -2956,6 +2956,102 @@ enum OpenAPIDocument {
                 ]
               }
             },
+            "/v1/websocket/provisioning": {
+              "get": {
+                "tags": [
+                  "messenger"
+                ],
+                "summary": "Linking: the socket of a device being linked (WebSocket, no credentials)",
+                "operationId": "get_v1_websocket_provisioning",
+                "responses": {
+                  "101": {
+                    "description": "Switching protocols. Frames are `ProvisioningFrame`: the socket's address at once, then the provision a device of the account sends with `PUT /v1/provisioning/{address}`. Signal's clients ask for `/v1/websocket/provisioning/`; the trailing slash is ignored."
+                  },
+                  "426": {
+                    "description": "Asked for without the WebSocket upgrade (`upgrade_required`).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/TopLevelError"
+                        }
+                      }
+                    }
+                  }
+                },
+                "security": [
+                  {}
+                ]
+              }
+            },
+            "/v1/provisioning/{address}": {
+              "put": {
+                "tags": [
+                  "messenger"
+                ],
+                "summary": "Linking: hand a waiting device its provision (sealed to its key)",
+                "operationId": "put_v1_provisioning_address",
+                "responses": {
+                  "400": {
+                    "$ref": "#/components/responses/TopBadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/TopUnauthorized"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/TopRateLimited"
+                  },
+                  "500": {
+                    "$ref": "#/components/responses/TopStorage"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/TopUnavailable"
+                  },
+                  "204": {
+                    "description": "The socket holding `address` has it queued; it closes after sending it."
+                  },
+                  "404": {
+                    "description": "No socket holds the address: unknown, expired, already provisioned, or not 32 lowercase hex digits (`not_found`).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/TopLevelError"
+                        }
+                      }
+                    }
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/TopTooLarge"
+                  }
+                },
+                "description": "Nothing is stored; the server relays bytes it cannot read, across instances over the bus. One provision per address.",
+                "security": [
+                  {
+                    "deviceBasic": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "name": "address",
+                    "in": "path",
+                    "required": true,
+                    "description": "The address from the new device's `ProvisioningFrame`.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/Provision"
+                      }
+                    }
+                  }
+                }
+              }
+            },
             "/v1/messenger/devices": {
               "get": {
                 "tags": [
@@ -5644,6 +5740,112 @@ enum OpenAPIDocument {
                   }
                 }
               },
+              "Provision": {
+                "type": "object",
+                "required": [
+                  "body"
+                ],
+                "properties": {
+                  "body": {
+                    "type": "string",
+                    "contentEncoding": "base64",
+                    "description": "The provision sealed to the new device's ephemeral key (libsodium sealed box); the server relays it unread."
+                  }
+                },
+                "example": {
+                  "body": "c2VhbGVkIHByb3Zpc2lvbg=="
+                }
+              },
+              "ProvisioningFrame": {
+                "description": "Server → device on `/v1/websocket/provisioning/` (the device being linked sends nothing the server reads): its address at once, then the provision when a device of the account has sent it, after which the socket closes with 1000. Closes 4408 when its lifetime (10 minutes) ends and 4503 when too many devices are waiting.",
+                "oneOf": [
+                  {
+                    "title": "address",
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id",
+                      "verb",
+                      "path",
+                      "body"
+                    ],
+                    "properties": {
+                      "type": {
+                        "const": "request"
+                      },
+                      "id": {
+                        "const": 1
+                      },
+                      "verb": {
+                        "const": "PUT"
+                      },
+                      "path": {
+                        "const": "/v1/address"
+                      },
+                      "body": {
+                        "type": "object",
+                        "required": [
+                          "address",
+                          "expiresAt"
+                        ],
+                        "additionalProperties": false,
+                        "properties": {
+                          "address": {
+                            "type": "string",
+                            "pattern": "^[0-9a-f]{32}$"
+                          },
+                          "expiresAt": {
+                            "type": "integer",
+                            "format": "int64",
+                            "description": "Milliseconds since the Unix epoch."
+                          }
+                        }
+                      }
+                    },
+                    "additionalProperties": false
+                  },
+                  {
+                    "title": "provision",
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id",
+                      "verb",
+                      "path",
+                      "body"
+                    ],
+                    "properties": {
+                      "type": {
+                        "const": "request"
+                      },
+                      "id": {
+                        "const": 2
+                      },
+                      "verb": {
+                        "const": "PUT"
+                      },
+                      "path": {
+                        "const": "/v1/message"
+                      },
+                      "body": {
+                        "type": "object",
+                        "required": [
+                          "body"
+                        ],
+                        "additionalProperties": false,
+                        "properties": {
+                          "body": {
+                            "type": "string",
+                            "contentEncoding": "base64",
+                            "description": "Standard base64 (padding optional but exact where present, never empty)."
+                          }
+                        }
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              },
               "SocketServerRequest": {
                 "description": "Server → device on `/v1/websocket`. A device answers each with a `SocketDeviceResponse` of the same `id`; a 2xx to a `/api/v1/message` request is the envelope's acknowledgement, which deletes it from the mailbox.",
                 "oneOf": [
@@ -6111,7 +6313,8 @@ enum OpenAPIDocument {
                 "required": [
                   "environment",
                   "version",
-                  "flags"
+                  "flags",
+                  "segments"
                 ],
                 "properties": {
                   "environment": {
@@ -6124,6 +6327,12 @@ enum OpenAPIDocument {
                     "type": "array",
                     "items": {
                       "$ref": "#/components/schemas/FlagDefinition"
+                    }
+                  },
+                  "segments": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/SegmentDefinition"
                     }
                   }
                 }

@@ -195,6 +195,7 @@ struct OpenAPIContractTests {
         try await messages(recorder, alice: alice, laptop: laptop, bob: bob)
         try await attachments(recorder, alice: alice)
         try await socket(recorder, port: port, alice: alice, laptop: laptop, bob: bob)
+        try await provisioning(recorder, port: port, alice: alice)
 
         #expect(try await recorder.send("DELETE", "/v1/devices/1", headers: auth(alice)).status == 403)
         #expect(try await recorder.send("DELETE", "/v1/devices/\(laptop.deviceId)", headers: auth(alice)).status == 204)
@@ -325,6 +326,28 @@ struct OpenAPIContractTests {
             #expect(answer["id"] == request["id"])
         }
         socket.outbound.close(.normalClosure, reason: "done")
+    }
+
+    /// Linking by provisioning: the new device's socket gets an address, a device of the account
+    /// sends the sealed provision there, and the socket gets it.
+    func provisioning(_ recorder: ContractRecorder, port: Int, alice: TestDevice) async throws {
+        #expect(try await recorder.send("GET", "/v1/websocket/provisioning").status == 426)
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await client.connect(to: "ws://127.0.0.1:\(port)/v1/websocket/provisioning/")
+        var reader = DeliveryReader(socket)
+        let addressFrame = try #require(await reader.next())
+        recorder.frame(addressFrame, schema: "ProvisioningFrame")
+        let address = try #require(addressFrame["body"]?["address"]?.stringValue)
+        let sealed: JSONValue = ["body": .string(Base64.encode(Array("sealed provision".utf8)))]
+        let auth = ["Authorization": alice.authorization]
+        #expect(
+            try await recorder.send("PUT", "/v1/provisioning/" + address, headers: auth, json: sealed).status == 204)
+        let provision = try #require(await reader.next())
+        recorder.frame(provision, schema: "ProvisioningFrame")
+        #expect(provision["path"] == "/v1/message")
+        #expect(
+            try await recorder.send("PUT", "/v1/provisioning/" + address, headers: auth, json: sealed).status == 404)
     }
 
     // MARK: - Flags, sync, console
