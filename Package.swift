@@ -161,7 +161,7 @@ let package = Package(
             name: "courier-server",
             dependencies: [
                 "AnalyticsCollector", "MessengerServer", "FlagServer", "Console", "SyncServer", "CourierHTTP",
-                "CourierCore", "CourierCommandLine", "CourierNATS",
+                "CourierCore", "CourierCommandLine", "CourierNATS", "CourierCrypto",
             ], path: "Sources/Executables/courier-server"),
         .executableTarget(
             name: "courier",

@@ -137,6 +137,10 @@ enum ServerCommand {
             metrics, token: options.metricsRequireAdmin ? configuration.adminToken : nil,
             providers: [{ collector.metricsText() }, { messenger.metricsText() }]
                 + ((bus as? NATSMessageBus).map { nats in [{ nats.metricsText() }] } ?? []))
+        OpenAPIRoute.mount(on: &router)
+        for route in OpenAPIRoute.undocumentedRoutes(of: router) {
+            FileHandle.standardError.write(Data("courier-server: \(route) is missing from /openapi.json\n".utf8))
+        }
         var http = HTTPServerConfiguration()
         http.host = options.host
         http.port = options.port

@@ -8,8 +8,9 @@ import Realtime
 /// that are due (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a
 /// `DeliveryListener`, so an envelope is acknowledged only after its commit.
 ///
-/// The messenger server has no keepalive route, so the machine's pings count as answered while
-/// the socket is open; a socket that breaks ends its listener, which the machine sees as a drop.
+/// It does not send the socket's `GET /v1/keepalive` request (which the server answers), so the
+/// machine's pings count as answered while the socket is open; a socket that breaks ends its
+/// listener, which the machine sees as a drop.
 ///
 /// ```swift
 /// let connection = await client.connect(transport: transport)

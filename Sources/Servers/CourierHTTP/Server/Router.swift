@@ -56,6 +56,12 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
+    /// Every route's method and pattern (`{name}` for a parameter), in the order they were added:
+    /// for checks that hold the routes against a description of them, such as an OpenAPI document.
+    package var routeTable: [(method: String, pattern: String)] {
+        routes.map { ($0.method.rawValue, Self.pattern($0.segments)) }
+    }
+
     /// Adds a route answered by a synchronous handler.
     /// - Parameters:
     ///   - method: the HTTP method, such as `POST`.

@@ -9,8 +9,9 @@ extension MessengerServer {
         router.add("POST", "/v1/devices/linking-token") { [self] request, _ in try issueLinkingToken(request) }
         router.add("PUT", "/v1/devices/link") { [self] request, _ in try linkDevice(request) }
         router.add("GET", "/v1/devices") { [self] request, _ in try listDevices(request) }
-        router.add("DELETE", "/v1/devices/{deviceId}") { [self] request, _ in try removeDevice(request) }
         router.add("PUT", "/v1/devices/push") { [self] request, _ in try setPush(request) }
+        // Before `/v1/devices/{deviceId}`: the router answers with the first pattern that matches,
+        // and `push` would otherwise be taken for a device id (400).
         router.add("DELETE", "/v1/devices/push") { [self] request, _ in
             let device = try device(request)
             try stored { () throws(MessengerStoreError) in
@@ -18,6 +19,7 @@ extension MessengerServer {
             }
             return HTTPResponse(status: 204)
         }
+        router.add("DELETE", "/v1/devices/{deviceId}") { [self] request, _ in try removeDevice(request) }
     }
 
     /// The fields every new device sends: its secret ("password", `DeviceSecret`'s rule), its
