@@ -220,7 +220,7 @@ let package = Package(
             dependencies: ["Analytics", "AnalyticsCollector", "CourierHTTP", "CourierCore", "CourierTesting"],
             path: "Tests/Clients/AnalyticsTests"),
         .testTarget(
-            name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore"],
+            name: "SignalProtocolTests", dependencies: ["SignalProtocol", "SignalInteropPeer", "CourierCore", "CourierTesting"],
             path: "Tests/Shared/SignalProtocolTests"),
         .testTarget(
             name: "MessengerServerTests",

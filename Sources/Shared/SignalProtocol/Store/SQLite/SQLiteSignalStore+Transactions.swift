@@ -21,7 +21,7 @@ extension SQLiteSignalStore: SignalStoreTransactions {
             throw SignalProtocolError(
                 .storageFailure, "signal store transaction started inside its own transaction; use its stores")
         }
-        defer { truncateLog() }
+        defer { committed() }
         do {
             return try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
                 try pool.transaction { database in

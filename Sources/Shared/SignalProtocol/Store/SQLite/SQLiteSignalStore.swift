@@ -1,4 +1,6 @@
 internal import CourierCore
+import Dispatch
+import Synchronization
 
 /// Every Signal store on one SQLite file (or `:memory:`): sessions, one-time and signed prekeys,
 /// identities with trust decisions, sender keys, and this device's identity.
@@ -10,8 +12,9 @@ internal import CourierCore
 /// closure in one `BEGIN IMMEDIATE … COMMIT`, or rolls all of it back.
 ///
 /// Old state does not linger: the files are created with mode 0600, deleted and overwritten rows
-/// are zeroed (`secure_delete`), and after each commit the write-ahead log is checkpointed and
-/// truncated, so superseded session records and used prekeys do not stay in it.
+/// are zeroed (`secure_delete`), and the write-ahead log is checkpointed and truncated within the
+/// bound of a `LogTruncationPolicy` (32 commits or 500 ms by default; `flushLog()` at once), so
+/// superseded session records and used prekeys do not stay in it.
 ///
 /// Errors are `SignalProtocolError`: `.storageFailure` for the database (the `DatabaseError` in
 /// `underlying`), `.corruptRecord` for a row that does not decode.
@@ -24,40 +27,50 @@ public final class SQLiteSignalStore: Sendable {
     let sealer: RecordSealer
     let identity: IdentityKeyPair
     let registrationId: UInt32
+    /// When the log is truncated.
+    public let logTruncation: LogTruncationPolicy
+    /// Commits since the log was last truncated, and whether a timer will truncate it.
+    private let logState = Mutex((commits: 0, timerArmed: false))
 
     /// Opens (creating if needed) the store at `path` for the device `identity`; on an existing
     /// file the stored identity must be the same.
     /// - Parameter keyProvider: the key that seals the records; the same key must be given every time.
     /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds another identity;
     ///   `.corruptRecord` when the stored identity does not open with the provider's key.
+    /// - Parameter logTruncation: how soon superseded records leave the write-ahead log.
     public convenience init(
         path: String, keyProvider: any KeyProvider, identity: IdentityKeyPair, registrationId: UInt32,
-        policy: IdentityTrustPolicy = .trustOnFirstUse
+        policy: IdentityTrustPolicy = .trustOnFirstUse, logTruncation: LogTruncationPolicy = .standard
     ) throws {
         try self.init(
             path: path, keyProvider: keyProvider, policy: policy, newIdentity: (identity, registrationId),
-            options: .init())
+            options: .init(), logTruncation: logTruncation)
     }
 
     /// Reopens the store at `path` with the identity stored in it.
     /// - Throws: `.storageFailure`; `.invalidArgument` when the file holds no identity yet;
     ///   `.corruptRecord` when the stored identity does not open with the provider's key.
-    public convenience init(path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy = .trustOnFirstUse)
-        throws
-    {
-        try self.init(path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: .init())
+    public convenience init(
+        path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy = .trustOnFirstUse,
+        logTruncation: LogTruncationPolicy = .standard
+    ) throws {
+        try self.init(
+            path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: .init(),
+            logTruncation: logTruncation)
     }
 
     /// Reopens with explicit connection options (tests bound the file size with them).
     convenience init(
         path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy, options: Database.Options
     ) throws {
-        try self.init(path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: options)
+        try self.init(
+            path: path, keyProvider: keyProvider, policy: policy, newIdentity: nil, options: options,
+            logTruncation: .standard)
     }
 
     private init(
         path: String, keyProvider: any KeyProvider, policy: IdentityTrustPolicy,
-        newIdentity: (IdentityKeyPair, UInt32)?, options: Database.Options
+        newIdentity: (IdentityKeyPair, UInt32)?, options: Database.Options, logTruncation: LogTruncationPolicy
     ) throws {
         let sealer = try RecordSealer(key: keyProvider.storageKey())
         var options = options
@@ -97,6 +110,7 @@ public final class SQLiteSignalStore: Sendable {
         self.sealer = sealer
         self.identity = local.identity
         self.registrationId = local.registrationId
+        self.logTruncation = logTruncation
         truncateLog()
     }
 
@@ -113,14 +127,61 @@ public final class SQLiteSignalStore: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction on the writer connection. Then clears the log.
+    /// Runs `body` in one transaction on the writer connection. Then counts the commit for the
+    /// log's truncation.
     func write<T>(_ operation: String, _ body: (SQLiteSignalTables) throws -> T) throws -> T {
         try refuseReentrantUse(operation)
         let result = try SQLiteStorageError.translating(operation) {
             try pool.write { try body(SQLiteSignalTables($0, sealer)) }
         }
-        truncateLog()
+        committed()
         return result
+    }
+
+    /// Checkpoints and truncates the write-ahead log now, whatever the policy: for an app about
+    /// to be suspended, or before the files are copied.
+    /// - Throws: `.storageFailure` when the checkpoint cannot run.
+    public func flushLog() throws {
+        guard !pool.isInMemory else { return }
+        logState.withLock { $0.commits = 0 }
+        try SQLiteStorageError.translating("truncate the write-ahead log") {
+            try pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
+    /// A transaction committed: the log is truncated now when the policy's commit count is
+    /// reached, else a timer truncates it within the policy's window.
+    func committed() {
+        guard !pool.isInMemory else { return }
+        let limit = logTruncation.maximumCommits
+        let (now, arm) = logState.withLock { state -> (Bool, Bool) in
+            state.commits += 1
+            if state.commits >= limit {
+                state.commits = 0
+                return (true, false)
+            }
+            defer { state.timerArmed = true }
+            return (false, !state.timerArmed)
+        }
+        if now {
+            truncateLog()
+        } else if arm {
+            let (seconds, attoseconds) = logTruncation.window.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                [weak self] in self?.windowEnded()
+            }
+        }
+    }
+
+    /// The window after a commit has passed: commits not yet truncated are, now.
+    private func windowEnded() {
+        let pending = logState.withLock { state -> Bool in
+            state.timerArmed = false
+            defer { state.commits = 0 }
+            return state.commits > 0
+        }
+        if pending { truncateLog() }
     }
 
     /// Copies committed pages into the database file and truncates the write-ahead log, so the
