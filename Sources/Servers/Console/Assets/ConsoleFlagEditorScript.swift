@@ -117,6 +117,7 @@ enum ConsoleFlagEditorScript {
                   const names = commaList(text);
                   if (names.length) rule.segments = names; else delete rule.segments;
                 }));
+              item.appendChild(C.element("p", (rule.conditions || []).length ? "Conditions, all must hold:" : "No conditions.", { class: "hint" }));
               const conditions = C.element("ul", null, { class: "conditions", "aria-label": "Conditions of rule " + (index + 1) });
               (rule.conditions || []).forEach((condition, at) => conditions.appendChild(this.conditionItem(rule, condition, index, at)));
               item.appendChild(conditions);

@@ -11,6 +11,7 @@ enum ConsoleFlagsScript {
             enter() {
               C.showOnly("flags-view");
               $("flag-editor").hidden = true;
+              C.say("flag-action-status", "");
               this.editing = null;
               this.environment = $("flags-environment").value.trim() || "development";
               this.load();
@@ -105,6 +106,8 @@ enum ConsoleFlagsScript {
             edit(key, definition) {
               const flag = definition || this.list.find((f) => f.key === key);
               if (!flag) return;
+              // A notice speaks of the flag it came from: choosing another clears it.
+              if (this.editing !== key) C.say("flag-action-status", "");
               this.editing = key;
               $("flag-editor").hidden = false;
               $("flag-editor-heading").textContent = "Edit flag " + key;
