@@ -65,8 +65,9 @@ enum ConsoleFlagEditorScript {
               this.render();
             },
 
+            // Owner and expiry: an empty field removes the member.
             set(member, value) {
-              if (value === undefined || value === "") delete this.draft[member]; else this.draft[member] = value;
+              if (value === "") delete this.draft[member]; else this.draft[member] = value;
               this.changed();
             },
 
@@ -211,7 +212,11 @@ enum ConsoleFlagEditorScript {
               for (const rule of editor.draft.rules || []) rule.value = parseValue(showValue(rule.value), type);
               editor.changed();
             });
-            $("flag-value").addEventListener("input", () => editor.set("value", parseValue($("flag-value").value, editor.draft.type)));
+            // An empty default is a value for a string flag (and a complaint for the others): kept, not removed.
+            $("flag-value").addEventListener("input", () => {
+              editor.draft.value = parseValue($("flag-value").value, editor.draft.type);
+              editor.changed();
+            });
             $("flag-owner").addEventListener("input", () => editor.set("owner", $("flag-owner").value.trim()));
             $("flag-expires").addEventListener("input", () => editor.set("expires", $("flag-expires").value.trim()));
             $("flag-enabled").addEventListener("change", () => { editor.draft.enabled = $("flag-enabled").checked; editor.changed(); });
