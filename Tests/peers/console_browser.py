@@ -370,6 +370,24 @@ def run(driver, wait):
     assert segment["actor"] == "admin-api" and segment["what"] == "set segment beta", segment
     assert created["actor"] == "admin-api" and created["changes"][0].startswith("created: "), created
 
+    step("the editor shows the flag in each environment, and opens it in another")
+    courier("flags", "set", "browser-ramp", "--env", "staging", "--definition",
+            json.dumps({"type": "bool", "value": False}))
+    courier("flags", "kill", "browser-ramp", "--env", "staging")
+    driver.find_element(By.ID, "flags-environment").send_keys(Keys.ENTER)
+    wait.until(lambda d: not visible(d, "flag-editor"))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button[aria-label='Edit browser-ramp']"))
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Edit browser-ramp']").click()
+    wait.until(lambda d: "staging: killed" in d.find_element(By.ID, "flag-environment-states").text)
+    assert "production: on" in driver.find_element(By.ID, "flag-environment-states").text
+    offered = {o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#flags-environments option")}
+    assert {"production", "staging"} <= offered, offered
+    driver.find_element(By.CSS_SELECTOR, "#flag-environment-states li[data-environment=staging] button").click()
+    wait.until(lambda d: d.find_element(By.ID, "flags-environment").get_attribute("value") == "staging"
+               and visible(d, "flag-editor") and visible(d, "flag-revive"))
+    assert driver.find_element(By.ID, "flag-editor-heading").text == "Edit flag browser-ramp"
+    assert not driver.find_element(By.ID, "flag-enabled").is_selected(), "killed in staging, yet shown as on"
+
     step("the messenger page shows devices and pushes")
     driver.find_element(By.LINK_TEXT, "Messenger").click()
     wait.until(lambda d: visible(d, "messenger-view"))

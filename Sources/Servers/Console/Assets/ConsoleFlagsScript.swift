@@ -6,7 +6,7 @@ enum ConsoleFlagsScript {
         #"""
 
           const flags = {
-            environment: "development", list: [], segments: [], editing: null,
+            environment: "development", environments: [], list: [], segments: [], editing: null,
 
             enter() {
               C.showOnly("flags-view");
@@ -14,17 +14,26 @@ enum ConsoleFlagsScript {
               C.say("flag-action-status", "");
               this.editing = null;
               this.environment = $("flags-environment").value.trim() || "development";
-              this.load();
+              return this.load();
             },
 
             leave() { if ($("kill-dialog").open) $("kill-dialog").close(); },
 
             base() { return "/v1/flags/" + encodeURIComponent(this.environment); },
 
+            // The environments that have definitions (`GET /v1/flags`), offered by the selector.
+            async loadEnvironments() {
+              try { this.environments = (await C.api("GET", "/v1/flags")).environments.map((e) => e.key); } catch (_) { this.environments = []; }
+              const options = $("flags-environments");
+              C.clear(options);
+              for (const key of this.environments) options.appendChild(C.element("option", null, { value: key }));
+            },
+
             async load() {
               $("flags-message").textContent = "";
               const body = document.querySelector("#flags-table tbody");
               C.clear(body);
+              await this.loadEnvironments();
               try {
                 const answer = await C.api("GET", this.base() + "/definitions");
                 this.list = answer.flags;
@@ -114,10 +123,52 @@ enum ConsoleFlagsScript {
               $("flag-enabled-label").textContent = "On in " + this.environment;
               C.flagEditor.load(flag, this.segments.map((s) => s.key));
               const stored = this.list.find((f) => f.key === key);
+              this.showStates(key, stored);
               const killed = stored !== undefined && stored.enabled === false;
               $("flag-kill").hidden = killed || stored === undefined;
               $("flag-revive").hidden = !killed;
               if (stored) $("preview-flag").value = key;
+            },
+
+            // The flag's state in every environment (up to 20), each a way to open it there; where
+            // it is not defined, a way to start from this definition there.
+            async showStates(key, stored) {
+              const list = $("flag-environment-states");
+              const environments = this.environments.filter((e) => e !== this.environment).slice(0, 19);
+              const states = [[this.environment, stored]].concat(await Promise.all(environments.map(async (environment) => {
+                try {
+                  const answer = await C.api("GET", "/v1/flags/" + encodeURIComponent(environment) + "/definitions");
+                  return [environment, answer.flags.find((f) => f.key === key)];
+                } catch (_) { return [environment, undefined]; }
+              })));
+              if (this.editing !== key) return;
+              C.clear(list);
+              states.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+              for (const [environment, flag] of states) {
+                const state = flag === undefined ? "not defined" : flag.enabled === false ? "killed" : "on";
+                const item = C.element("li", null, { "data-environment": environment });
+                item.appendChild(C.element("span", environment + ": " + state, { class: state === "killed" ? "killed" : "state" }));
+                if (environment === this.environment) {
+                  item.appendChild(C.element("span", "(shown)", { class: "hint" }));
+                } else {
+                  const label = (flag === undefined ? "Start from this definition in " : "Open in ") + environment;
+                  const open = C.element("button", label, { type: "button" });
+                  open.addEventListener("click", () => this.openIn(environment, key, flag === undefined ? C.flagEditor.draft : null));
+                  item.appendChild(open);
+                }
+                list.appendChild(item);
+              }
+            },
+
+            // Shows the flag in another environment: the stored one, or a copy of `draft` to save there.
+            async openIn(environment, key, draft) {
+              $("flags-environment").value = environment;
+              await this.enter();
+              if (draft) {
+                this.edit(key, JSON.parse(JSON.stringify(draft)));
+                C.say("flag-action-status", "A copy of " + key + " for " + environment + ": not stored until you save it.");
+              } else this.edit(key);
+              $("flag-enabled").focus();
             },
 
             // Saves the JSON (the fields' draft, or a hand edit of it); the server's message goes

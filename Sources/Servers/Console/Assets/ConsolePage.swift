@@ -121,7 +121,8 @@ enum ConsolePage {
             <h2 id="flags-heading">Flags</h2>
             <form id="flags-environment-form" class="controls">
               <label for="flags-environment">Environment</label>
-              <input id="flags-environment" type="text" value="development" required>
+              <input id="flags-environment" type="text" value="development" list="flags-environments" required>
+              <datalist id="flags-environments"></datalist>
               <button type="submit">Show flags</button>
             </form>
             <p id="flags-message" role="alert"></p>
@@ -144,6 +145,10 @@ enum ConsolePage {
               <h3 id="flag-editor-heading">Edit flag</h3>
               <p class="hint">The fields and the JSON are two views of one definition: a change in either shows in
                 the other. Saving sends the JSON, which the server validates; its complaints show beside the field.</p>
+              <section class="environment-states" aria-labelledby="flag-environments-heading">
+                <h4 id="flag-environments-heading">In each environment</h4>
+                <ul id="flag-environment-states"></ul>
+              </section>
               <div class="editor">
                 <div class="structured">
                   <fieldset>

@@ -54,6 +54,8 @@ enum ConsoleStyle {
         dialog { border: 2px solid #a51d2d; border-radius: 0.4rem; max-width: 32rem; }
         dialog::backdrop { background: rgba(0, 0, 0, 0.35); }
         #kill-confirm, #flag-kill { border-color: #a51d2d; color: #a51d2d; }
+        .environment-states ul { display: flex; flex-wrap: wrap; gap: 0.3rem 1.5rem; padding-left: 0; list-style: none; }
+        .environment-states li { display: flex; gap: 0.5rem; align-items: center; }
         .audit-head { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; margin: 0.4rem 0 0.1rem; }
         .audit-actor { font-weight: 600; }
         .diff { margin: 0 0 0.6rem; font-size: 0.9rem; }

@@ -67,6 +67,21 @@ extension FlagService {
         ])
     }
 
+    /// `GET /v1/flags` (admin): every environment that has definitions, by key, with its
+    /// version: what the console offers in its environment selector.
+    func listEnvironments(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let versions: [String: Int64]
+        do {
+            versions = try store.versions()
+        } catch {
+            throw HTTPError(.storageUnavailable, "the flag store is unavailable")
+        }
+        let environments = versions.sorted { $0.key < $1.key }.map { key, version -> JSONValue in
+            ["key": .string(key), "version": .int(version)]
+        }
+        return .json(["environments": .array(environments)])
+    }
+
     /// `GET /v1/flags/{envKey}/audit[?limit=N]` (admin): changes, newest first.
     func audit(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
