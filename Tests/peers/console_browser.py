@@ -140,12 +140,13 @@ def run(driver, wait):
     assert cookies["courier_console"]["sameSite"] == "Strict", cookies
     assert driver.execute_script("return document.cookie") == "", "the session cookie is readable by script"
 
-    step("the sources list gives sparklines a scale and says when a source has no events")
+    step("the sources list gives its per-minute charts a scale and says when a source has no events")
     wait.until(lambda d: d.find_elements(By.LINK_TEXT, EMPTY_KEY))
     rows = {row.find_element(By.CSS_SELECTOR, "td a").text: row.text
             for row in driver.find_elements(By.CSS_SELECTOR, "#sources-table tbody tr")}
     assert "No events in the last hour" in rows[EMPTY_KEY], rows
     assert re.search(r"max [1-9][0-9]* per minute", rows[WRITE_KEY]), rows
+    assert driver.find_elements(By.CSS_SELECTOR, "#sources-table svg.chart-svg text.x-label"), "no time axis"
 
     step("a source with no events says so in its debugger and volume")
     driver.find_element(By.LINK_TEXT, EMPTY_KEY).click()

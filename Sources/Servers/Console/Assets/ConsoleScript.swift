@@ -78,26 +78,6 @@ enum ConsoleScript {
           return json;
         };
 
-        // A sparkline of counts as an SVG polyline built with DOM calls, with its scale written beside
-        // it ("max 12 per minute"), so 2 events do not look like 12; the label is its text twin.
-        Courier.sparkline = (counts, label, unit) => {
-          const ns = "http://www.w3.org/2000/svg";
-          const top = Math.max(0, ...counts);
-          const box = Courier.element("span", null, { class: "spark-box" });
-          const svg = document.createElementNS(ns, "svg");
-          svg.setAttribute("class", "spark");
-          svg.setAttribute("viewBox", "0 0 " + Math.max(counts.length - 1, 1) + " 20");
-          svg.setAttribute("preserveAspectRatio", "none");
-          svg.setAttribute("role", "img");
-          svg.setAttribute("aria-label", label + ", at most " + top + " " + unit);
-          const line = document.createElementNS(ns, "polyline");
-          line.setAttribute("points", counts.map((n, i) => i + "," + (19 - (n / Math.max(1, top)) * 18).toFixed(2)).join(" "));
-          svg.appendChild(line);
-          box.appendChild(svg);
-          box.appendChild(Courier.element("span", "max " + top + " " + unit, { class: "spark-max", "aria-hidden": "true" }));
-          return box;
-        };
-
         // A bar chart of counts in SVG built with DOM calls: a y axis labelled 0, half and the
         // maximum, an x axis labelled with the UTC times of the first, middle and last buckets,
         // and a readout of one bucket's time and count while the pointer is over it (each bucket

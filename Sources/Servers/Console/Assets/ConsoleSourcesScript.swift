@@ -1,4 +1,4 @@
-/// The sources views: the write-key list with sparklines, and one source's live debugger, volume,
+/// The sources views: the write-key list with per-minute charts, and one source's live debugger, volume,
 /// rejections and settings.
 enum ConsoleSourcesScript {
     static let sources = ConsoleScript.view(
@@ -21,7 +21,9 @@ enum ConsoleSourcesScript {
                   row.appendChild(C.element("td", project.settings.enabled ? "yes" : "no (kill switch on)"));
                   const spark = document.createElement("td");
                   if (project.perMinute.some((n) => n > 0)) {
-                    spark.appendChild(C.sparkline(project.perMinute, "events per minute over the last hour", "per minute"));
+                    spark.appendChild(C.chart(project.perMinute, {
+                      label: "events per minute over the last hour", unit: "per minute", start: project.firstMinute, step: 60000,
+                    }));
                   } else {
                     spark.appendChild(C.element("span", "No events in the last hour", { class: "empty" }));
                   }

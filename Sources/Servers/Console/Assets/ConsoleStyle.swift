@@ -28,10 +28,7 @@ enum ConsoleStyle {
         #event-list button[aria-current="true"] { background: #e8f0fb; }
         #event-detail { flex: 1 1 24rem; min-width: 0; }
         pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f0f0f0; padding: 0.6rem; max-height: 30rem; overflow: auto; }
-        .spark { width: 12rem; height: 2rem; }
-        .spark polyline { fill: none; stroke: #1a5fb4; stroke-width: 1.5; }
-        .spark-box { display: inline-flex; align-items: center; gap: 0.5rem; }
-        .spark-max, .empty, #event-list .row-time { color: #555; font-size: 0.9rem; }
+        .empty, #event-list .row-time { color: #555; font-size: 0.9rem; }
         #event-list button { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; }
         #event-list .row-name { font-weight: 600; }
         #event-list .row-props { font-family: ui-monospace, monospace; font-size: 0.9rem; }
