@@ -169,7 +169,7 @@ def run(driver, wait):
     assert "ago" in row or "just now" in row, row
     wait.until(lambda d: re.search(r"max [1-9][0-9]* per hour", d.find_element(By.ID, "volume-table").text))
 
-    step("the volume charts have axes with values and a readout on hover")
+    step("the volume charts have axes with values and a readout on hover and by keyboard")
     charts = driver.find_elements(By.CSS_SELECTOR, "#volume-table svg.chart-svg")
     assert len(charts) >= 2, "no volume charts"
     for chart in charts:
@@ -186,6 +186,20 @@ def run(driver, wait):
     readout = charts[0].find_element(By.XPATH, "./ancestor::figure").find_element(By.TAG_NAME, "figcaption")
     wait.until(lambda d: re.fullmatch(r"\d\d:\d\d UTC: [1-9][0-9]* events?", readout.text))
     assert busy.find_element(By.TAG_NAME, "title").get_attribute("textContent") == readout.text
+    figure = charts[0].find_element(By.XPATH, "./ancestor::figure")
+    titles = [t.get_attribute("textContent") for t in charts[0].find_elements(By.CSS_SELECTOR, "rect.hit title")]
+    # The pointer leaves the chart: the readout rests.
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "volume-heading")).perform()
+    wait.until(lambda d: readout.text.startswith("max "))
+    driver.execute_script("arguments[0].focus()", figure)
+    figure.send_keys(Keys.END)
+    wait.until(lambda d: readout.text == titles[-1])
+    figure.send_keys(Keys.ARROW_LEFT)
+    wait.until(lambda d: readout.text == titles[-2])
+    figure.send_keys(Keys.HOME)
+    wait.until(lambda d: readout.text == titles[0])
+    figure.send_keys(Keys.ESCAPE)
+    wait.until(lambda d: readout.text.startswith("max "))
 
     step("the rows' relative times refresh")
     shown = driver.find_element(By.CSS_SELECTOR, "#event-list button time").text

@@ -81,8 +81,10 @@ enum ConsoleScript {
         // A bar chart of counts in SVG built with DOM calls: a y axis labelled 0, half and the
         // maximum, an x axis labelled with the UTC times of the first, middle and last buckets,
         // and a readout of one bucket's time and count while the pointer is over it (each bucket
-        // also has an SVG <title>, the browser's tooltip). `start` is the first bucket's time in
-        // milliseconds since 1970, `step` a bucket's length.
+        // also has an SVG <title>, the browser's tooltip). The chart takes focus, and the arrow
+        // keys, Home and End read the buckets into the same readout (announced politely); Escape
+        // or leaving puts the maximum back. `start` is the first bucket's time in milliseconds
+        // since 1970, `step` a bucket's length.
         Courier.chart = (counts, { label, unit, start, step }) => {
           const ns = "http://www.w3.org/2000/svg";
           const svgNode = (tag, attributes, text) => {
@@ -96,7 +98,9 @@ enum ConsoleScript {
           const max = Math.max(0, ...counts), scale = Math.max(1, max);
           const y = (value) => (top + plotHeight - (value / scale) * plotHeight).toFixed(2);
           const time = (index) => new Date(start + index * step).toISOString().slice(11, 16);
-          const box = Courier.element("figure", null, { class: "chart" });
+          const box = Courier.element("figure", null, {
+            class: "chart", tabindex: "0", "aria-label": label + " (arrow keys read each bucket)",
+          });
           const svg = svgNode("svg", {
             class: "chart-svg", viewBox: "0 0 " + width + " " + height, role: "img",
             "aria-label": label + ", at most " + max + " " + unit + ", from " + time(0) + " to " + time(counts.length - 1) + " UTC",
@@ -114,9 +118,17 @@ enum ConsoleScript {
             const x = anchor === "start" ? left : anchor === "end" ? left + plotWidth : left + (index + 0.5) * band;
             svg.appendChild(svgNode("text", { class: "x-label", x, y: height - 6, "text-anchor": anchor }, time(index)));
           }
-          const readout = Courier.element("figcaption", null, { class: "chart-readout" });
+          const readout = Courier.element("figcaption", null, { class: "chart-readout", "aria-live": "polite" });
           const resting = "max " + max + " " + unit;
           readout.textContent = resting;
+          const hits = [], texts = [];
+          let current = -1;
+          const show = (index) => {
+            if (current >= 0) hits[current].classList.remove("current");
+            current = index;
+            if (index >= 0) hits[index].classList.add("current");
+            readout.textContent = index >= 0 ? texts[index] : resting;
+          };
           counts.forEach((count, index) => {
             const x = left + index * band;
             const text = time(index) + " UTC: " + count + (count === 1 ? " event" : " events");
@@ -128,10 +140,24 @@ enum ConsoleScript {
             }
             const hit = svgNode("rect", { class: "hit", x: x.toFixed(2), y: top, width: band.toFixed(2), height: plotHeight, "data-count": count });
             hit.appendChild(svgNode("title", {}, text));
-            hit.addEventListener("mouseenter", () => { readout.textContent = text; });
-            hit.addEventListener("mouseleave", () => { readout.textContent = resting; });
+            hit.addEventListener("mouseenter", () => show(index));
+            hit.addEventListener("mouseleave", () => show(-1));
+            hits.push(hit);
+            texts.push(text);
             svg.appendChild(hit);
           });
+          box.addEventListener("keydown", (event) => {
+            const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+            let next = null;
+            if (step !== undefined) next = current < 0 ? (step > 0 ? 0 : last) : Math.min(last, Math.max(0, current + step));
+            else if (event.key === "Home") next = 0;
+            else if (event.key === "End") next = last;
+            else if (event.key === "Escape") next = -1;
+            if (next === null) return;
+            event.preventDefault();
+            show(next);
+          });
+          box.addEventListener("blur", () => show(-1));
           box.appendChild(svg);
           box.appendChild(readout);
           return box;

@@ -61,7 +61,7 @@ enum ConsoleStyle {
         .chart-svg { width: 20rem; height: 7.5rem; }
         .chart-svg .bar { fill: #1a5fb4; }
         .chart-svg .hit { fill: transparent; }
-        .chart-svg .hit:hover { fill: rgba(26, 95, 180, 0.15); }
+        .chart-svg .hit:hover, .chart-svg .hit.current { fill: rgba(26, 95, 180, 0.2); }
         .chart-svg .axis { stroke: #555; stroke-width: 1; }
         .chart-svg .grid { stroke: #ddd; stroke-width: 0.5; }
         .chart-svg text { font-size: 9px; fill: #333; }
