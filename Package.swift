@@ -241,7 +241,9 @@ let package = Package(
             ], path: "Tests/Servers/ConsoleTests"),
         .testTarget(
             name: "FeatureFlagsTests",
-            dependencies: ["FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierTesting"],
+            dependencies: [
+                "FeatureFlags", "FlagRules", "FlagServer", "CourierHTTP", "CourierCore", "CourierPostgres", "CourierTesting",
+            ],
             path: "Tests/Clients/FeatureFlagsTests"),
         .testTarget(
             name: "SyncTests",

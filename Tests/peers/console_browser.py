@@ -5,8 +5,10 @@ Usage: console_browser.py BASE_URL ADMIN_TOKEN WRITE_KEY COURIER_CLI WORK_DIR
 Sends an event before the page opens and finds it, with its user id, in the live debugger; finds
 the empty-state texts of a second write key with no events; signs in, sends events with
 `courier track` (the Analytics SDK) and waits for them in the live debugger, opens one and reads its JSON, turns the kill switch on and sees the SDK's next batch
-refused, edits a flag's rollout and sees the evaluation preview change, and checks that a hostile
-property is shown as text. Nothing is downloaded: the browser and the driver are the system's.
+refused, reads the volume charts' axes and hover readout, edits a flag through the structured
+editor (a condition, a rollout, a segment rule, the server's complaints beside their fields) and
+sees the evaluation preview change, kills it behind the in-page confirmation, revives it, reads
+the audit's actors and diffs, and checks that a hostile property is shown as text. Nothing is downloaded: the browser and the driver are the system's.
 Exits 0 when every step passed; prints the failing step otherwise.
 """
 
@@ -22,6 +24,7 @@ os.environ.setdefault("SE_OFFLINE", "true")
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -78,6 +81,41 @@ def event_buttons(driver, text):
     return [b for b in driver.find_elements(By.CSS_SELECTOR, "#event-list button") if text in b.text]
 
 
+def retype(element, text):
+    """Replaces a field's text by typing, so the page sees input events (clear() sends none)."""
+    element.send_keys(Keys.CONTROL + "a")
+    element.send_keys(Keys.BACKSPACE)
+    if text:
+        element.send_keys(text)
+
+
+def definition_json(driver):
+    return json.loads(driver.find_element(By.ID, "flag-definition").get_attribute("value"))
+
+
+def preview(driver, wait, expected):
+    """Runs the evaluation preview until its answer contains `expected`."""
+    result = driver.find_element(By.ID, "preview-result")
+    driver.execute_script("arguments[0].textContent = ''", result)
+    driver.find_element(By.CSS_SELECTOR, "#preview-form button[type=submit]").click()
+    wait.until(lambda d: result.text != "")
+    assert expected in result.text, f"the preview said {result.text!r}, not {expected!r}"
+
+
+def flag_state(driver, key):
+    for row in driver.find_elements(By.CSS_SELECTOR, "#flags-table tbody tr"):
+        if row.find_element(By.TAG_NAME, "th").text == key:
+            return row.find_elements(By.TAG_NAME, "td")[2].text
+    return None
+
+
+def audit_entries(driver):
+    return [{"actor": e.find_element(By.CLASS_NAME, "audit-actor").text,
+             "what": e.find_element(By.CLASS_NAME, "audit-what").text,
+             "changes": [li.text for li in e.find_elements(By.CSS_SELECTOR, ".diff li")]}
+            for e in driver.find_elements(By.CSS_SELECTOR, "#flags-audit li.audit-entry")]
+
+
 def run(driver, wait):
     step("an event is stored before the console opens")
     result = track("Stored Before Open", "plan=free", queue="q0")
@@ -102,12 +140,13 @@ def run(driver, wait):
     assert cookies["courier_console"]["sameSite"] == "Strict", cookies
     assert driver.execute_script("return document.cookie") == "", "the session cookie is readable by script"
 
-    step("the sources list gives sparklines a scale and says when a source has no events")
+    step("the sources list gives its per-minute charts a scale and says when a source has no events")
     wait.until(lambda d: d.find_elements(By.LINK_TEXT, EMPTY_KEY))
     rows = {row.find_element(By.CSS_SELECTOR, "td a").text: row.text
             for row in driver.find_elements(By.CSS_SELECTOR, "#sources-table tbody tr")}
     assert "No events in the last hour" in rows[EMPTY_KEY], rows
     assert re.search(r"max [1-9][0-9]* per minute", rows[WRITE_KEY]), rows
+    assert driver.find_elements(By.CSS_SELECTOR, "#sources-table svg.chart-svg text.x-label"), "no time axis"
 
     step("a source with no events says so in its debugger and volume")
     driver.find_element(By.LINK_TEXT, EMPTY_KEY).click()
@@ -129,6 +168,38 @@ def run(driver, wait):
     assert "plan=free" in row, row
     assert "ago" in row or "just now" in row, row
     wait.until(lambda d: re.search(r"max [1-9][0-9]* per hour", d.find_element(By.ID, "volume-table").text))
+
+    step("the volume charts have axes with values and a readout on hover and by keyboard")
+    charts = driver.find_elements(By.CSS_SELECTOR, "#volume-table svg.chart-svg")
+    assert len(charts) >= 2, "no volume charts"
+    for chart in charts:
+        labels = {label.get_attribute("class").split()[-1]: label.get_attribute("textContent")
+                  for label in chart.find_elements(By.CSS_SELECTOR, "text.y-label")}
+        top = max(int(hit.get_attribute("data-count")) for hit in chart.find_elements(By.CSS_SELECTOR, "rect.hit"))
+        assert labels["y-max"] == str(top) and labels["y-zero"] == "0", labels
+        assert labels["y-mid"] in (str(top / 2), str(top // 2)), labels
+        times = [t.get_attribute("textContent") for t in chart.find_elements(By.CSS_SELECTOR, "text.x-label")]
+        assert len(times) == 3 and all(re.fullmatch(r"\d\d:\d\d", t) for t in times), times
+    busy = next(h for h in charts[0].find_elements(By.CSS_SELECTOR, "rect.hit") if h.get_attribute("data-count") != "0")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", busy)
+    ActionChains(driver).move_to_element(busy).perform()
+    readout = charts[0].find_element(By.XPATH, "./ancestor::figure").find_element(By.TAG_NAME, "figcaption")
+    wait.until(lambda d: re.fullmatch(r"\d\d:\d\d UTC: [1-9][0-9]* events?", readout.text))
+    assert busy.find_element(By.TAG_NAME, "title").get_attribute("textContent") == readout.text
+    figure = charts[0].find_element(By.XPATH, "./ancestor::figure")
+    titles = [t.get_attribute("textContent") for t in charts[0].find_elements(By.CSS_SELECTOR, "rect.hit title")]
+    # The pointer leaves the chart: the readout rests.
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "volume-heading")).perform()
+    wait.until(lambda d: readout.text.startswith("max "))
+    driver.execute_script("arguments[0].focus()", figure)
+    figure.send_keys(Keys.END)
+    wait.until(lambda d: readout.text == titles[-1])
+    figure.send_keys(Keys.ARROW_LEFT)
+    wait.until(lambda d: readout.text == titles[-2])
+    figure.send_keys(Keys.HOME)
+    wait.until(lambda d: readout.text == titles[0])
+    figure.send_keys(Keys.ESCAPE)
+    wait.until(lambda d: readout.text.startswith("max "))
 
     step("the rows' relative times refresh")
     shown = driver.find_element(By.CSS_SELECTOR, "#event-list button time").text
@@ -184,7 +255,9 @@ def run(driver, wait):
     assert enabled.is_selected()
     enabled.send_keys(Keys.SPACE)
     driver.find_element(By.CSS_SELECTOR, "#settings-form button[type=submit]").click()
-    wait.until(lambda d: "kill switch on" in d.find_element(By.ID, "notice").text)
+    # The outcome shows beside the button that caused it, not at the top of the page.
+    wait.until(lambda d: "kill switch on" in d.find_element(By.ID, "settings-status").text)
+    assert driver.find_element(By.ID, "notice").text == "", "the settings notice went to the top of the page"
     refused = track("After Kill", queue="q2")
     print(f"courier track after the kill switch: {refused.returncode} {refused.stderr.strip()}", file=sys.stderr)
     assert "sent 0" in refused.stderr, refused.stderr
@@ -199,43 +272,141 @@ def run(driver, wait):
     assert "enabled: true → false" in history, history
     assert not any("After Kill" in b.text for b in driver.find_elements(By.CSS_SELECTOR, "#event-list button"))
 
-    step("a flag rollout edit changes the evaluation preview")
+    step("a flag is edited through the structured editor: a condition, a rollout, a segment rule")
     courier("flags", "set", "browser-ramp", "--env", "production", "--definition", json.dumps({
         "type": "bool", "value": False, "owner": "growth", "expires": "2020-01-31",
         "rules": [{"id": "ramp", "rollout": {"percentage": 0}, "value": True}]}))
-    assert "kill switch on" in driver.find_element(By.ID, "notice").text
+    courier("flags", "segment", "set", "beta", "--env", "production", "--condition", "plan in pro,team")
+    assert "kill switch on" in driver.find_element(By.ID, "settings-status").text
     driver.find_element(By.LINK_TEXT, "Flags").click()
     wait.until(lambda d: visible(d, "flags-view"))
-    assert driver.find_element(By.ID, "notice").text == "", "a notice outlived its view"
+    assert driver.find_element(By.ID, "settings-status").text == "", "a notice outlived its view"
     environment = driver.find_element(By.ID, "flags-environment")
     environment.clear()
     environment.send_keys("production" + Keys.ENTER)
     wait.until(lambda d: "browser-ramp" in d.find_element(By.ID, "flags-table").text)
     assert "overdue" in driver.find_element(By.ID, "flags-table").text
     driver.find_element(By.CSS_SELECTOR, "button[aria-label='Edit browser-ramp']").click()
+    wait.until(lambda d: visible(d, "flag-editor"))
+    assert driver.find_element(By.ID, "flag-owner").get_attribute("value") == "growth"
+    assert driver.find_element(By.ID, "rule-0-rollout").get_attribute("value") == "0"
+    assert driver.find_element(By.ID, "flag-enabled").is_selected()
     Select(driver.find_element(By.ID, "preview-flag")).select_by_value("browser-ramp")
     driver.find_element(By.ID, "preview-targeting-key").send_keys("user-7")
-    driver.find_element(By.CSS_SELECTOR, "#preview-form button[type=submit]").click()
-    wait.until(lambda d: "browser-ramp = false" in d.find_element(By.ID, "preview-result").text)
+    driver.find_element(By.ID, "preview-attributes").send_keys("country=FR")
+    preview(driver, wait, "browser-ramp = false")
 
-    rollout = driver.find_element(By.ID, "rollout-0")
-    rollout.clear()
-    rollout.send_keys("150")
+    # The JSON follows the fields, and the fields follow a hand edit of the JSON.
+    retype(driver.find_element(By.ID, "flag-owner"), "growth-team")
+    assert definition_json(driver)["owner"] == "growth-team"
+    driver.find_element(By.ID, "flag-enabled").click()
+    assert definition_json(driver)["enabled"] is False, "the on/off box does not reach the JSON"
+    driver.find_element(By.ID, "flag-enabled").click()
+    assert definition_json(driver)["enabled"] is True
+    edited = definition_json(driver)
+    edited["expires"] = "2099-12-31"
+    driver.execute_script("const t = arguments[0]; t.value = arguments[1]; t.dispatchEvent(new Event('input'));",
+                          driver.find_element(By.ID, "flag-definition"), json.dumps(edited, indent=2))
+    assert driver.find_element(By.ID, "flag-expires").get_attribute("value") == "2099-12-31"
+
+    driver.find_element(By.ID, "rule-0-add-condition").click()
+    wait.until(lambda d: d.find_elements(By.ID, "rule-0-condition-0-attribute"))
+    driver.find_element(By.ID, "rule-0-condition-0-attribute").send_keys("country")
+    Select(driver.find_element(By.ID, "rule-0-condition-0-operator")).select_by_value("in")
+    driver.find_element(By.ID, "rule-0-condition-0-values").send_keys("FR, DE")
+    driver.find_element(By.ID, "flag-add-rule").click()
+    wait.until(lambda d: d.find_elements(By.ID, "rule-1-segments"))
+    driver.find_element(By.ID, "rule-1-segments").send_keys("nobody")
+    retype(driver.find_element(By.ID, "rule-1-value"), "true")
+
+    step("the server's complaints show beside the fields their paths name")
+    retype(driver.find_element(By.ID, "rule-0-rollout"), "150")
     driver.find_element(By.ID, "flag-save").click()
-    wait.until(lambda d: "percentage" in d.find_element(By.ID, "flag-editor-message").text)
-    rollout = driver.find_element(By.ID, "rollout-0")
-    rollout.clear()
-    rollout.send_keys("100")
+    rollout_error = "[data-error-for='rules[0].rollout']"
+    wait.until(lambda d: "percentage" in d.find_element(By.CSS_SELECTOR, rollout_error).text)
+    assert "Not saved" in driver.find_element(By.ID, "flag-action-status").text
+    retype(driver.find_element(By.ID, "rule-0-rollout"), "100")
+    assert driver.find_element(By.CSS_SELECTOR, rollout_error).text == "", "an old complaint stayed"
     driver.find_element(By.ID, "flag-save").click()
-    wait.until(lambda d: "Saved flag browser-ramp" in d.find_element(By.ID, "notice").text)
-    driver.find_element(By.CSS_SELECTOR, "#preview-form button[type=submit]").click()
-    wait.until(lambda d: "browser-ramp = true" in d.find_element(By.ID, "preview-result").text)
-    wait.until(lambda d: "set flag browser-ramp" in d.find_element(By.ID, "flags-audit").text)
+    segments_error = "[data-error-for='rules[1].segments']"
+    wait.until(lambda d: "names no defined segment" in d.find_element(By.CSS_SELECTOR, segments_error).text)
+    retype(driver.find_element(By.ID, "rule-1-segments"), "beta")
+    driver.find_element(By.ID, "flag-save").click()
+    wait.until(lambda d: "Saved flag browser-ramp" in d.find_element(By.ID, "flag-action-status").text)
+    assert driver.find_element(By.ID, "notice").text == "", "the save notice went to the top of the page"
+    stored = definition_json(driver)
+    assert stored["owner"] == "growth-team" and stored["expires"] == "2099-12-31", stored
+    assert stored["rules"][0]["conditions"] == [
+        {"attribute": "country", "operator": "in", "values": ["FR", "DE"]}], stored
+    assert stored["rules"][0]["rollout"]["percentage"] == 100, stored
+    assert stored["rules"][1]["segments"] == ["beta"] and stored["rules"][1]["value"] is True, stored
+    preview(driver, wait, "browser-ramp = true")
+    attributes = driver.find_element(By.ID, "preview-attributes")
+    attributes.clear()
+    attributes.send_keys("country=US")
+    preview(driver, wait, "browser-ramp = false")
+    attributes.send_keys(Keys.ENTER + "plan=pro")
+    preview(driver, wait, "browser-ramp = true")
+
+    step("kill asks in the page first; cancel keeps the flag on, confirm kills it")
+    driver.find_element(By.ID, "flag-kill").click()
+    wait.until(lambda d: d.find_element(By.ID, "kill-dialog").is_displayed())
+    assert "Kill flag browser-ramp in production?" in driver.find_element(By.ID, "kill-dialog-heading").text
+    assert driver.switch_to.active_element.get_attribute("id") == "kill-cancel", "focus is not on Cancel"
+    driver.find_element(By.ID, "kill-cancel").click()
+    wait.until(lambda d: not d.find_element(By.ID, "kill-dialog").is_displayed())
+    assert flag_state(driver, "browser-ramp") == "on"
+    driver.find_element(By.ID, "flag-kill").click()
+    wait.until(lambda d: d.find_element(By.ID, "kill-dialog").is_displayed())
+    driver.find_element(By.ID, "kill-confirm").click()
+    wait.until(lambda d: "Killed flag browser-ramp" in d.find_element(By.ID, "flag-action-status").text)
+    wait.until(lambda d: flag_state(d, "browser-ramp") == "killed")
+    assert visible(driver, "flag-revive") and not visible(driver, "flag-kill")
+    preview(driver, wait, "reason DISABLED")
+
+    step("revive turns it back on")
+    driver.find_element(By.ID, "flag-revive").click()
+    wait.until(lambda d: "Revived flag browser-ramp" in d.find_element(By.ID, "flag-action-status").text)
+    wait.until(lambda d: flag_state(d, "browser-ramp") == "on")
+    assert visible(driver, "flag-kill") and not visible(driver, "flag-revive")
+    preview(driver, wait, "browser-ramp = true")
+
+    step("the audit shows who made each change and what changed, member by member")
+    wait.until(lambda d: len(audit_entries(d)) >= 5)
+    entries = audit_entries(driver)
+    revive, kill, save, segment, created = entries[:5]
+    assert revive["actor"] == "console" and revive["what"] == "set flag browser-ramp", revive
+    assert "enabled: false → true" in revive["changes"], revive
+    assert kill["actor"] == "console" and kill["what"] == "kill flag browser-ramp", kill
+    assert "enabled: true → false" in kill["changes"], kill
+    assert save["actor"] == "console", save
+    assert 'owner: "growth" → "growth-team"' in save["changes"], save
+    assert "rules[0].rollout.percentage: 0 → 100" in save["changes"], save
+    assert segment["actor"] == "admin-api" and segment["what"] == "set segment beta", segment
+    assert created["actor"] == "admin-api" and created["changes"][0].startswith("created: "), created
+
+    step("the editor shows the flag in each environment, and opens it in another")
+    courier("flags", "set", "browser-ramp", "--env", "staging", "--definition",
+            json.dumps({"type": "bool", "value": False}))
+    courier("flags", "kill", "browser-ramp", "--env", "staging")
+    driver.find_element(By.ID, "flags-environment").send_keys(Keys.ENTER)
+    wait.until(lambda d: not visible(d, "flag-editor"))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button[aria-label='Edit browser-ramp']"))
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Edit browser-ramp']").click()
+    wait.until(lambda d: "staging: killed" in d.find_element(By.ID, "flag-environment-states").text)
+    assert "production: on" in driver.find_element(By.ID, "flag-environment-states").text
+    offered = {o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#flags-environments option")}
+    assert {"production", "staging"} <= offered, offered
+    driver.find_element(By.CSS_SELECTOR, "#flag-environment-states li[data-environment=staging] button").click()
+    wait.until(lambda d: d.find_element(By.ID, "flags-environment").get_attribute("value") == "staging"
+               and visible(d, "flag-editor") and visible(d, "flag-revive"))
+    assert driver.find_element(By.ID, "flag-editor-heading").text == "Edit flag browser-ramp"
+    assert not driver.find_element(By.ID, "flag-enabled").is_selected(), "killed in staging, yet shown as on"
 
     step("the messenger page shows devices and pushes")
     driver.find_element(By.LINK_TEXT, "Messenger").click()
     wait.until(lambda d: visible(d, "messenger-view"))
-    assert driver.find_element(By.ID, "notice").text == "", "the flag's notice outlived its view"
+    assert driver.find_element(By.ID, "flag-action-status").text == "", "the flag's notice outlived its view"
     wait.until(lambda d: "pushes sent" in d.find_element(By.ID, "messenger-summary").text)
 
     step("at 200 % zoom the source page reflows and every control is reachable by keyboard")
@@ -265,11 +436,11 @@ def run(driver, wait):
 
     step("sign out ends the session and hides the navigation")
     driver.find_element(By.CSS_SELECTOR, "#settings-form button[type=submit]").click()
-    wait.until(lambda d: "Settings saved" in d.find_element(By.ID, "notice").text)
+    wait.until(lambda d: "Settings saved" in d.find_element(By.ID, "settings-status").text)
     driver.find_element(By.ID, "sign-out").click()
     wait.until(lambda d: visible(d, "sign-in-view"))
     assert not visible(driver, "nav"), "the navigation shows after signing out"
-    assert driver.find_element(By.ID, "notice").text == "", "a notice survived signing out"
+    assert driver.find_element(By.ID, "settings-status").text == "", "a notice survived signing out"
     driver.get(BASE + "/console/#flags")
     wait.until(lambda d: visible(d, "sign-in-view"))
 

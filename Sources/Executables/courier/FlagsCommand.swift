@@ -55,10 +55,11 @@ struct FlagsCommand {
         case "audit":
             let answer = try await client.admin("GET", base + "/audit")
             guard !arguments.flag("--json") else { return print(JSONWriter.string(answer)) }
-            var table = TextTable("AT", "VERSION", "ACTION", "WHAT", "CHANGES")
+            var table = TextTable("AT", "VERSION", "ACTOR", "ACTION", "WHAT", "CHANGES")
             for entry in answer["entries"]?.arrayValue ?? [] {
                 table.append(
-                    TextTable.cell(entry["at"]), TextTable.cell(entry["version"]), TextTable.cell(entry["action"]),
+                    TextTable.cell(entry["at"]), TextTable.cell(entry["version"]), TextTable.cell(entry["actor"]),
+                    TextTable.cell(entry["action"]),
                     "\(TextTable.cell(entry["subject"])) \(TextTable.cell(entry["key"]))",
                     ObservationCommand.changes(from: entry["before"], to: entry["after"]))
             }

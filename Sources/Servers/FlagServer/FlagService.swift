@@ -51,6 +51,9 @@ public final class FlagService: Sendable {
 
     /// Adds the flag routes to `router` (docs/feature-flags.md lists them).
     public func mount(on router: inout Router) {
+        router.group("/v1/flags", middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
+            admin.add("GET", "/") { [self] in try listEnvironments($0) }
+        }
         router.group("/v1/flags/{envKey}") { flags in
             flags.add("GET", "/", crossOrigin: .anyOrigin) { [self] in try getDefinitions($0) }
             flags.add("POST", "/evaluate", crossOrigin: .anyOrigin) { [self] in try evaluate($0) }

@@ -131,6 +131,24 @@ struct FlagServerTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func theEnvironmentsAreListedByKeyWithTheirVersionsForTheAdminOnly(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
+        defer { harness.stop() }
+        let empty = try await harness.routes.execute("GET", "/v1/flags", headers: FlagHarness.admin)
+        #expect(empty.status == 200)
+        #expect(empty.jsonBody?["environments"] == [])
+        try await harness.put(checkoutDefinition(), environment: "staging")
+        try await harness.put(checkoutDefinition())
+        try await harness.put(checkoutDefinition(value: true))
+        let listed = try await harness.routes.execute("GET", "/v1/flags", headers: FlagHarness.admin)
+        #expect(
+            listed.jsonBody?["environments"]
+                == [["key": "production", "version": 2], ["key": "staging", "version": 1]])
+        let refused = try await harness.routes.execute("GET", "/v1/flags")
+        #expect(refused.status == 403)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func expiredListingFollowsTheClock(backend: StoreBackend) async throws {
         let harness = try await FlagHarness(backend: backend, listening: false)  // 2026-11-29
         defer { harness.stop() }

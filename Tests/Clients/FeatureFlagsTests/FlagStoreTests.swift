@@ -18,7 +18,9 @@ struct FlagStoreTests {
             FlagChange(subject: .flag, key: "zebra", action: "set", definition: Self.flag("zebra", value: false)),
             FlagChange(subject: .segment, key: "beta", action: "set", definition: ["key": "beta"]),
             FlagChange(subject: .flag, key: "apple", action: "set", definition: Self.flag("apple", value: false)),
-            FlagChange(subject: .flag, key: "zebra", action: "kill", definition: Self.flag("zebra", value: true)),
+            FlagChange(
+                subject: .flag, key: "zebra", action: "kill", definition: Self.flag("zebra", value: true),
+                actor: "console"),
         ]
         let versions = try await offPool {
             try changes.enumerated().map { index, change in
@@ -37,6 +39,8 @@ struct FlagStoreTests {
         #expect(audit.first?.before == Self.flag("zebra", value: false))
         #expect(audit.first?.after == Self.flag("zebra", value: true))
         #expect(audit.first?.atMilliseconds == 1_003)
+        #expect(audit.map(\.actor) == ["console", "admin-api", "admin-api"])
+        #expect(audit.first?.json["actor"] == "console")
         #expect(audit.dropFirst().first?.before == nil)
         #expect(audit.last?.subject == "segment")
         #expect(try await offPool { try store.audit(environment: "staging", limit: 10) }.map(\.key) == ["zebra"])

@@ -47,6 +47,9 @@ struct FlagsCLITests {
         let audit = try await ObservationCLITests.courier(harness, ["flags", "audit"] + env)
         let rows = audit.output.split(separator: "\n")
         #expect(rows.first?.hasPrefix("AT") == true, "\(audit.output)")
+        #expect(rows.first?.contains("ACTOR") == true, "\(audit.output)")
+        #expect(
+            rows.dropFirst().allSatisfy { $0.contains("admin-api") }, "the CLI uses the admin token: \(audit.output)")
         #expect(rows.count == 4, "a header, set, kill, revive: \(audit.output)")
         #expect(rows.dropFirst().first?.contains("enabled no → yes") == true, "\(audit.output)")
 

@@ -23,6 +23,9 @@ struct ObservationEndpointTests {
         let perMinute = try #require(project["perMinute"]?.arrayValue)
         #expect(perMinute.count == 60)
         #expect(perMinute.last?.intValue == 3)
+        // 2026-11-29T08:00:00Z is the harness clock's now: the last minute starts then.
+        let firstMinute: Int64 = 1_795_939_200_000 - 59 * 60_000
+        #expect(project["firstMinute"]?.intValue == firstMinute)
     }
 
     @Test func volumeIsCountedByTypePerMinuteAndPerHour() async throws {

@@ -7,7 +7,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct PageTests {
     @Test(arguments: [
-        "/console/", "/console", "/console/app.js", "/console/sources.js", "/console/flags.js", "/console/messenger.js",
+        "/console/", "/console", "/console/app.js", "/console/sources.js", "/console/flag-editor.js",
+        "/console/flags.js",
+        "/console/messenger.js",
         "/console/app.css",
     ])
     func everyAssetIsServedWithAStrictPolicy(path: String) async throws {
@@ -29,7 +31,7 @@ struct PageTests {
         defer { harness.stop() }
         let html = try await harness.request("GET", "/console/").text
         let scripts = html.components(separatedBy: "<script").dropFirst()
-        #expect(scripts.count == 4)
+        #expect(scripts.count == 5)
         #expect(scripts.allSatisfy { $0.hasPrefix(" src=\"/console/") && $0.contains("></script>") })
         #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
         #expect(!html.contains("style="))
@@ -43,7 +45,10 @@ struct PageTests {
     @Test func scriptsPutServerTextInThePageOnlyAsText() async throws {
         let harness = try ConsoleHarness(listening: false)
         defer { harness.stop() }
-        for script in ["/console/app.js", "/console/sources.js", "/console/flags.js", "/console/messenger.js"] {
+        for script in [
+            "/console/app.js", "/console/sources.js", "/console/flag-editor.js", "/console/flags.js",
+            "/console/messenger.js",
+        ] {
             let text = try await harness.request("GET", script).text
             for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
                 #expect(!text.contains(sink), "\(script) uses \(sink)")

@@ -43,7 +43,7 @@ extension Collector {
     }
 
     /// `GET /v1/projects` (admin): every project with its settings and events per minute for the
-    /// last hour.
+    /// last hour (`firstMinute`: the start of the first, in milliseconds since 1970).
     func listProjects(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let usage: [String: Int64]
         do {
@@ -55,10 +55,11 @@ extension Collector {
         var projects: [JSONValue] = []
         for (key, bytes) in usage.sorted(by: { $0.key < $1.key }) {
             let settings = try settingsCache.settings(writeKey: key) ?? ProjectSettings()
-            let perMinute = try currentVolume(writeKey: key, atMilliseconds: now).totalPerMinute
+            let volume = try currentVolume(writeKey: key, atMilliseconds: now)
             projects.append([
                 "writeKey": .string(key), "storedBytes": .int(bytes), "settings": settings.json,
-                "perMinute": .array(perMinute.map { .int(Int64($0)) }),
+                "firstMinute": .int(volume.firstMinute),
+                "perMinute": .array(volume.totalPerMinute.map { .int(Int64($0)) }),
             ])
         }
         return .json(["projects": .array(projects)])

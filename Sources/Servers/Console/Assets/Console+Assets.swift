@@ -22,6 +22,7 @@ extension Console {
             ("/console/app.css", "text/css; charset=utf-8", ConsoleStyle.css),
             ("/console/app.js", "text/javascript; charset=utf-8", ConsoleScript.app),
             ("/console/sources.js", "text/javascript; charset=utf-8", ConsoleSourcesScript.sources),
+            ("/console/flag-editor.js", "text/javascript; charset=utf-8", ConsoleFlagEditorScript.editor),
             ("/console/flags.js", "text/javascript; charset=utf-8", ConsoleFlagsScript.flags),
             ("/console/messenger.js", "text/javascript; charset=utf-8", ConsoleMessengerScript.messenger),
         ]

@@ -1,29 +1,46 @@
-/// The flags view: the list with owner, expiry and state, the rule and rollout editor (the
-/// server's validation messages shown as they come), kill, the evaluation preview and the audit.
+/// The flags view: the list with owner, expiry and state, the editor (`ConsoleFlagEditorScript`),
+/// kill behind an in-page confirmation, revive, the evaluation preview and the audit with who
+/// made each change and what changed, member by member.
 enum ConsoleFlagsScript {
     static let flags = ConsoleScript.view(
         #"""
 
           const flags = {
-            environment: "development", list: [], editing: null,
+            environment: "development", environments: [], list: [], segments: [], editing: null,
 
             enter() {
               C.showOnly("flags-view");
+              $("flag-editor").hidden = true;
+              C.say("flag-action-status", "");
+              this.editing = null;
               this.environment = $("flags-environment").value.trim() || "development";
-              this.load();
+              return this.load();
             },
 
+            leave() { if ($("kill-dialog").open) $("kill-dialog").close(); },
+
             base() { return "/v1/flags/" + encodeURIComponent(this.environment); },
+
+            // The environments that have definitions (`GET /v1/flags`), offered by the selector.
+            async loadEnvironments() {
+              try { this.environments = (await C.api("GET", "/v1/flags")).environments.map((e) => e.key); } catch (_) { this.environments = []; }
+              const options = $("flags-environments");
+              C.clear(options);
+              for (const key of this.environments) options.appendChild(C.element("option", null, { value: key }));
+            },
 
             async load() {
               $("flags-message").textContent = "";
               const body = document.querySelector("#flags-table tbody");
               C.clear(body);
+              await this.loadEnvironments();
               try {
                 const answer = await C.api("GET", this.base() + "/definitions");
                 this.list = answer.flags;
+                this.segments = answer.segments || [];
               } catch (error) {
                 this.list = [];
+                this.segments = [];
                 $("flags-message").textContent = error.message;
               }
               const today = new Date().toISOString().slice(0, 10);
@@ -45,7 +62,7 @@ enum ConsoleFlagsScript {
                 row.appendChild(state);
                 const actions = document.createElement("td");
                 const edit = C.element("button", "Edit", { type: "button", "aria-label": "Edit " + flag.key });
-                edit.addEventListener("click", () => this.edit(flag.key));
+                edit.addEventListener("click", () => { this.edit(flag.key); $("flag-enabled").focus(); });
                 actions.appendChild(edit);
                 row.appendChild(actions);
                 body.appendChild(row);
@@ -58,67 +75,161 @@ enum ConsoleFlagsScript {
             async loadAudit() {
               const list = $("flags-audit");
               C.clear(list);
-              try {
-                const answer = await C.api("GET", this.base() + "/audit?limit=20");
-                for (const entry of answer.entries) {
-                  list.appendChild(C.element("li", entry.at + " " + entry.action + " " + entry.subject + " " + entry.key + " (version " + entry.version + ")"));
-                }
-              } catch (_) { /* no audit for an empty environment */ }
+              let entries = [];
+              try { entries = (await C.api("GET", this.base() + "/audit?limit=20")).entries; } catch (_) { /* an empty environment */ }
+              if (entries.length === 0) list.appendChild(C.element("li", "No changes in this environment yet.", { class: "empty" }));
+              for (const entry of entries) list.appendChild(this.auditItem(entry));
             },
 
-            edit(key) {
-              const flag = this.list.find((f) => f.key === key);
+            // One change: when, who, what, and each member that changed, before → after.
+            auditItem(entry) {
+              const item = C.element("li", null, { class: "audit-entry", "data-audit-id": String(entry.id) });
+              const head = C.element("p", null, { class: "audit-head" });
+              const at = C.element("time", entry.at, { datetime: entry.at });
+              head.appendChild(at);
+              head.appendChild(C.element("span", entry.actor || "unknown actor", { class: "audit-actor" }));
+              head.appendChild(C.element("span", entry.action + " " + entry.subject + " " + entry.key, { class: "audit-what" }));
+              head.appendChild(C.element("span", "version " + entry.version, { class: "audit-version" }));
+              item.appendChild(head);
+              const changes = C.element("ul", null, { class: "diff", "aria-label": "What changed" });
+              const show = (value) => value === undefined ? "(absent)" : JSON.stringify(value);
+              if (entry.before === null || entry.before === undefined) {
+                changes.appendChild(C.element("li", "created: " + JSON.stringify(entry.after)));
+              } else {
+                const diffs = C.diff(entry.before, entry.after);
+                if (diffs.length === 0) changes.appendChild(C.element("li", "no change"));
+                for (const change of diffs) {
+                  const line = C.element("li");
+                  line.appendChild(C.element("code", change.path, { class: "diff-path" }));
+                  line.appendChild(document.createTextNode(": "));
+                  line.appendChild(C.element("del", show(change.before)));
+                  line.appendChild(document.createTextNode(" → "));
+                  line.appendChild(C.element("ins", show(change.after)));
+                  changes.appendChild(line);
+                }
+              }
+              item.appendChild(changes);
+              return item;
+            },
+
+            edit(key, definition) {
+              const flag = definition || this.list.find((f) => f.key === key);
               if (!flag) return;
+              // A notice speaks of the flag it came from: choosing another clears it.
+              if (this.editing !== key) C.say("flag-action-status", "");
               this.editing = key;
               $("flag-editor").hidden = false;
               $("flag-editor-heading").textContent = "Edit flag " + key;
-              $("flag-definition").value = JSON.stringify(flag, null, 2);
-              $("flag-editor-message").textContent = "";
-              const rollouts = $("flag-rollouts");
-              C.clear(rollouts);
-              (flag.rules || []).forEach((rule, index) => {
-                if (!rule.rollout) return;
-                const id = "rollout-" + index;
-                const field = C.element("div", null, { class: "field" });
-                field.appendChild(C.element("label", "Rollout % of rule " + (rule.id || index), { for: id }));
-                const input = C.element("input", null, { id, type: "number", step: "any", "data-rule": String(index) });
-                input.value = rule.rollout.percentage;
-                field.appendChild(input);
-                rollouts.appendChild(field);
-              });
-              $("preview-flag").value = key;
-              $("flag-definition").focus();
+              $("flag-enabled-label").textContent = "On in " + this.environment;
+              C.flagEditor.load(flag, this.segments.map((s) => s.key));
+              const stored = this.list.find((f) => f.key === key);
+              this.showStates(key, stored);
+              const killed = stored !== undefined && stored.enabled === false;
+              $("flag-kill").hidden = killed || stored === undefined;
+              $("flag-revive").hidden = !killed;
+              if (stored) $("preview-flag").value = key;
             },
 
-            definition() {
-              const definition = JSON.parse($("flag-definition").value);
-              for (const input of $("flag-rollouts").querySelectorAll("input[data-rule]")) {
-                const rule = definition.rules && definition.rules[Number(input.dataset.rule)];
-                if (rule && rule.rollout) rule.rollout.percentage = input.value === "" ? null : Number(input.value);
+            // The flag's state in every environment (up to 20), each a way to open it there; where
+            // it is not defined, a way to start from this definition there.
+            async showStates(key, stored) {
+              const list = $("flag-environment-states");
+              const environments = this.environments.filter((e) => e !== this.environment).slice(0, 19);
+              const states = [[this.environment, stored]].concat(await Promise.all(environments.map(async (environment) => {
+                try {
+                  const answer = await C.api("GET", "/v1/flags/" + encodeURIComponent(environment) + "/definitions");
+                  return [environment, answer.flags.find((f) => f.key === key)];
+                } catch (_) { return [environment, undefined]; }
+              })));
+              if (this.editing !== key) return;
+              C.clear(list);
+              states.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+              for (const [environment, flag] of states) {
+                const state = flag === undefined ? "not defined" : flag.enabled === false ? "killed" : "on";
+                const item = C.element("li", null, { "data-environment": environment });
+                item.appendChild(C.element("span", environment + ": " + state, { class: state === "killed" ? "killed" : "state" }));
+                if (environment === this.environment) {
+                  item.appendChild(C.element("span", "(shown)", { class: "hint" }));
+                } else {
+                  const label = (flag === undefined ? "Start from this definition in " : "Open in ") + environment;
+                  const open = C.element("button", label, { type: "button" });
+                  open.addEventListener("click", () => this.openIn(environment, key, flag === undefined ? C.flagEditor.draft : null));
+                  item.appendChild(open);
+                }
+                list.appendChild(item);
               }
-              return definition;
             },
 
+            // Shows the flag in another environment: the stored one, or a copy of `draft` to save there.
+            async openIn(environment, key, draft) {
+              $("flags-environment").value = environment;
+              await this.enter();
+              if (draft) {
+                this.edit(key, JSON.parse(JSON.stringify(draft)));
+                C.say("flag-action-status", "A copy of " + key + " for " + environment + ": not stored until you save it.");
+              } else this.edit(key);
+              $("flag-enabled").focus();
+            },
+
+            // Saves the JSON (the fields' draft, or a hand edit of it); the server's message goes
+            // beside the field its path names, the outcome beside the button.
             async save() {
-              const message = $("flag-editor-message");
               let definition;
-              try { definition = this.definition(); } catch (error) { message.textContent = "The definition is not valid JSON: " + error.message; return; }
+              C.say("flag-action-status", "");
+              try { definition = C.flagEditor.definition(); } catch (error) {
+                $("flag-json-error").textContent = "The definition is not valid JSON: " + error.message;
+                return;
+              }
               try {
-                await C.api("PUT", this.base() + "/definitions/" + encodeURIComponent(this.editing), definition);
-                message.textContent = "";
-                C.notice("Saved flag " + this.editing + ".");
+                const answer = await C.api("PUT", this.base() + "/definitions/" + encodeURIComponent(this.editing), definition);
                 await this.load();
                 this.edit(this.editing);
-              } catch (error) { message.textContent = error.message; }
+                C.say("flag-action-status", "Saved flag " + this.editing + " (version " + answer.version + ").");
+              } catch (error) {
+                C.flagEditor.showError(error.message);
+                C.say("flag-action-status", "Not saved: " + error.message);
+              }
+            },
+
+            askKill() {
+              $("kill-dialog-heading").textContent = "Kill flag " + this.editing + " in " + this.environment + "?";
+              $("kill-dialog-text").textContent = "Every client in " + this.environment + " gets its own default value for " +
+                this.editing + " until the flag is revived. Clients apply a kill at their next fetch, without waiting for a screen change.";
+              $("kill-confirm").textContent = "Kill " + this.editing;
+              $("kill-dialog").showModal();
+              $("kill-cancel").focus();
             },
 
             async kill() {
+              $("kill-dialog").close();
+              await this.act("POST", "/kill", undefined, "Killed flag " + this.editing + ".");
+              $("flag-revive").focus();
+            },
+
+            // Revive stores the stored definition again with `"enabled": true`, as `courier flags
+            // revive` does; edits not saved in the fields stay out of it.
+            async revive() {
+              const stored = this.list.find((f) => f.key === this.editing);
+              if (!stored) return;
+              await this.act("PUT", "", Object.assign({}, stored, { enabled: true }), "Revived flag " + this.editing + ".");
+              $("flag-kill").focus();
+            },
+
+            async act(method, suffix, body, done) {
+              C.say("flag-action-status", "");
               try {
-                await C.api("POST", this.base() + "/definitions/" + encodeURIComponent(this.editing) + "/kill");
-                C.notice("Killed flag " + this.editing + ".");
+                await C.api(method, this.base() + "/definitions/" + encodeURIComponent(this.editing) + suffix, body);
                 await this.load();
                 this.edit(this.editing);
-              } catch (error) { $("flag-editor-message").textContent = error.message; }
+                C.say("flag-action-status", done);
+              } catch (error) { C.say("flag-action-status", error.message); }
+            },
+
+            create(key) {
+              if (this.list.some((f) => f.key === key)) return this.edit(key);
+              this.edit(key, { key, type: "bool", value: false });
+              C.say("flag-action-status", "New flag " + key + ": not stored until you save it.");
+              $("flag-type").focus();
             },
 
             async preview() {
@@ -142,7 +253,15 @@ enum ConsoleFlagsScript {
           document.addEventListener("DOMContentLoaded", () => {
             $("flags-environment-form").addEventListener("submit", (event) => { event.preventDefault(); flags.enter(); });
             $("flag-save").addEventListener("click", () => flags.save());
-            $("flag-kill").addEventListener("click", () => flags.kill());
+            $("flag-kill").addEventListener("click", () => flags.askKill());
+            $("kill-confirm").addEventListener("click", () => flags.kill());
+            $("kill-cancel").addEventListener("click", () => { $("kill-dialog").close(); $("flag-kill").focus(); });
+            $("flag-revive").addEventListener("click", () => flags.revive());
+            $("flag-new-form").addEventListener("submit", (event) => {
+              event.preventDefault();
+              const key = $("flag-new-key").value.trim();
+              if (key) flags.create(key);
+            });
             $("preview-form").addEventListener("submit", (event) => { event.preventDefault(); flags.preview(); });
           });
         """#)

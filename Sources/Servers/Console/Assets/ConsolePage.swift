@@ -10,6 +10,7 @@ enum ConsolePage {
         <link rel="stylesheet" href="/console/app.css">
         <script src="/console/app.js" defer></script>
         <script src="/console/sources.js" defer></script>
+        <script src="/console/flag-editor.js" defer></script>
         <script src="/console/flags.js" defer></script>
         <script src="/console/messenger.js" defer></script>
         </head>
@@ -107,7 +108,8 @@ enum ConsolePage {
                   <input id="setting-flush-interval" type="number" min="0.001" max="86400" step="any" required></div>
                 <div class="field"><label for="setting-allow-list">Property allow-list (comma-separated; empty keeps all)</label>
                   <input id="setting-allow-list" type="text"></div>
-                <button type="submit">Save settings</button>
+                <div class="controls"><button type="submit">Save settings</button>
+                  <span id="settings-status" class="beside" role="status" data-notice></span></div>
               </form>
               <p id="settings-message" role="alert"></p>
               <h4>Change history</h4>
@@ -119,7 +121,8 @@ enum ConsolePage {
             <h2 id="flags-heading">Flags</h2>
             <form id="flags-environment-form" class="controls">
               <label for="flags-environment">Environment</label>
-              <input id="flags-environment" type="text" value="development" required>
+              <input id="flags-environment" type="text" value="development" list="flags-environments" required>
+              <datalist id="flags-environments"></datalist>
               <button type="submit">Show flags</button>
             </form>
             <p id="flags-message" role="alert"></p>
@@ -132,14 +135,65 @@ enum ConsolePage {
               </table>
             </div>
 
+            <form id="flag-new-form" class="controls">
+              <label for="flag-new-key">New flag key</label>
+              <input id="flag-new-key" type="text" required>
+              <button type="submit">New flag</button>
+            </form>
+
             <section id="flag-editor" hidden aria-labelledby="flag-editor-heading">
               <h3 id="flag-editor-heading">Edit flag</h3>
-              <div id="flag-rollouts"></div>
-              <label for="flag-definition">Definition (JSON)</label>
-              <textarea id="flag-definition" rows="14" spellcheck="false"></textarea>
+              <p class="hint">The fields and the JSON are two views of one definition: a change in either shows in
+                the other. Saving sends the JSON, which the server validates; its complaints show beside the field.</p>
+              <section class="environment-states" aria-labelledby="flag-environments-heading">
+                <h4 id="flag-environments-heading">In each environment</h4>
+                <ul id="flag-environment-states"></ul>
+              </section>
+              <div class="editor">
+                <div class="structured">
+                  <fieldset>
+                    <legend>Flag</legend>
+                    <div class="field"><input id="flag-enabled" type="checkbox">
+                      <label for="flag-enabled" id="flag-enabled-label">On in this environment</label>
+                      <span class="field-error" data-error-for="enabled"></span></div>
+                    <div class="field"><label for="flag-type">Type</label>
+                      <select id="flag-type"><option>bool</option><option>string</option><option>int</option>
+                        <option>double</option><option>json</option></select>
+                      <span class="field-error" data-error-for="type"></span></div>
+                    <div class="field"><label for="flag-value">Default value</label>
+                      <input id="flag-value" type="text" spellcheck="false">
+                      <span class="field-error" data-error-for="value"></span></div>
+                    <div class="field"><label for="flag-owner">Owner</label>
+                      <input id="flag-owner" type="text">
+                      <span class="field-error" data-error-for="owner"></span></div>
+                    <div class="field"><label for="flag-expires">Expires (YYYY-MM-DD)</label>
+                      <input id="flag-expires" type="text" placeholder="YYYY-MM-DD" spellcheck="false">
+                      <span class="field-error" data-error-for="expires"></span></div>
+                  </fieldset>
+                  <fieldset>
+                    <legend>Rules, first match wins</legend>
+                    <p class="field-error" data-error-for="rules"></p>
+                    <ol id="flag-rules"></ol>
+                    <button type="button" id="flag-add-rule">Add rule</button>
+                  </fieldset>
+                </div>
+                <div class="raw">
+                  <label for="flag-definition">Definition (JSON)</label>
+                  <textarea id="flag-definition" rows="20" spellcheck="false"></textarea>
+                  <p id="flag-json-error" role="alert"></p>
+                </div>
+              </div>
               <div class="controls"><button type="button" id="flag-save">Save flag</button>
-                <button type="button" id="flag-kill">Kill flag</button></div>
-              <p id="flag-editor-message" role="alert"></p>
+                <button type="button" id="flag-kill">Kill flag</button>
+                <button type="button" id="flag-revive" hidden>Revive flag</button>
+                <span id="flag-action-status" class="beside" role="status" data-notice></span></div>
+              <p id="flag-editor-message" role="alert" data-error-for=""></p>
+              <dialog id="kill-dialog" aria-labelledby="kill-dialog-heading" aria-describedby="kill-dialog-text">
+                <h4 id="kill-dialog-heading">Kill this flag?</h4>
+                <p id="kill-dialog-text"></p>
+                <div class="controls"><button type="button" id="kill-confirm">Kill</button>
+                  <button type="button" id="kill-cancel">Cancel</button></div>
+              </dialog>
             </section>
 
             <section aria-labelledby="preview-heading">

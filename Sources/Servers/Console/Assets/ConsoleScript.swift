@@ -28,7 +28,34 @@ enum ConsoleScript {
 
         Courier.clear = (node) => { while (node.firstChild) node.removeChild(node.firstChild); };
 
+        // The page-level notice, for what no one control caused (a view that failed to load).
         Courier.notice = (text) => { Courier.$("notice").textContent = text || ""; };
+
+        // A notice beside the control that caused it: an element marked `data-notice` next to the
+        // button. Navigating and signing out clear them all, with the page-level one.
+        Courier.say = (id, text) => { Courier.$(id).textContent = text || ""; };
+        Courier.clearNotices = () => {
+          Courier.notice("");
+          for (const node of document.querySelectorAll("[data-notice]")) node.textContent = "";
+        };
+
+        // The members that differ between two JSON values, as paths (`rules[0].rollout.percentage`)
+        // with the value before and after (`undefined` where the member is absent).
+        Courier.diff = (before, after, path = "", out = []) => {
+          const object = (value) => value !== null && typeof value === "object";
+          if (object(before) && object(after) && Array.isArray(before) === Array.isArray(after)) {
+            const keys = Array.isArray(before)
+              ? Array.from({ length: Math.max(before.length, after.length) }, (_, i) => i)
+              : Array.from(new Set(Object.keys(before).concat(Object.keys(after)))).sort();
+            for (const key of keys) {
+              const next = Array.isArray(before) ? path + "[" + key + "]" : (path ? path + "." : "") + key;
+              Courier.diff(before[key], after[key], next, out);
+            }
+          } else if (JSON.stringify(before) !== JSON.stringify(after)) {
+            out.push({ path: path || "(whole)", before, after });
+          }
+          return out;
+        };
 
         // Calls an admin API with the session cookie; state-changing calls carry the CSRF token.
         Courier.api = async (method, path, body) => {
@@ -51,23 +78,88 @@ enum ConsoleScript {
           return json;
         };
 
-        // A sparkline of counts as an SVG polyline built with DOM calls, with its scale written beside
-        // it ("max 12 per minute"), so 2 events do not look like 12; the label is its text twin.
-        Courier.sparkline = (counts, label, unit) => {
+        // A bar chart of counts in SVG built with DOM calls: a y axis labelled 0, half and the
+        // maximum, an x axis labelled with the UTC times of the first, middle and last buckets,
+        // and a readout of one bucket's time and count while the pointer is over it (each bucket
+        // also has an SVG <title>, the browser's tooltip). The chart takes focus, and the arrow
+        // keys, Home and End read the buckets into the same readout (announced politely); Escape
+        // or leaving puts the maximum back. `start` is the first bucket's time in milliseconds
+        // since 1970, `step` a bucket's length.
+        Courier.chart = (counts, { label, unit, start, step }) => {
           const ns = "http://www.w3.org/2000/svg";
-          const top = Math.max(0, ...counts);
-          const box = Courier.element("span", null, { class: "spark-box" });
-          const svg = document.createElementNS(ns, "svg");
-          svg.setAttribute("class", "spark");
-          svg.setAttribute("viewBox", "0 0 " + Math.max(counts.length - 1, 1) + " 20");
-          svg.setAttribute("preserveAspectRatio", "none");
-          svg.setAttribute("role", "img");
-          svg.setAttribute("aria-label", label + ", at most " + top + " " + unit);
-          const line = document.createElementNS(ns, "polyline");
-          line.setAttribute("points", counts.map((n, i) => i + "," + (19 - (n / Math.max(1, top)) * 18).toFixed(2)).join(" "));
-          svg.appendChild(line);
+          const svgNode = (tag, attributes, text) => {
+            const node = document.createElementNS(ns, tag);
+            for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+            if (text !== undefined) node.textContent = String(text);
+            return node;
+          };
+          const width = 320, height = 120, left = 34, right = 8, top = 8, bottom = 22;
+          const plotWidth = width - left - right, plotHeight = height - top - bottom;
+          const max = Math.max(0, ...counts), scale = Math.max(1, max);
+          const y = (value) => (top + plotHeight - (value / scale) * plotHeight).toFixed(2);
+          const time = (index) => new Date(start + index * step).toISOString().slice(11, 16);
+          const box = Courier.element("figure", null, {
+            class: "chart", tabindex: "0", "aria-label": label + " (arrow keys read each bucket)",
+          });
+          const svg = svgNode("svg", {
+            class: "chart-svg", viewBox: "0 0 " + width + " " + height, role: "img",
+            "aria-label": label + ", at most " + max + " " + unit + ", from " + time(0) + " to " + time(counts.length - 1) + " UTC",
+          });
+          const mid = Math.round((max / 2) * 10) / 10;
+          for (const [value, tick] of [[0, "y-zero"], [mid, "y-mid"], [max, "y-max"]]) {
+            svg.appendChild(svgNode("line", { class: "grid", x1: left, x2: left + plotWidth, y1: y(value), y2: y(value) }));
+            svg.appendChild(svgNode("text", { class: "y-label " + tick, x: left - 4, y: Number(y(value)) + 3, "text-anchor": "end" }, value));
+          }
+          svg.appendChild(svgNode("line", { class: "axis", x1: left, x2: left, y1: top, y2: top + plotHeight }));
+          svg.appendChild(svgNode("line", { class: "axis", x1: left, x2: left + plotWidth, y1: top + plotHeight, y2: top + plotHeight }));
+          const band = plotWidth / Math.max(1, counts.length);
+          const last = counts.length - 1, middle = Math.floor(last / 2);
+          for (const [index, anchor] of [[0, "start"], [middle, "middle"], [last, "end"]]) {
+            const x = anchor === "start" ? left : anchor === "end" ? left + plotWidth : left + (index + 0.5) * band;
+            svg.appendChild(svgNode("text", { class: "x-label", x, y: height - 6, "text-anchor": anchor }, time(index)));
+          }
+          const readout = Courier.element("figcaption", null, { class: "chart-readout", "aria-live": "polite" });
+          const resting = "max " + max + " " + unit;
+          readout.textContent = resting;
+          const hits = [], texts = [];
+          let current = -1;
+          const show = (index) => {
+            if (current >= 0) hits[current].classList.remove("current");
+            current = index;
+            if (index >= 0) hits[index].classList.add("current");
+            readout.textContent = index >= 0 ? texts[index] : resting;
+          };
+          counts.forEach((count, index) => {
+            const x = left + index * band;
+            const text = time(index) + " UTC: " + count + (count === 1 ? " event" : " events");
+            if (count > 0) {
+              svg.appendChild(svgNode("rect", {
+                class: "bar", x: (x + band * 0.1).toFixed(2), width: (band * 0.8).toFixed(2), y: y(count),
+                height: (top + plotHeight - Number(y(count))).toFixed(2),
+              }));
+            }
+            const hit = svgNode("rect", { class: "hit", x: x.toFixed(2), y: top, width: band.toFixed(2), height: plotHeight, "data-count": count });
+            hit.appendChild(svgNode("title", {}, text));
+            hit.addEventListener("mouseenter", () => show(index));
+            hit.addEventListener("mouseleave", () => show(-1));
+            hits.push(hit);
+            texts.push(text);
+            svg.appendChild(hit);
+          });
+          box.addEventListener("keydown", (event) => {
+            const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+            let next = null;
+            if (step !== undefined) next = current < 0 ? (step > 0 ? 0 : last) : Math.min(last, Math.max(0, current + step));
+            else if (event.key === "Home") next = 0;
+            else if (event.key === "End") next = last;
+            else if (event.key === "Escape") next = -1;
+            if (next === null) return;
+            event.preventDefault();
+            show(next);
+          });
+          box.addEventListener("blur", () => show(-1));
           box.appendChild(svg);
-          box.appendChild(Courier.element("span", "max " + top + " " + unit, { class: "spark-max", "aria-hidden": "true" }));
+          box.appendChild(readout);
           return box;
         };
 
@@ -91,7 +183,7 @@ enum ConsoleScript {
 
         Courier.showSignIn = () => {
           Courier.csrfToken = null;
-          Courier.notice("");
+          Courier.clearNotices();
           Courier.$("nav").hidden = true;
           for (const view of Object.values(Courier.views)) if (view.leave) view.leave();
           Courier.showOnly("sign-in-view");
@@ -100,7 +192,7 @@ enum ConsoleScript {
 
         // A notice speaks of the view it came from: navigating or signing out clears it.
         Courier.route = () => {
-          Courier.notice("");
+          Courier.clearNotices();
           if (!Courier.csrfToken) return Courier.showSignIn();
           Courier.$("nav").hidden = false;
           const hash = decodeURIComponent(location.hash.slice(1));

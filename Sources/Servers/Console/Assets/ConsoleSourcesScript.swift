@@ -1,4 +1,4 @@
-/// The sources views: the write-key list with sparklines, and one source's live debugger, volume,
+/// The sources views: the write-key list with per-minute charts, and one source's live debugger, volume,
 /// rejections and settings.
 enum ConsoleSourcesScript {
     static let sources = ConsoleScript.view(
@@ -21,7 +21,9 @@ enum ConsoleSourcesScript {
                   row.appendChild(C.element("td", project.settings.enabled ? "yes" : "no (kill switch on)"));
                   const spark = document.createElement("td");
                   if (project.perMinute.some((n) => n > 0)) {
-                    spark.appendChild(C.sparkline(project.perMinute, "events per minute over the last hour", "per minute"));
+                    spark.appendChild(C.chart(project.perMinute, {
+                      label: "events per minute over the last hour", unit: "per minute", start: project.firstMinute, step: 60000,
+                    }));
                   } else {
                     spark.appendChild(C.element("span", "No events in the last hour", { class: "empty" }));
                   }
@@ -180,9 +182,11 @@ enum ConsoleSourcesScript {
                 const minutes = volume.perMinute[type] || [], hours = volume.perHour[type] || [];
                 const row = document.createElement("tr");
                 row.appendChild(C.element("th", type, { scope: "row" }));
-                row.appendChild(this.chartCell(minutes, type + " per minute", "per minute", "No " + type + " events in the last hour"));
+                const perMinute = { label: type + " events per minute", unit: "per minute", start: volume.firstMinute, step: 60000 };
+                const perHour = { label: type + " events per hour", unit: "per hour", start: volume.firstHour, step: 3600000 };
+                row.appendChild(this.chartCell(minutes, perMinute, "No " + type + " events in the last hour"));
                 row.appendChild(C.element("td", sum(minutes)));
-                row.appendChild(this.chartCell(hours, type + " per hour", "per hour", "No " + type + " events in the last day"));
+                row.appendChild(this.chartCell(hours, perHour, "No " + type + " events in the last day"));
                 row.appendChild(C.element("td", sum(hours)));
                 body.appendChild(row);
               }
@@ -198,9 +202,9 @@ enum ConsoleSourcesScript {
                 C.ago(this.events[0].event.receivedAt, Date.now()) + ": counts start again when the server restarts.";
             },
 
-            chartCell(counts, label, unit, empty) {
+            chartCell(counts, options, empty) {
               const cell = document.createElement("td");
-              if (counts.some((n) => n > 0)) cell.appendChild(C.sparkline(counts, label, unit));
+              if (counts.some((n) => n > 0)) cell.appendChild(C.chart(counts, options));
               else cell.appendChild(C.element("span", empty, { class: "empty" }));
               return cell;
             },
@@ -248,9 +252,9 @@ enum ConsoleSourcesScript {
                 const saved = await C.api("PUT", "/v1/projects/" + encodeURIComponent(this.key) + "/settings", patch);
                 this.fillSettings(saved);
                 $("settings-message").textContent = "";
-                $("notice").textContent = "Settings saved: " + (saved.enabled ? "collecting." : "kill switch on.");
+                C.say("settings-status", "Settings saved: " + (saved.enabled ? "collecting." : "kill switch on."));
                 this.loadPanels(false);
-              } catch (error) { $("settings-message").textContent = error.message; }
+              } catch (error) { C.say("settings-status", ""); $("settings-message").textContent = error.message; }
             },
           };
           C.views.source = source;

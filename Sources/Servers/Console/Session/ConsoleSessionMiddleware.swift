@@ -4,10 +4,16 @@ import CourierHTTP
 /// `Authorization` header, to an admin route (one under `/v1/` that admits no browser origin),
 /// is passed on with `Authorization: Bearer <admin token>`, so the page calls exactly the admin
 /// APIs the CLI calls. Methods other than GET and HEAD need the session's `X-CSRF-Token`.
+///
+/// A request it passes on for a session carries `X-Courier-Actor: console`, which the flag audit
+/// records as who made a change; any other request has that header removed (emptied), so only a
+/// session is recorded as the console.
 struct ConsoleSessionMiddleware: HTTPMiddleware {
     let console: Console
+    static let actorHeader = "x-courier-actor"
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        let request = request.header(Self.actorHeader) == nil ? request : request.settingHeader(Self.actorHeader, "")
         guard request.header("authorization") == nil, request.path.hasPrefix("/v1/"), context.route != nil,
             context.crossOrigin == .none, request.cookie(Console.cookieName) != nil
         else {
@@ -18,6 +24,8 @@ struct ConsoleSessionMiddleware: HTTPMiddleware {
         if request.method != "GET" && request.method != "HEAD" {
             try console.requireCSRFToken(request, session: session)
         }
-        return try await next(request.settingHeader("authorization", "Bearer \(token)"), context)
+        let passed = request.settingHeader("authorization", "Bearer \(token)").settingHeader(
+            Self.actorHeader, "console")
+        return try await next(passed, context)
     }
 }

@@ -12,7 +12,9 @@ extension FlagService {
         let flagKey = try pathKey(request, "flagKey")
         let definition = try keyedDefinition(request, key: flagKey)
         let version = try change(
-            FlagChange(subject: .flag, key: flagKey, action: "set", definition: definition), environment: environment)
+            FlagChange(
+                subject: .flag, key: flagKey, action: "set", definition: definition, actor: Self.actor(of: request)),
+            environment: environment)
         return .json(["version": .int(version), "flag": definition])
     }
 
@@ -27,7 +29,9 @@ extension FlagService {
         }
         object["enabled"] = false
         let version = try change(
-            FlagChange(subject: .flag, key: flagKey, action: "kill", definition: .object(object)),
+            FlagChange(
+                subject: .flag, key: flagKey, action: "kill", definition: .object(object),
+                actor: Self.actor(of: request)),
             environment: environment)
         return .json(["version": .int(version), "flag": .object(object)])
     }
@@ -38,7 +42,9 @@ extension FlagService {
         let segmentKey = try pathKey(request, "segmentKey")
         let definition = try keyedDefinition(request, key: segmentKey)
         let version = try change(
-            FlagChange(subject: .segment, key: segmentKey, action: "set", definition: definition),
+            FlagChange(
+                subject: .segment, key: segmentKey, action: "set", definition: definition,
+                actor: Self.actor(of: request)),
             environment: environment)
         return .json(["version": .int(version), "segment": definition])
     }
@@ -61,6 +67,21 @@ extension FlagService {
         ])
     }
 
+    /// `GET /v1/flags` (admin): every environment that has definitions, by key, with its
+    /// version: what the console offers in its environment selector.
+    func listEnvironments(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let versions: [String: Int64]
+        do {
+            versions = try store.versions()
+        } catch {
+            throw HTTPError(.storageUnavailable, "the flag store is unavailable")
+        }
+        let environments = versions.sorted { $0.key < $1.key }.map { key, version -> JSONValue in
+            ["key": .string(key), "version": .int(version)]
+        }
+        return .json(["environments": .array(environments)])
+    }
+
     /// `GET /v1/flags/{envKey}/audit[?limit=N]` (admin): changes, newest first.
     func audit(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
@@ -77,6 +98,16 @@ extension FlagService {
         } catch {
             throw HTTPError(.storageUnavailable, "the flag store is unavailable")
         }
+    }
+
+    /// The header through which the console's session middleware names who is calling
+    /// (`console`); it removes the header from every request it does not pass on for a session.
+    static let actorHeader = "x-courier-actor"
+
+    /// Who the audit says made an edit: `console` when a console session stood in for the admin
+    /// token, `admin-api` when the token came with the request (the CLI, scripts).
+    static func actor(of request: HTTPRequest) -> String {
+        request.header(actorHeader) == "console" ? "console" : "admin-api"
     }
 
     /// Validates the environment with the change applied, then stores it; one edit at a time.

@@ -67,12 +67,12 @@ enum FlagSQL {
             """, key + [after, .integer(atMilliseconds)])
         try db.change(
             """
-            INSERT INTO flag_audit(env_key, subject, key, action, before, after, version, at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO flag_audit(env_key, subject, key, action, before, after, version, at, actor)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """,
             key + [
                 .text(change.action), before.map(SQLValue.text) ?? .null, after, .integer(version),
-                .integer(atMilliseconds),
+                .integer(atMilliseconds), .text(change.actor),
             ])
         return version
     }
@@ -82,14 +82,15 @@ enum FlagSQL {
     static func audit(environment: String, limit: Int, in db: some SQLConnection) throws -> [FlagAuditEntry] {
         try db.rows(
             """
-            SELECT id, subject, key, action, before, after, version, at FROM flag_audit
+            SELECT id, subject, key, action, before, after, version, at, actor FROM flag_audit
             WHERE env_key = $1 ORDER BY id DESC LIMIT $2
             """, [.text(environment), .integer(Int64(limit))]
         ) { row in
             FlagAuditEntry(
                 id: row.int(0), environment: environment, subject: row.text(1) ?? "", key: row.text(2) ?? "",
                 action: row.text(3) ?? "", before: try row.text(4).map { try JSONParser.parse($0) },
-                after: try JSONParser.parse(row.text(5) ?? "null"), version: row.int(6), atMilliseconds: row.int(7))
+                after: try JSONParser.parse(row.text(5) ?? "null"), version: row.int(6), atMilliseconds: row.int(7),
+                actor: row.text(8))
         }
     }
 }

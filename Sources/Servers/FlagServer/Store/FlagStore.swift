@@ -35,13 +35,17 @@ public struct FlagChange: Sendable, Equatable {
     public var action: String
     /// The new definition (already validated).
     public var definition: JSONValue
+    /// Who made it, as the audit shows it: `console` for a console session, `admin-api` for the
+    /// admin token (`FlagService.actor(of:)`).
+    public var actor: String
 
     /// Creates a change.
-    public init(subject: Subject, key: String, action: String, definition: JSONValue) {
+    public init(subject: Subject, key: String, action: String, definition: JSONValue, actor: String = "admin-api") {
         self.subject = subject
         self.key = key
         self.action = action
         self.definition = definition
+        self.actor = actor
     }
 }
 
@@ -65,6 +69,25 @@ public struct FlagAuditEntry: Sendable, Equatable {
     public var version: Int64
     /// When, in milliseconds since 1970.
     public var atMilliseconds: Int64
+    /// Who made the change (`console`, `admin-api`); `nil` for rows stored before actors were kept.
+    public var actor: String?
+
+    /// Creates an audit row (stores build these from their rows).
+    public init(
+        id: Int64, environment: String, subject: String, key: String, action: String, before: JSONValue?,
+        after: JSONValue, version: Int64, atMilliseconds: Int64, actor: String? = nil
+    ) {
+        self.id = id
+        self.environment = environment
+        self.subject = subject
+        self.key = key
+        self.action = action
+        self.before = before
+        self.after = after
+        self.version = version
+        self.atMilliseconds = atMilliseconds
+        self.actor = actor
+    }
 
     /// The JSON form the audit route answers.
     public var json: JSONValue {
@@ -72,6 +95,7 @@ public struct FlagAuditEntry: Sendable, Equatable {
             "id": .int(id), "environment": .string(environment), "subject": .string(subject), "key": .string(key),
             "action": .string(action), "before": before ?? .null, "after": after, "version": .int(version),
             "at": .string(Timestamp.format(milliseconds: atMilliseconds)),
+            "actor": actor.map(JSONValue.string) ?? .null,
         ]
     }
 }

@@ -34,6 +34,8 @@ enum PostgresFlagSchema {
                         version bigint NOT NULL,
                         at bigint NOT NULL);
                     CREATE INDEX flag_audit_by_env ON flag_audit(env_key, id);
-                    """)
+                    """),
+            // Rows from before this migration keep a NULL actor: nobody recorded who made them.
+            .init("flag audit actor", sql: "ALTER TABLE flag_audit ADD COLUMN actor text;"),
         ])
 }
