@@ -3097,6 +3097,48 @@ enum OpenAPIDocument {
                 ]
               }
             },
+            "/v1/flags": {
+              "get": {
+                "tags": [
+                  "flags admin"
+                ],
+                "summary": "Every environment that has definitions, with its version",
+                "operationId": "get_v1_flags",
+                "responses": {
+                  "403": {
+                    "description": "No or wrong admin token, no admin token configured, or a console session's state-changing request without its `X-CSRF-Token` (`forbidden`, `csrf_refused`).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  },
+                  "200": {
+                    "description": "The environments, by key.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/FlagEnvironmentList"
+                        }
+                      }
+                    }
+                  }
+                },
+                "security": [
+                  {
+                    "adminToken": []
+                  },
+                  {
+                    "consoleSession": []
+                  }
+                ]
+              }
+            },
             "/v1/flags/{envKey}": {
               "get": {
                 "tags": [
@@ -4262,6 +4304,26 @@ enum OpenAPIDocument {
                 ]
               }
             },
+            "/console/flag-editor.js": {
+              "get": {
+                "tags": [
+                  "console"
+                ],
+                "summary": "The console's structured flag editor",
+                "operationId": "get_console_flag_editor_js",
+                "responses": {
+                  "200": {
+                    "description": "The console's structured flag editor (strict Content-Security-Policy, no caching).",
+                    "content": {
+                      "text/javascript": {}
+                    }
+                  }
+                },
+                "security": [
+                  {}
+                ]
+              }
+            },
             "/console/messenger.js": {
               "get": {
                 "tags": [
@@ -4824,7 +4886,8 @@ enum OpenAPIDocument {
                   "writeKey",
                   "storedBytes",
                   "settings",
-                  "perMinute"
+                  "perMinute",
+                  "firstMinute"
                 ],
                 "properties": {
                   "writeKey": {
@@ -4842,6 +4905,10 @@ enum OpenAPIDocument {
                       "type": "integer"
                     },
                     "description": "Events stored per minute over the last hour, oldest first."
+                  },
+                  "firstMinute": {
+                    "type": "integer",
+                    "description": "The first minute of `perMinute`, in milliseconds since 1970 (UTC)."
                   }
                 }
               },
@@ -6430,6 +6497,18 @@ enum OpenAPIDocument {
                         "at": {
                           "type": "string",
                           "description": "ISO 8601 UTC time with milliseconds, e.g. 2026-11-29T08:00:00.000Z."
+                        },
+                        "actor": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "enum": [
+                            "console",
+                            "admin-api",
+                            null
+                          ],
+                          "description": "Who made the change: `console` for a console session, `admin-api` for the admin token; `null` for changes recorded before actors were."
                         }
                       }
                     }
@@ -6715,6 +6794,34 @@ enum OpenAPIDocument {
                     "const": "ok"
                   }
                 }
+              },
+              "FlagEnvironmentList": {
+                "type": "object",
+                "required": [
+                  "environments"
+                ],
+                "properties": {
+                  "environments": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "key",
+                        "version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "key": {
+                          "type": "string"
+                        },
+                        "version": {
+                          "type": "integer"
+                        }
+                      }
+                    }
+                  }
+                },
+                "additionalProperties": false
               }
             },
             "responses": {

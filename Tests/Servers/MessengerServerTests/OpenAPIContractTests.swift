@@ -384,6 +384,7 @@ struct OpenAPIContractTests {
         #expect(try await recorder.send("POST", env + "/definitions/new-checkout/kill", headers: admin).status == 200)
         #expect(try await recorder.send("POST", env + "/definitions/absent/kill", headers: admin).status == 404)
         #expect(try await recorder.send("GET", env + "/audit?limit=10", headers: admin).status == 200)
+        #expect(try await recorder.send("GET", "/v1/flags", headers: admin).status == 200)
         #expect(try await recorder.send("GET", env + "/audit", validateRequest: false).status == 403)
     }
 
@@ -436,7 +437,7 @@ struct OpenAPIContractTests {
             ).status == 200)
         for asset in [
             "/console", "/console/app.css", "/console/app.js", "/console/sources.js", "/console/flags.js",
-            "/console/messenger.js",
+            "/console/flag-editor.js", "/console/messenger.js",
         ] {
             #expect(try await recorder.send("GET", asset).status == 200)
         }
