@@ -61,6 +61,8 @@ test: test-bootstrap
 bench: test-bootstrap
 	$(SWIFT) build -c release --product courier-bench
 	$(SWIFT) build -c release --product courier-server
+	$(SWIFT) build -c release --product sdk-size-probe
+	$(SWIFT) build -c release --product hello-size-probe
 	$(SWIFT) run -c release --skip-build courier-bench $(ARGS)
 
 lint:

@@ -174,6 +174,10 @@ let package = Package(
         .target(
             name: "CBareHTTPPeer", path: "Benchmarks/CBareHTTPPeer",
             linkerSettings: [.linkedLibrary("websockets"), .linkedLibrary("ev")]),
+        // Benchmark only: an app with the analytics SDK and the same app without it, built for
+        // `courier-bench sdk-size` to weigh.
+        .executableTarget(name: "sdk-size-probe", dependencies: ["Analytics"], path: "Benchmarks/sdk-size-probe"),
+        .executableTarget(name: "hello-size-probe", path: "Benchmarks/hello-size-probe"),
         .executableTarget(
             name: "courier-bench",
             dependencies: [

@@ -37,6 +37,9 @@ enum BenchCommand {
                       authenticated sockets and server memory per socket (not in `all`)
           sdk-launch  Analytics(configuration:) and the first track on the app's thread, the first
                       instance of the process apart, beside the ≤ 50 µs / ≤ 2 µs goals (not in `all`)
+          sdk-size    what linking Analytics adds to a release binary beside the same app without
+                      it, and any server or crypto code linked (build sdk-size-probe and
+                      hello-size-probe with -c release first; make bench does; not in `all`)
           nats        the bus between instances: a publish to another connection and the presence
                       request (no responders, answered), p50/p99, and memory per subscription in
                       this process and in nats-server (not in `all`)
@@ -77,7 +80,7 @@ enum BenchCommand {
         "collector", "dedupe", "ingest-profile", "sdk-e2e-kill", "console", "http", "flags", "json", "sdk",
         "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
         "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
-        "realtime", "attachments", "nats", "messenger-cluster", "sdk-launch",
+        "realtime", "attachments", "nats", "messenger-cluster", "sdk-launch", "sdk-size",
         "all",
     ]
 
@@ -168,6 +171,7 @@ enum BenchCommand {
                 case "attachments": try AttachmentBenchmark(runs: runs, megabytes: 16).run()
                 case "sdk": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).run()
                 case "sdk-launch": try SDKLaunchBenchmark(runs: runs).run()
+                case "sdk-size": try SDKSizeBenchmark().run()
                 case "sdk-queue": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).queueOnly()
                 case "sdk-e2e": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).endToEndOnly()
                 case "sdk-memory": try SDKBenchmark(runs: runs, uploadsInFlight: inFlight).memory(events: events)
