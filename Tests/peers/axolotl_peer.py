@@ -12,13 +12,16 @@ Reads one command a line on standard input and answers each with JSON lines on s
   send ACCOUNT TEXT     fetches ACCOUNT's bundles when it has no session (GET /v2/keys/ACCOUNT/*),
                         sends TEXT to every device -> {"event": "sent", "types", "serverSeq"}
   tamper ACCOUNT TEXT   the same with one ciphertext byte flipped (the MAC no longer matches)
+  signal-numbering ACCOUNT TEXT
+                        the same, its envelopes typed as Signal-Server numbers them (1, CIPHERTEXT)
   replay-same           the last genuine send again, the same clientMessageId -> {"event": "replayed"}
   replay-fresh          the last genuine send's ciphertext again under a new clientMessageId
   fetch-reversed        GET /v1/messages, decrypts the page newest first (out of order), acks each
                         with DELETE /v1/messages/{id} -> {"event": "message"|"control", ...} each
   socket COUNT          opens /v1/websocket, acks every request with 200, until COUNT text
-                        messages have arrived; prints {"event": "socket-open"} after
-                        /api/v1/queue/empty, then each message as it comes
+                        messages have arrived; sends a keepalive (GET /v1/keepalive) and prints
+                        {"event": "socket-open", "keepalive": status} after /api/v1/queue/empty
+                        and its answer, then each message as it comes
   quit
 """
 import base64
@@ -148,7 +151,7 @@ class Peer:
         first, second = sorted([self.account, other])
         return "dm:%s:%s" % (first, second)
 
-    def send(self, account, text, tamper=False):
+    def send(self, account, text, tamper=False, signal_numbering=False):
         content = json.dumps({"v": 1, "kind": "text", "body": text, "sentAt": int(time.time() * 1000)},
                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         envelopes, types = [], []
@@ -160,13 +163,15 @@ class Peer:
             if tamper:
                 # A byte of the AES ciphertext, well before the 8-byte MAC at the end.
                 serialized[len(serialized) - 12] ^= 0x01
+            if signal_numbering:
+                kind = 1
             types.append(kind)
             envelopes.append({"destinationDeviceId": device, "destinationRegistrationId": registration_id,
                               "type": kind, "content": b64(serialized)})
         body = {"messages": envelopes, "conversationId": self.conversation(account),
                 "clientMessageId": str(uuid.uuid4()), "timestamp": int(time.time() * 1000)}
         _, answer = self.call("PUT", "/v1/messages/%s" % account, body)
-        if not tamper:
+        if not tamper and not signal_numbering:
             self.last_send = (account, body)
         emit(event="sent", types=types, serverSeq=answer["serverSeq"], tampered=tamper, done=True)
 
@@ -224,9 +229,12 @@ class Peer:
     def socket(self, count):
         url = self.base.replace("http://", "ws://", 1) + "/v1/websocket"
         texts = 0
+        keepalive_id = 1
         with connect(url, additional_headers={"Authorization": self.authorization()}, open_timeout=30) as ws:
             while texts < count:
                 frame = json.loads(ws.recv(timeout=60))
+                if frame.get("type") == "response" and frame.get("id") == keepalive_id:
+                    emit(event="socket-open", keepalive=frame.get("status"))
                 if frame.get("type") != "request":
                     continue
                 path = frame.get("path")
@@ -235,7 +243,9 @@ class Peer:
                 # Every server request gets a 200; for a message that is its ack.
                 ws.send(json.dumps({"type": "response", "id": frame["id"], "status": 200}))
                 if path == "/api/v1/queue/empty":
-                    emit(event="socket-open")
+                    # The app-level ping; its answer says the socket is ready.
+                    ws.send(json.dumps({"type": "request", "id": keepalive_id, "verb": "GET",
+                                        "path": "/v1/keepalive"}))
         emit(event="socket-done", count=texts, done=True)
 
 
@@ -247,8 +257,9 @@ def main():
         try:
             if command == "register":
                 peer.register(words[1])
-            elif command in ("send", "tamper"):
-                peer.send(words[1], words[2], tamper=command == "tamper")
+            elif command in ("send", "tamper", "signal-numbering"):
+                peer.send(words[1], words[2], tamper=command == "tamper",
+                          signal_numbering=command == "signal-numbering")
             elif command == "replay-same":
                 peer.replay(fresh=False)
             elif command == "replay-fresh":

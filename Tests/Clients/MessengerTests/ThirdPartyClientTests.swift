@@ -80,7 +80,8 @@ struct ThirdPartyClientTests {
 
         // Courier → peer live over the delivery socket, acknowledged with 200s.
         try scene.peer.start("socket 2")
-        _ = try await scene.peer.waitFor("socket-open")
+        let open = try #require(try await scene.peer.waitFor("socket-open").last)
+        #expect(open["keepalive"]?.intValue == 200)
         _ = try await courier.send(text: "live one", to: scene.peerAccount)
         _ = try await courier.send(text: "live two", to: scene.peerAccount)
         let live = try await scene.peer.waitFor("socket-done")
@@ -131,6 +132,15 @@ struct ThirdPartyClientTests {
         let afterReplay = try await courier.sync()
         #expect(afterReplay.bodies.isEmpty, "\(afterReplay)")
         #expect(afterReplay.count == 1)
+
+        // Signal-Server's numbering (1 for a ratchet message) is not Courier's: acknowledged, dropped.
+        let signalTyped = try #require(
+            try await scene.peer.run("signal-numbering \(scene.courierAccount) typed 1").last)
+        #expect(signalTyped["types"]?.arrayValue?.compactMap(\.intValue) == [1])
+        let afterSignalTyped = try await courier.sync()
+        #expect(afterSignalTyped.bodies.isEmpty)
+        #expect(afterSignalTyped.count == 1)
+        #expect(try await courier.api.pending(after: 0, limit: 10, as: courier.credentials).envelopes.isEmpty)
 
         #expect(try await courier.messages(in: scene.conversation).map(\.body) == ["first", "answer", "genuine"])
         try await scene.finish()
