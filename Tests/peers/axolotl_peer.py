@@ -67,6 +67,7 @@ class Peer:
         self.device = None
         self.password = None
         self.last_send = None
+        self.seen = set()
 
     # HTTP
 
@@ -189,6 +190,13 @@ class Peer:
     def open(self, envelope):
         """Decrypts one envelope and prints what it held."""
         source, device = envelope["sourceAccount"], envelope["sourceDevice"]
+        # A redelivery (its ack never reached the server) repeats the clientMessageId; the ratchet
+        # would refuse it as a duplicate, so it is dropped before it gets there.
+        key = (source, device, envelope["clientMessageId"])
+        if key in self.seen:
+            emit(event="repeat", serverSeq=envelope.get("serverSeq"))
+            return False
+        self.seen.add(key)
         raw = bytes(unb64(envelope["content"]))
         cipher = self.cipher(source, device)
         try:

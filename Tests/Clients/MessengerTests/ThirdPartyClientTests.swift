@@ -26,12 +26,17 @@ struct ThirdPartyClientTests {
                 FileManager.default.isExecutableFile(atPath: python),
                 "no Python venv at \(python): run `make test` (or scripts/bootstrap test) first")
             let server = try MessengerTestServer()
-            let courier = try await server.register("courier")
-            let peer = try AxolotlPeer(serverURL: server.baseURL)
-            let registered = try await peer.run("register axolotl")
-            let account = try #require(registered.last?["account"]?.stringValue)
-            #expect(registered.last?["device"]?.intValue == 1)
-            return Scene(server: server, courier: courier, peer: peer, peerAccount: account)
+            do {
+                let courier = try await server.register("courier")
+                let peer = try AxolotlPeer(serverURL: server.baseURL)
+                let registered = try await peer.run("register axolotl")
+                let account = try #require(registered.last?["account"]?.stringValue)
+                #expect(registered.last?["device"]?.intValue == 1)
+                return Scene(server: server, courier: courier, peer: peer, peerAccount: account)
+            } catch {
+                server.finish()
+                throw error
+            }
         }
 
         /// Ends the peer; the test's `defer` stops the server.
