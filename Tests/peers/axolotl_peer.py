@@ -22,6 +22,12 @@ Reads one command a line on standard input and answers each with JSON lines on s
                         messages have arrived; sends a keepalive (GET /v1/keepalive) and prints
                         {"event": "socket-open", "keepalive": status} after /api/v1/queue/empty
                         and its answer, then each message as it comes
+  socket COUNT noack    the same without acking the messages (as if it died before the acks):
+                        the server sends them again on the next connection, where the peer drops
+                        them by clientMessageId -> {"event": "repeat"} each
+  socket-send ACCOUNT TEXT
+                        sends TEXT as a PUT /v1/messages request on the delivery socket
+                        -> {"event": "sent", "status", "types", "serverSeq"}
   quit
 """
 import base64
@@ -152,7 +158,8 @@ class Peer:
         first, second = sorted([self.account, other])
         return "dm:%s:%s" % (first, second)
 
-    def send(self, account, text, tamper=False, signal_numbering=False):
+    def envelopes(self, account, text, tamper=False, signal_numbering=False):
+        """The body of PUT /v1/messages/{account} carrying TEXT, and its envelopes' types."""
         content = json.dumps({"v": 1, "kind": "text", "body": text, "sentAt": int(time.time() * 1000)},
                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         envelopes, types = [], []
@@ -171,6 +178,10 @@ class Peer:
                               "type": kind, "content": b64(serialized)})
         body = {"messages": envelopes, "conversationId": self.conversation(account),
                 "clientMessageId": str(uuid.uuid4()), "timestamp": int(time.time() * 1000)}
+        return body, types
+
+    def send(self, account, text, tamper=False, signal_numbering=False):
+        body, types = self.envelopes(account, text, tamper, signal_numbering)
         _, answer = self.call("PUT", "/v1/messages/%s" % account, body)
         if not tamper and not signal_numbering:
             self.last_send = (account, body)
@@ -234,27 +245,54 @@ class Peer:
             self.call("DELETE", "/v1/messages/%d" % entry["id"], expect=(200, 204, 404))
         emit(event="fetched", count=len(page), done=True)
 
-    def socket(self, count):
-        url = self.base.replace("http://", "ws://", 1) + "/v1/websocket"
+    def socket_url(self):
+        return self.base.replace("http://", "ws://", 1) + "/v1/websocket"
+
+    def serve(self, ws, frame, ack=True):
+        """Answers one server request on the socket; true when it was a new text message."""
+        path = frame.get("path")
+        is_text = path == "/api/v1/message" and self.open(frame["body"])
+        # Every server request gets a 200; for a message that is its ack.
+        if ack or path != "/api/v1/message":
+            ws.send(json.dumps({"type": "response", "id": frame["id"], "status": 200}))
+        return is_text
+
+    def socket(self, count, ack=True):
         texts = 0
         keepalive_id = 1
-        with connect(url, additional_headers={"Authorization": self.authorization()}, open_timeout=30) as ws:
+        with connect(self.socket_url(), additional_headers={"Authorization": self.authorization()},
+                     open_timeout=30) as ws:
             while texts < count:
                 frame = json.loads(ws.recv(timeout=60))
                 if frame.get("type") == "response" and frame.get("id") == keepalive_id:
                     emit(event="socket-open", keepalive=frame.get("status"))
                 if frame.get("type") != "request":
                     continue
-                path = frame.get("path")
-                if path == "/api/v1/message" and self.open(frame["body"]):
+                if self.serve(ws, frame, ack):
                     texts += 1
-                # Every server request gets a 200; for a message that is its ack.
-                ws.send(json.dumps({"type": "response", "id": frame["id"], "status": 200}))
-                if path == "/api/v1/queue/empty":
+                if frame.get("path") == "/api/v1/queue/empty":
                     # The app-level ping; its answer says the socket is ready.
                     ws.send(json.dumps({"type": "request", "id": keepalive_id, "verb": "GET",
                                         "path": "/v1/keepalive"}))
         emit(event="socket-done", count=texts, done=True)
+
+    def socket_send(self, account, text):
+        """Sends TEXT as a request on the delivery socket instead of over HTTP."""
+        body, types = self.envelopes(account, text)
+        request_id = 1
+        with connect(self.socket_url(), additional_headers={"Authorization": self.authorization()},
+                     open_timeout=30) as ws:
+            ws.send(json.dumps({"type": "request", "id": request_id, "verb": "PUT",
+                                "path": "/v1/messages/%s" % account, "body": body}))
+            while True:
+                frame = json.loads(ws.recv(timeout=60))
+                if frame.get("type") == "request":
+                    self.serve(ws, frame)
+                elif frame.get("id") == request_id:
+                    answer = frame.get("body") or {}
+                    emit(event="sent", types=types, status=frame.get("status"),
+                         serverSeq=answer.get("serverSeq"), done=True)
+                    return
 
 
 def main():
@@ -275,7 +313,9 @@ def main():
             elif command == "fetch-reversed":
                 peer.fetch_reversed()
             elif command == "socket":
-                peer.socket(int(words[1]))
+                peer.socket(int(words[1]), ack=words[2:] != ["noack"])
+            elif command == "socket-send":
+                peer.socket_send(words[1], words[2])
             elif command == "quit":
                 break
             elif command:

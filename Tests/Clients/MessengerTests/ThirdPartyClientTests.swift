@@ -150,4 +150,40 @@ struct ThirdPartyClientTests {
         #expect(try await courier.messages(in: scene.conversation).map(\.body) == ["first", "answer", "genuine"])
         try await scene.finish()
     }
+
+    @Test func unackedEnvelopesComeBackAndAreDroppedByIdAndTheSocketCarriesSends() async throws {
+        let scene = try await Scene.make()
+        defer { scene.server.finish() }
+        let courier = scene.courier
+        _ = try await scene.peerSends("hi")
+        #expect(try await courier.sync().bodies == ["hi"])
+
+        // Read but never acknowledged, as by a client that died before its acks.
+        for text in ["unacked one", "unacked two"] { _ = try await courier.send(text: text, to: scene.peerAccount) }
+        let unacked = try await scene.peer.run("socket 2 noack")
+        #expect(
+            unacked.filter { $0["event"]?.stringValue == "message" }.compactMap { $0["body"]?.stringValue }
+                == ["unacked one", "unacked two"])
+
+        // The next connection gets them again first; the peer drops them by clientMessageId.
+        try scene.peer.start("socket 1")
+        let beforeOpen = try await scene.peer.waitFor("socket-open")
+        #expect(beforeOpen.filter { $0["event"]?.stringValue == "repeat" }.count == 2, "\(beforeOpen)")
+        #expect(!beforeOpen.contains { $0["event"]?.stringValue == "message" })
+        _ = try await courier.send(text: "after the repeats", to: scene.peerAccount)
+        let live = try await scene.peer.waitFor("socket-done")
+        #expect(
+            live.filter { $0["event"]?.stringValue == "message" }.compactMap { $0["body"]?.stringValue }
+                == ["after the repeats"])
+        #expect(try await scene.peer.run("fetch-reversed").last?["count"]?.intValue == 0)
+
+        // A send as a request on the socket (PUT /v1/messages/{account}) instead of over HTTP.
+        let overSocket = try #require(
+            try await scene.peer.run("socket-send \(scene.courierAccount) over the socket").last)
+        #expect(overSocket["status"]?.intValue == 200)
+        #expect(overSocket["types"]?.arrayValue?.compactMap(\.intValue) == [2])
+        #expect(overSocket["serverSeq"]?.intValue == 5)
+        #expect(try await courier.sync().bodies == ["over the socket"])
+        try await scene.finish()
+    }
 }
