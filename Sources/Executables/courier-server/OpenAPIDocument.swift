@@ -5217,7 +5217,7 @@ enum OpenAPIDocument {
                   "signature": {
                     "type": "string",
                     "contentEncoding": "base64",
-                    "description": "XEdDSA signature (64 bytes) of `publicKey` by the identity key."
+                    "description": "XEdDSA signature (64 bytes) by the identity key over the 33 bytes of `publicKey` (0x05 included), as libsignal signs a signed prekey (`Curve.calculateSignature(identityPrivate, signedPreKeyPublic.serialize())`)."
                   }
                 }
               },
@@ -5914,7 +5914,7 @@ enum OpenAPIDocument {
                 ]
               },
               "SocketServerRequest": {
-                "description": "Server → device on `/v1/websocket`. A device answers each with a `SocketDeviceResponse` of the same `id`; a 2xx to a `/api/v1/message` request is the envelope's acknowledgement, which deletes it from the mailbox.",
+                "description": "Server → device on `/v1/websocket`. A device answers each with a `SocketDeviceResponse` of the same `id`; a 2xx to a `/api/v1/message` request is the envelope's acknowledgement, which deletes it from the mailbox; any other status leaves it there for the next connection. Answers to `/api/v1/queue/empty` and `/api/v1/keys/low` are optional and ignored.",
                 "oneOf": [
                   {
                     "title": "message",
