@@ -35,10 +35,18 @@ struct SDKSizeBenchmark {
                 Double(strippedWith - strippedWithout) / 1024, Double(withSDK - without) / 1024))
         let symbols = try Self.output("/usr/bin/nm", ["--defined-only", probe])
         let found = Self.forbiddenSymbols.filter { symbols.contains($0.1) }.map(\.0)
-        let libraries = try Self.output("/usr/bin/ldd", [probe]).split(separator: "\n")
-            .compactMap { line in Self.forbiddenLibraries.first { line.contains($0) } }
+        // The libraries the probe itself names (`NEEDED`), not what they load in turn: on Linux,
+        // Foundation's URLSession brings libcurl, as it does for any app.
+        let needed = try Self.output("/usr/bin/readelf", ["-d", probe]).split(separator: "\n")
+            .filter { $0.contains("(NEEDED)") }
+            .compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
+        let libraries = needed.filter { name in Self.forbiddenLibraries.contains { name.hasPrefix($0) } }
         print("   server or crypto code linked: \(found.isEmpty ? "none" : found.joined(separator: ", "))")
         print("   forbidden shared libraries: \(libraries.isEmpty ? "none" : libraries.joined(separator: ", "))")
+        let own = needed.filter {
+            !$0.hasPrefix("libswift") && !$0.hasPrefix("libFoundation") && !$0.hasPrefix("libdispatch")
+        }
+        print("   other libraries it names: \(own.joined(separator: ", "))")
     }
 
     static func row(_ name: String, _ ours: Int, _ peer: Int) -> String {
