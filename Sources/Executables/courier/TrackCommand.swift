@@ -43,7 +43,11 @@ struct TrackCommand {
         configuration.storageDirectory = URL(fileURLWithPath: dataDirectory)
         configuration.transport = URLSessionTransport(
             timeout: Double(uploadTimeout.components.seconds) + Double(uploadTimeout.components.attoseconds) / 1e18)
-        if case .settings(_, let rate) = project { configuration.sampleRate = rate }
+        // What the collector says now wins over what an earlier run stored.
+        if case .settings(_, let rate, let json) = project {
+            configuration.sampleRate = rate
+            configuration.currentSettings = json
+        }
         // Running the command is the user's consent to send these events.
         configuration.defaultConsent = .granted
         configuration.logger = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -67,7 +71,7 @@ struct TrackCommand {
 /// What the collector's public settings route said before anything was tracked.
 enum ProjectProbe: Equatable {
     /// A Courier collector's settings: the kill switch and the sample rate in percent.
-    case settings(enabled: Bool, sampleRate: Double)
+    case settings(enabled: Bool, sampleRate: Double, json: JSONValue)
     /// A Courier collector that does not know the write key.
     case unknownWriteKey
     /// No answer: the transport's words ("connection refused").
@@ -84,8 +88,8 @@ enum ProjectProbe: Equatable {
             return .unreachable("\(error)")
         }
         let json = response.json?.objectValue
-        if response.status == 200, let enabled = json?["enabled"]?.boolValue {
-            return .settings(enabled: enabled, sampleRate: json?["sampleRate"]?.doubleValue ?? 100)
+        if response.status == 200, let json, let enabled = json["enabled"]?.boolValue {
+            return .settings(enabled: enabled, sampleRate: json["sampleRate"]?.doubleValue ?? 100, json: .object(json))
         }
         // The collector's words for a write key it does not know; any other 404 is a server
         // without a collector's routes.

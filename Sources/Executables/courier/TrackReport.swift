@@ -55,7 +55,7 @@ struct TrackReport {
             return "403 project_disabled: the project's kill switch is on (\(turnOff))"
         }
         if stats.dropped(.disabled) > 0
-            || project == .settings(enabled: false, sampleRate: sampleRate) && stats.sent == 0 && queued > 0
+            || killed && stats.sent == 0 && queued > 0
         {
             return "the project's kill switch is on, as the SDK read in its settings (\(turnOff))"
         }
@@ -93,7 +93,10 @@ struct TrackReport {
     private var server: String { command.server }
     private var writeKey: String { command.writeKey }
 
-    private var sampleRate: Double { if case .settings(_, let rate) = project { rate } else { 100 } }
+    private var sampleRate: Double { if case .settings(_, let rate, _) = project { rate } else { 100 } }
+
+    /// Whether the settings read before tracking had the kill switch on.
+    private var killed: Bool { if case .settings(false, _, _) = project { true } else { false } }
 
     /// `50`, `12.5`: no trailing `.0`.
     static func percent(_ value: Double) -> String {

@@ -82,6 +82,22 @@ struct TrackCommandTests {
         #expect(try await collector.events().isEmpty)
     }
 
+    /// The README tour's order: a first `track` leaves the settings in the SDK's store; the rate
+    /// then changes, and the next `track` follows the new rate, not the stored one.
+    @Test func aRateChangedSinceTheLastRunAppliesToTheNextOne() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        let user = try #require((1...100).map { "user-\($0)" }.first { !Sampler.isSampled($0, rate: 50) })
+        let first = try await track(collector.server.baseURL, ["--user-id", user])
+        #expect(first.status == 0, "\(first.errorOutput)")
+        #expect(first.errorOutput.contains("sent 2"), "\(first.errorOutput)")
+        try await setSettings(collector, ["sampleRate": 50])
+        let second = try await track(collector.server.baseURL, ["--user-id", user])
+        #expect(second.status == 0, "\(second.errorOutput)")
+        #expect(second.errorOutput.contains("sent 0, sampled out 2"), "\(second.errorOutput)")
+        #expect(try await collector.events().count == 2, "only the first run's events were stored")
+    }
+
     @Test func aServerWithoutACollectorIsNotTakenForOne() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0

@@ -54,6 +54,10 @@ public struct AnalyticsConfiguration: Sendable {
     public var backoff = Backoff(base: .seconds(1), cap: .seconds(600))
     /// Whether settings are fetched from the collector after launch.
     public var fetchesRemoteSettings = true
+    /// The collector's settings as the host just read them (`GET /v1/projects/{key}/settings`):
+    /// applied at start in place of the ones stored by an earlier launch, so the first events
+    /// follow them. `courier track` reads them before tracking; an app leaves this `nil`.
+    package var currentSettings: JSONValue?
     /// Application facts for `context.app` (read from the main bundle on Apple platforms).
     public var app: AppInfo = .current
     /// Where log lines go (one line, never event contents); `nil` is silent.

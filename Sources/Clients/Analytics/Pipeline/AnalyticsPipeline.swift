@@ -98,7 +98,11 @@ actor AnalyticsPipeline {
             identity = Identity.load(from: queue)
             // Ids are stored only with consent; without it this launch's ids live in memory only.
             if consent == .granted { try? identity.save(to: queue) }
-            if let text = queue.value("settings"), let json = try? JSONParser.parse(text) {
+            if let current = configuration.currentSettings {
+                let settings = RemoteSettings(json: current)
+                apply(settings)
+                try? queue.setValue(JSONWriter.string(settings.json), for: "settings")
+            } else if let text = queue.value("settings"), let json = try? JSONParser.parse(text) {
                 apply(RemoteSettings(json: json))
             }
             let expired = (try? queue.dropExpired(before: now - configuration.maximumEventAge.wholeMilliseconds)) ?? 0
