@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The chain, outermost first: observation (access log, metrics, `X-Request-Id`) → CORS → error
 /// answers → server guard (framing, draining) → the application's middleware → the route's group
-/// middleware → request body (413, gzip) → the route's handler.
+/// middleware → request body (413, gzip) → the route's handler; the last three are chained once
+/// per route (`Route.pipeline`).
 struct Responder: Sendable {
     let router: Router
     let configuration: HTTPServerConfiguration
@@ -19,6 +20,28 @@ struct Responder: Sendable {
         router: Router, configuration: HTTPServerConfiguration, metrics: HTTPMetrics, lifecycle: ServerLifecycle,
         middleware: [any HTTPMiddleware] = []
     ) {
+        let body = RequestBodyMiddleware(
+            maximumBodyBytes: configuration.maximumBodyBytes,
+            maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes)
+        // Each route's group middleware, body layer and handler, chained once here: a group's
+        // middleware sits before the body layer, so it also shapes a 413 or a bad-gzip refusal
+        // on its routes, and its authentication runs before a body is inflated.
+        var router = router
+        for index in router.routes.indices {
+            let handler = router.routes[index].handler
+            router.routes[index].pipeline = (router.routes[index].middleware + [body]).chained(to: handler)
+        }
+        // A request no route takes still has its body checked (a 413 before a 404).
+        let unrouted = [body].chained { request, context in
+            switch context.match {
+            case .methodNotAllowed(let allowed):
+                throw HTTPError(
+                    .methodNotAllowed, "\(request.method) is not allowed here",
+                    headers: [("Allow", allowed.map(\.rawValue).joined(separator: ", "))])
+            case .notFound, .found:
+                throw HTTPError(.notFound, "no route for \(request.path)")
+            }
+        }
         self.router = router
         self.configuration = configuration
         self.metrics = metrics
@@ -31,23 +54,11 @@ struct Responder: Sendable {
                 ServerGuardMiddleware(lifecycle: lifecycle),
             ]
             + middleware
-            + [
-                RouteGroupMiddleware(),
-                RequestBodyMiddleware(
-                    maximumBodyBytes: configuration.maximumBodyBytes,
-                    maximumDecompressedBodyBytes: configuration.maximumDecompressedBodyBytes),
-            ]
         chain = layers.chained { request, context in
-            switch context.match {
-            case .notFound:
-                throw HTTPError(.notFound, "no route for \(request.path)")
-            case .methodNotAllowed(let allowed):
-                throw HTTPError(
-                    .methodNotAllowed, "\(request.method) is not allowed here",
-                    headers: [("Allow", allowed.map(\.rawValue).joined(separator: ", "))])
-            case .found(let route, _):
-                return try await route.handler(request, context)
-            }
+            guard case .found(let route, _) = context.match else { return try await unrouted(request, context) }
+            // A match from a router this responder did not prepare (a test's own) is chained now.
+            let pipeline = route.pipeline ?? (route.middleware + [body]).chained(to: route.handler)
+            return try await pipeline(request, context)
         }
     }
 
@@ -133,29 +144,6 @@ struct Responder: Sendable {
             if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return false }
         }
         return true
-    }
-}
-
-/// Runs the middleware of the groups the matched route was added in (none for a request that
-/// matched no route). It sits before the body layer, so a group's middleware also shapes a 413
-/// or a bad-gzip refusal on its routes, and its authentication runs before a body is inflated.
-struct RouteGroupMiddleware: HTTPMiddleware {
-    func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
-        guard case .found(let route, _) = context.match, !route.middleware.isEmpty else {
-            return try await next(request, context)
-        }
-        return try await Self.run(route.middleware[...], request, context, next: next)
-    }
-
-    /// Runs `middleware`, outermost first, then `next`.
-    private static func run(
-        _ middleware: ArraySlice<any HTTPMiddleware>, _ request: HTTPRequest, _ context: RequestContext,
-        next: HTTPResponder
-    ) async throws -> HTTPResponse {
-        guard let first = middleware.first else { return try await next(request, context) }
-        return try await first.handle(request, context: context) { request, context in
-            try await run(middleware.dropFirst(), request, context, next: next)
-        }
     }
 }
 

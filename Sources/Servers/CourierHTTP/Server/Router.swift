@@ -33,6 +33,9 @@ public struct Router: Sendable {
         let handler: AsyncHTTPHandler
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
+        /// The route's group middleware, body layer and handler, chained once when the server's
+        /// `Responder` is built (`nil` before), so a request allocates no closure per layer.
+        var pipeline: HTTPResponder? = nil
     }
 
     enum Segment: Sendable, Equatable {
