@@ -2481,7 +2481,14 @@ enum OpenAPIDocument {
                     }
                   },
                   "404": {
-                    "$ref": "#/components/responses/TopNotFound"
+                    "description": "No keys to give: `unknown_account` when no device is registered under the id, `no_keys` when the account (or the device asked for) has not uploaded keys.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/TopLevelError"
+                        }
+                      }
+                    }
                   }
                 },
                 "security": [

@@ -306,6 +306,39 @@ struct MessengerCLITests {
         #expect(try await alice.quit() == 0)
     }
 
+    @Test func aMessageToAnUnknownOrKeylessAccountIsRefusedPlainlyAndStartsNoConversation() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        let bobAccount = try await register("bob", on: server, in: dir)
+        // An account registered straight over HTTP whose device never uploaded keys.
+        let created = try await server.http.sendJSON(
+            "POST", server.baseURL + "/v1/accounts",
+            [
+                "password": .string(Base64.encode((0..<32).map { UInt8($0) })), "registrationId": .int(7),
+                "name": "dave",
+            ])
+        let dave = try #require(created.json?["accountId"]?.stringValue, "\(created.status)")
+        let nobody = UUID().uuidString.lowercased()
+        let bob = try ChatProcess(courier, ["chat", "--name", "bob", "--dir", dir + "/bob"])
+        #expect(await bob.waitFor("online"), "\(bob.output)")
+
+        try bob.send("/to \(nobody) anyone there?")
+        #expect(await bob.waitFor("error: no account \(nobody) on this server"), "\(bob.output)")
+        try bob.send("/contacts add dave \(dave)")
+        try bob.send("/to dave anyone there?")
+        #expect(await bob.waitFor("error: dave has no device with keys yet"), "\(bob.output)")
+        try bob.send("/send-file dave \(dir)/bob/contacts.json")
+        #expect(await bob.waitFor("error: dave has no device with keys yet", count: 2), "\(bob.output)")
+        try bob.send("/list")
+        try bob.send("/whoami")
+        #expect(await bob.waitFor("account \(bobAccount), device 1", count: 2), "\(bob.output)")
+        #expect(!bob.output.contains("unread"), "a refused /to leaves no conversation: \(bob.output)")
+        #expect(!bob.output.contains("sent "), "\(bob.output)")
+        #expect(try await bob.quit() == 0)
+    }
+
     /// Registers the devices alice and bob in `<root>/chat/<name>`; returns that folder and their accounts.
     func registerAliceAndBob(on server: MessengerTestServer) async throws -> (String, String, String) {
         let dir = server.root + "/chat"
