@@ -26,6 +26,12 @@ struct MessengerCLITests {
             "Bob scans the QR code on Alice's screen (74 bytes): match; Alice is verified",
             "one flipped bit reads as: identityMismatch",
             "none of the plaintexts was found",
+            // Numbered as `courier chat` numbers them: receipts use up no numbers.
+            "alice-phone sent #1: Hi Bob", "alice-phone received #2 Bob (device 1): Noon works",
+            "alice-tablet received #2 Bob", "bob-laptop got       receipt: read up to #2 by Alice",
+            "bob-laptop caught up #3 Alice (device 2): While you were away 1/3",
+            "bob-laptop caught up #5 Alice (device 2): While you were away 3/3",
+            "bob-laptop received  #6 Alice (device 1): The recipe I promised",
         ] {
             #expect(output.contains(expected), "missing \"\(expected)\" in:\n\(output)")
         }
