@@ -1727,7 +1727,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/TopUnavailable"
                   },
                   "200": {
-                    "description": "`text/event-stream`: one `data:` line per stored event, `{\"id\", \"event\"}`; `: keep-alive` comments; a `skipped` event when the reader fell more than a page behind. Without `after` the project's newest `last` events (20 by default) come first.",
+                    "description": "`text/event-stream`: one `id:` and one `data:` line per stored event, `{\"id\", \"event\"}`; `: keep-alive` comments; a `skipped` event when the reader fell more than a page behind, or a resumed stream more than 1,000 events. Without a cursor the project's newest `last` events (20 by default) come first; with `after` or `Last-Event-ID`, every event stored after it.",
                     "content": {
                       "text/event-stream": {
                         "example": "retry: 2000\n: streaming events of one project\n\nid: 42\ndata: {\"id\":42,\"event\":{\"type\":\"track\",\"event\":\"Signed Up\"}}\n\n"
@@ -1760,7 +1760,7 @@ enum OpenAPIDocument {
                     "name": "after",
                     "in": "query",
                     "required": false,
-                    "description": "Send only what commits after this cursor.",
+                    "description": "Resume after this cursor: every event stored after it first (up to 1,000), then what commits.",
                     "schema": {
                       "type": "integer",
                       "minimum": 0
@@ -1775,6 +1775,16 @@ enum OpenAPIDocument {
                       "type": "integer",
                       "minimum": 0,
                       "maximum": 200
+                    }
+                  },
+                  {
+                    "name": "Last-Event-ID",
+                    "in": "header",
+                    "required": false,
+                    "description": "Sent by a reconnecting `EventSource`: the `id:` of the last event it got. Resumes after it as `after` does, and wins over `after` and `last` in the query.",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 0
                     }
                   }
                 ]
@@ -2471,7 +2481,14 @@ enum OpenAPIDocument {
                     }
                   },
                   "404": {
-                    "$ref": "#/components/responses/TopNotFound"
+                    "description": "No keys to give: `unknown_account` when no device is registered under the id, `no_keys` when the account (or the device asked for) has not uploaded keys.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/TopLevelError"
+                        }
+                      }
+                    }
                   }
                 },
                 "security": [

@@ -9,6 +9,10 @@ extension HTTPError.Code {
     public static let invalidLinkingToken = HTTPError.Code("invalid_linking_token", status: 403)
     /// 400: a device password that is not a random secret of the right size.
     public static let weakSecret = HTTPError.Code("weak_secret", status: 400)
+    /// 404: the key directory knows no account by that id.
+    public static let unknownAccount = HTTPError.Code("unknown_account", status: 404)
+    /// 404: the account exists, but none of the devices asked for has uploaded keys yet.
+    public static let noKeys = HTTPError.Code("no_keys", status: 404)
     /// 409: the request conflicts with what is stored.
     public static let conflict = HTTPError.Code("conflict", status: 409)
     /// 409: the envelopes do not match the account's devices (`missingDevices`, `extraDevices`).

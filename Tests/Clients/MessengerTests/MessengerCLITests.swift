@@ -26,6 +26,12 @@ struct MessengerCLITests {
             "Bob scans the QR code on Alice's screen (74 bytes): match; Alice is verified",
             "one flipped bit reads as: identityMismatch",
             "none of the plaintexts was found",
+            // Numbered as `courier chat` numbers them: receipts use up no numbers.
+            "alice-phone sent #1: Hi Bob", "alice-phone received #2 Bob (device 1): Noon works",
+            "alice-tablet received #2 Bob", "bob-laptop got       receipt: read up to #2 by Alice",
+            "bob-laptop caught up #3 Alice (device 2): While you were away 1/3",
+            "bob-laptop caught up #5 Alice (device 2): While you were away 3/3",
+            "bob-laptop received  #6 Alice (device 1): The recipe I promised",
         ] {
             #expect(output.contains(expected), "missing \"\(expected)\" in:\n\(output)")
         }
@@ -304,6 +310,39 @@ struct MessengerCLITests {
         #expect(mode == 0o600)
         #expect(try await bob.quit() == 0)
         #expect(try await alice.quit() == 0)
+    }
+
+    @Test func aMessageToAnUnknownOrKeylessAccountIsRefusedPlainlyAndStartsNoConversation() async throws {
+        let courier = try #require(courier, "build courier first (swift build)")
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let dir = server.root + "/chat"
+        let bobAccount = try await register("bob", on: server, in: dir)
+        // An account registered straight over HTTP whose device never uploaded keys.
+        let created = try await server.http.sendJSON(
+            "POST", server.baseURL + "/v1/accounts",
+            [
+                "password": .string(Base64.encode((0..<32).map { UInt8($0) })), "registrationId": .int(7),
+                "name": "dave",
+            ])
+        let dave = try #require(created.json?["accountId"]?.stringValue, "\(created.status)")
+        let nobody = UUID().uuidString.lowercased()
+        let bob = try ChatProcess(courier, ["chat", "--name", "bob", "--dir", dir + "/bob"])
+        #expect(await bob.waitFor("online"), "\(bob.output)")
+
+        try bob.send("/to \(nobody) anyone there?")
+        #expect(await bob.waitFor("error: no account \(nobody) on this server"), "\(bob.output)")
+        try bob.send("/contacts add dave \(dave)")
+        try bob.send("/to dave anyone there?")
+        #expect(await bob.waitFor("error: dave has no device with keys yet"), "\(bob.output)")
+        try bob.send("/send-file dave \(dir)/bob/contacts.json")
+        #expect(await bob.waitFor("error: dave has no device with keys yet", count: 2), "\(bob.output)")
+        try bob.send("/list")
+        try bob.send("/whoami")
+        #expect(await bob.waitFor("account \(bobAccount), device 1", count: 2), "\(bob.output)")
+        #expect(!bob.output.contains("unread"), "a refused /to leaves no conversation: \(bob.output)")
+        #expect(!bob.output.contains("sent "), "\(bob.output)")
+        #expect(try await bob.quit() == 0)
     }
 
     /// Registers the devices alice and bob in `<root>/chat/<name>`; returns that folder and their accounts.

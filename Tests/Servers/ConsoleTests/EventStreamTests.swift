@@ -1,3 +1,4 @@
+import AnalyticsCollector
 import CourierCore
 import CourierTesting
 import Foundation
@@ -8,16 +9,86 @@ import Testing
 struct EventStreamTests {
     /// Opens the stream over a raw socket and returns it with what arrived up to the first event.
     static func open(_ harness: ConsoleHarness, cookie: String, query: String = "") async throws -> RawSocket {
+        let socket = try await connect(harness, cookie: cookie, query: query)
+        _ = try await read(socket, until: "retry: 2000")
+        return socket
+    }
+
+    /// Sends the stream's request (with `extraHeaders`, each `Name: value`) and reads nothing yet.
+    static func connect(
+        _ harness: ConsoleHarness, cookie: String, query: String = "", extraHeaders: [String] = []
+    ) async throws -> RawSocket {
         let port = harness.server.port
-        let socket = try await offPool {
+        return try await offPool {
             let socket = try RawSocket(port: port, timeoutSeconds: 20)
             try socket.send(
                 "GET /v1/events/stream?writeKey=\(ConsoleHarness.writeKey)\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Cookie: \(cookie)\r\nAccept: text/event-stream\r\n\r\n")
+                    + "Cookie: \(cookie)\r\nAccept: text/event-stream\r\n"
+                    + extraHeaders.map { $0 + "\r\n" }.joined() + "\r\n")
             return socket
         }
-        _ = try await read(socket, until: "retry: 2000")
-        return socket
+    }
+
+    /// The store ids of the `data:` lines in `text`, in order.
+    static func ids(_ text: String) -> [Int] {
+        text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("data: ") }.compactMap { line in
+            (try? JSONParser.parse(Array(line.dropFirst(6).utf8)))?["id"]?.intValue.map { Int($0) }
+        }
+    }
+
+    /// The `id:` lines in `text`, in order.
+    static func idLines(_ text: String) -> [Int] {
+        text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
+    }
+
+    @Test func aReconnectWithLastEventIDGetsExactlyTheEventsStoredMeanwhileInOrder() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        _ = try await harness.track((0..<3).map { ObservationEndpointTests.event("track", "Before", id: "a\($0)") })
+        // The same URL both times, as an EventSource reconnects: the header wins over `last`.
+        var first: RawSocket? = try await Self.connect(harness, cookie: session.cookie, query: "&last=2")
+        let seen = try await Self.read(try #require(first), until: "id: 3\n")
+        #expect(Self.ids(seen) == [2, 3])
+        #expect(Self.idLines(seen) == [2, 3])
+        first = nil
+        // More than the 20 a fresh stream replays are stored while no one listens.
+        _ = try await harness.track((0..<30).map { ObservationEndpointTests.event("track", "Gap", id: "g\($0)") })
+        let resumed = try await Self.connect(
+            harness, cookie: session.cookie, query: "&last=2", extraHeaders: ["Last-Event-ID: 3"])
+        var text = try await Self.read(resumed, until: "id: 33\n")
+        #expect(Self.ids(text) == Array(4...33))
+        _ = try await harness.track([ObservationEndpointTests.event("track", "Live", id: "l0")])
+        text += try await Self.read(resumed, until: "id: 34\n")
+        #expect(Self.ids(text) == Array(4...34))
+        #expect(Self.idLines(text) == Array(4...34))
+        #expect(!text.contains("event: skipped"))
+    }
+
+    @Test func aResumeFurtherBehindThanItsLimitSendsTheLimitThenSaysWhatWasSkipped() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        let total = Collector.liveStreamResumeLimit + 50
+        for start in stride(from: 0, to: total, by: 250) {
+            let batch = (start..<min(start + 250, total)).map {
+                ObservationEndpointTests.event("track", "Bulk", id: "b\($0)")
+            }
+            _ = try await harness.track(batch)
+        }
+        let socket = try await Self.connect(harness, cookie: session.cookie, extraHeaders: ["Last-Event-ID: 0"])
+        let marker = "event: skipped\ndata: {\"from\":\(Collector.liveStreamResumeLimit),\"to\":\(total)}"
+        let text = try await Self.read(socket, until: marker)
+        #expect(Self.ids(text) == Array(1...Collector.liveStreamResumeLimit))
+    }
+
+    @Test func aLastEventIDThatIsNoIdIsRefused() async throws {
+        let harness = try ConsoleHarness()
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        let socket = try await Self.connect(harness, cookie: session.cookie, extraHeaders: ["Last-Event-ID: soon"])
+        let text = try await Self.read(socket, until: "\r\n\r\n")
+        #expect(text.hasPrefix("HTTP/1.1 400"))
     }
 
     /// Reads until `marker` has arrived; returns everything read.

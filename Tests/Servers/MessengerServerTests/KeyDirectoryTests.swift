@@ -26,6 +26,28 @@ import Testing
         #expect(truncated.status == 400)
     }
 
+    @Test(arguments: StoreBackend.allCases) func aBundleRequestSaysWhetherTheAccountIsUnknownOrHasNoKeys(
+        backend: StoreBackend
+    ) async throws {
+        let harness = try await MessengerHarness(backend: backend)
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let keyless = try await harness.register(name: "keyless")
+        let nobody = UUID().uuidString.lowercased()
+        let unknown = try await harness.request("GET", "/v2/keys/\(nobody)/*", as: alice)
+        #expect(unknown.status == 404)
+        #expect(unknown.json?["code"] == "unknown_account")
+        #expect(unknown.json?["message"] == .string("no account \(nobody) on this server"))
+        let noKeys = try await harness.request("GET", "/v2/keys/\(keyless.accountId)/*", as: alice)
+        #expect(noKeys.status == 404)
+        #expect(noKeys.json?["code"] == "no_keys")
+        #expect(noKeys.json?["message"] == .string("\(keyless.accountId) has no device with keys yet"))
+        try await harness.uploadKeys(keyless, preKeys: 1)
+        #expect(
+            try await harness.request("GET", "/v2/keys/\(keyless.accountId)/9", as: alice).json?["code"] == "no_keys")
+        #expect(try await harness.request("GET", "/v2/keys/\(keyless.accountId)/*", as: alice).status == 200)
+    }
+
     @Test(arguments: StoreBackend.allCases) func concurrentFetchesNeverShareAOneTimePreKey(backend: StoreBackend)
         async throws
     {

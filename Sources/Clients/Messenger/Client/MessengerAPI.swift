@@ -71,15 +71,36 @@ struct MessengerAPI: Sendable {
         return Int(count)
     }
 
-    /// The bundles of `account`'s devices (`nil` = every device).
+    /// What `GET /v2/keys/{account}/{device|*}` answered.
+    enum BundleAnswer: Sendable {
+        case bundles([PreKeyBundle])
+        /// 404 `unknown_account`: no account by that id on this server.
+        case unknownAccount
+        /// 404 otherwise: the account has no device (of those asked for) with keys.
+        case noKeys
+    }
+
+    /// The bundles of `account`'s devices (`nil` = every device); none when the server has none.
     func bundles(of account: String, device: UInt32?, as credentials: DeviceCredentials) async throws
         -> [PreKeyBundle]
     {
+        guard case .bundles(let bundles) = try await lookUpBundles(of: account, device: device, as: credentials)
+        else { return [] }
+        return bundles
+    }
+
+    /// The bundles of `account`'s devices (`nil` = every device), or why there are none.
+    func lookUpBundles(of account: String, device: UInt32?, as credentials: DeviceCredentials) async throws
+        -> BundleAnswer
+    {
         let which = device.map(String.init) ?? "*"
         let response = try await call("GET", "/v2/keys/\(account)/\(which)", as: credentials, expect: [200, 404])
-        guard response.status == 200 else { return [] }
+        guard response.status == 200 else {
+            let code = (response.json?["error"]?["code"] ?? response.json?["code"])?.stringValue
+            return code == "unknown_account" ? .unknownAccount : .noKeys
+        }
         guard let json = response.json else { throw malformed("bundles") }
-        return try KeyDirectoryJSON.bundles(json)
+        return .bundles(try KeyDirectoryJSON.bundles(json))
     }
 
     func send(to account: String, body: JSONValue, as credentials: DeviceCredentials) async throws -> SendOutcome {

@@ -140,10 +140,13 @@ struct SesameSender: Sendable {
     /// - Throws: `.identityChanged` when a bundle carries a changed key that blocks sending
     ///   (recorded in `trust` as a warning for the app to show and accept).
     func startSessions(_ account: String, device: UInt32?) async throws {
+        try await startSessions(account, with: try await api.bundles(of: account, device: device, as: credentials))
+    }
+
+    /// Starts a session with each device of `account` whose bundle is in `fetched` (as above).
+    func startSessions(_ account: String, with fetched: [PreKeyBundle]) async throws {
         let own = account == credentials.accountId
-        let bundles = try await api.bundles(of: account, device: device, as: credentials).filter {
-            !(own && $0.deviceId == credentials.deviceId)
-        }
+        let bundles = fetched.filter { !(own && $0.deviceId == credentials.deviceId) }
         if !own {
             for key in Set(bundles.map(\.identityKey.serialized)) {
                 let observation = try await trust.observe(try IdentityKey(serialized: key), for: account)
@@ -168,7 +171,7 @@ struct SesameSender: Sendable {
         }
     }
 
-    private func active(_ account: String) throws -> [UInt32] {
+    func active(_ account: String) throws -> [UInt32] {
         try storage.read { db in try DeviceRoster.active(account: account, db: db) }.filter {
             !(account == credentials.accountId && $0 == credentials.deviceId)
         }

@@ -63,11 +63,11 @@ actor ChatSession {
     private func perform(_ command: String, _ arguments: [String]) async throws {
         switch (command, arguments.count) {
         case ("/to", 2):
-            let account = try contacts.account(for: arguments[0])
+            let account = try await recipient(arguments[0])
             let message = try await device.client.send(text: arguments[1], to: account)
             say("sent \(try await number(of: message)) to \(contacts.name(of: account))")
         case ("/send-file", 2):
-            let account = try contacts.account(for: arguments[0])
+            let account = try await recipient(arguments[0])
             guard let data = FileManager.default.contents(atPath: arguments[1]) else {
                 throw CommandError("cannot read \(arguments[1])")
             }
@@ -134,6 +134,21 @@ actor ChatSession {
         }
     }
 
+    /// The account `who` names, once the key directory says it can be written to: a message to an
+    /// account that does not exist, or has no device with keys, is refused before anything is
+    /// stored for it, so no conversation appears.
+    private func recipient(_ who: String) async throws -> String {
+        let account = try contacts.account(for: who)
+        switch try await device.client.checkRecipient(account) {
+        case .ready:
+            return account
+        case .unknownAccount:
+            throw CommandError("no account \(account) on this server")
+        case .noDeviceWithKeys:
+            throw CommandError("\(contacts.name(of: account)) has no device with keys yet")
+        }
+    }
+
     /// Keeps the delivery socket open: each time it is live the connection catches up over HTTP
     /// (in order) and sends what is queued; after a drop it reconnects with backoff.
     private func goOnline() async throws {
@@ -182,9 +197,8 @@ actor ChatSession {
     /// this account, or "delivered" after "read").
     private func line(for event: IncomingEvent) async throws -> String? {
         switch event {
-        case .message(let message):
-            let line = event.line(names: contacts.names)
-            return try await number(of: message) + line.drop { $0 != " " }
+        case .message:
+            return try await MessageNumbers.line(for: event, names: contacts.names, on: device.client)
         case .receipt(let kind, let conversation, let upToSeq, let reader):
             let key = "\(conversation) \(reader) "
             guard upToSeq > shownReceipts[key + kind.rawValue, default: 0] else { return nil }
@@ -199,18 +213,13 @@ actor ChatSession {
         }
     }
 
-    /// A message's number in its conversation as this device shows it.
+    /// A message's number in its conversation as this device shows it (`MessageNumbers`).
     private func number(of message: Message) async throws -> String {
-        try await number(upTo: message.serverSeq, in: message.conversationId)
+        try await MessageNumbers.number(of: message, on: device.client)
     }
 
-    /// How many of the conversation's messages this device holds up to `seq`, as "#n". The
-    /// server's sequence is not shown: receipts travel in the conversation too and use up its
-    /// numbers, so messages would read #1, #4, #7.
     private func number(upTo seq: Int64?, in conversation: String) async throws -> String {
-        guard let seq else { return "#?" }
-        let messages = try await device.client.messages(in: conversation)
-        return "#\(messages.filter { ($0.serverSeq ?? .max) <= seq }.count)"
+        try await MessageNumbers.number(upTo: seq, in: conversation, on: device.client)
     }
 
     /// The other account of a direct conversation (`dm:<a>:<b>`), by name when it has one.

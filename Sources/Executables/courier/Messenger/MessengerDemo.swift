@@ -42,6 +42,10 @@ struct MessengerDemo {
         let bob = device("bob-laptop", try await MessengerClient.register(configuration("bob-laptop"), http: http))
         let alice = phone.accountId
         let names = [alice: "Alice", bob.accountId: "Bob"]
+        // Numbered per conversation as `courier chat` numbers them, not by the server's sequence.
+        func line(_ event: IncomingEvent, on device: ChatDevice) async throws -> String {
+            try await MessageNumbers.line(for: event, names: names, on: device.client)
+        }
         for device in [phone, tablet, bob] {
             say("\(device.name): account \(device.accountId), device \(device.deviceId)")
         }
@@ -60,11 +64,11 @@ struct MessengerDemo {
         let first = "Hi Bob, it's Alice. Lunch at noon?"
         plaintexts.append(first)
         let sent = try await phone.client.send(text: first, to: bob.accountId)
-        say("alice-phone sent #\(sent.serverSeq ?? 0): \(first)")
+        say("alice-phone sent \(try await MessageNumbers.number(of: sent, on: phone.client)): \(first)")
         let atBob = try await bobInbox.next("Bob's copy") { $0.message?.body == first }
-        say("bob-laptop received  \(atBob.line(names: names))")
+        say("bob-laptop received  \(try await line(atBob, on: bob))")
         let atTablet = try await tabletInbox.next("the tablet's copy") { $0.message?.body == first }
-        say("alice-tablet synced  \(atTablet.line(names: names))  (Sesame: one envelope per device)")
+        say("alice-tablet synced  \(try await line(atTablet, on: tablet))  (Sesame: one envelope per device)")
         let conversation = MessengerClient.conversationId(alice, bob.accountId)
         let seq = atBob.message?.serverSeq ?? 0
         try await bob.client.sendPendingReceipts()
@@ -78,7 +82,7 @@ struct MessengerDemo {
                 default: false
                 }
             }
-            say("alice-phone got      \(event.line(names: names))")
+            say("alice-phone got      \(try await line(event, on: phone))")
         }
 
         step(3, "Bob answers; both of Alice's devices receive it")
@@ -88,7 +92,7 @@ struct MessengerDemo {
         var replySeq: Int64 = 0
         for (device, inbox) in [(phone, phoneInbox), (tablet, tabletInbox)] {
             let event = try await inbox.next("Bob's reply on \(device.name)") { $0.message?.body == reply }
-            say("\(device.name) received \(event.line(names: names))")
+            say("\(device.name) received \(try await line(event, on: device))")
             replySeq = event.message?.serverSeq ?? replySeq
         }
         try await phone.client.markRead(conversation, upToSeq: replySeq)
@@ -96,7 +100,7 @@ struct MessengerDemo {
             if case .receipt(.read, _, _, _) = $0 { return true }
             return false
         }
-        say("bob-laptop got       \(readByAlice.line(names: names))")
+        say("bob-laptop got       \(try await line(readByAlice, on: bob))")
 
         step(4, "Bob goes offline; Alice sends three messages; Bob catches up in order")
         bobListener.stop()
@@ -111,7 +115,9 @@ struct MessengerDemo {
         let caughtUp = try await bob.client.sync()
         await bobInbox.append(contentsOf: caughtUp)
         let caughtUpTexts = caughtUp.compactMap(\.message).map(\.body)
-        for event in caughtUp where event.message != nil { say("bob-laptop caught up \(event.line(names: names))") }
+        for event in caughtUp where event.message != nil {
+            say("bob-laptop caught up \(try await line(event, on: bob))")
+        }
         guard caughtUpTexts == offline else {
             throw CommandError("the catch-up gave \(caughtUpTexts), not the three messages in order")
         }
@@ -126,7 +132,7 @@ struct MessengerDemo {
         plaintexts.append(caption)
         try await phone.send(file: Array(fileText.utf8), named: "recipe.txt", caption: caption, to: bob.accountId)
         let withFile = try await bobInbox.next("the attachment message") { $0.message?.body == caption }
-        say("bob-laptop received  \(withFile.line(names: names))")
+        say("bob-laptop received  \(try await line(withFile, on: bob))")
         guard let message = withFile.message, let pointer = message.attachment else {
             throw CommandError("the message carries no attachment pointer")
         }

@@ -65,8 +65,9 @@ enum ConsoleSourcesScript {
               this.stream = stream;
               stream.onopen = () => { this.live = true; this.status(); };
               stream.onerror = () => { this.live = false; $("stream-status").textContent = "Reconnecting to the live stream…"; };
-              // The stream opens with the newest stored events, then live ones; a reconnected stream
-              // starts with them again, so ids already shown are skipped.
+              // The stream opens with the newest stored events, then live ones. The browser reconnects
+              // by itself with Last-Event-ID, and the server resumes after that id with every event
+              // stored meanwhile; an id already shown is skipped all the same.
               stream.onmessage = (message) => {
                 let item;
                 try { item = JSON.parse(message.data); } catch (_) { return; }

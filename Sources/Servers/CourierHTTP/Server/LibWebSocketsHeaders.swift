@@ -19,7 +19,7 @@ enum LibWebSocketsHeaders {
         "access-control-request-method", "access-control-request-private-network", "idempotency-key",
         "x-request-id", "x-correlation-id", "x-api-key", "x-write-key", "x-forwarded-proto", "x-forwarded-host",
         "forwarded", "traceparent", "tracestate", "x-requested-with", "sec-fetch-site", "sec-fetch-mode",
-        "x-csrf-token",
+        "x-csrf-token", "last-event-id",
     ]
 
     /// The header slots with a real header name (`content-length:`), not a method, a pseudo

@@ -79,16 +79,14 @@ extension MessengerServer {
             throw HTTPError.badRequest("deviceId must be a positive integer or *")
         }
         let identityKey = try stored { () throws(MessengerStoreError) in try store.identityKey(accountId: accountId) }
-        guard let identityKey else { throw HTTPError(.notFound, "no keys for \(accountId).\(deviceText)") }
+        guard let identityKey else { throw missingKeys(accountId, deviceText) }
         // The target's budget is spent only for accounts that exist: its table is keyed by
         // server-made ids, never by text a client chose.
         let oneTimePreKeys = preKeyBudget.map { $0.take(accountId) == .allowed } ?? true
         let devices = try stored { () throws(MessengerStoreError) in
             try store.takePreKeys(accountId: accountId, deviceId: deviceId, oneTimePreKeys: oneTimePreKeys)
         }
-        guard !devices.isEmpty else {
-            throw HTTPError(.notFound, "no keys for \(accountId).\(deviceText)")
-        }
+        guard !devices.isEmpty else { throw missingKeys(accountId, deviceText) }
         for device in devices where device.oneTimePreKey != nil {
             notifyIfLow(AuthenticatedDevice(accountId: accountId, deviceId: device.deviceId))
         }
@@ -113,6 +111,17 @@ extension MessengerServer {
                     return .object(entry)
                 }),
         ])
+    }
+
+    /// The 404 of a bundle request: `unknown_account` when no device is registered under the id
+    /// (so a client can say there is no such account), `no_keys` when it has devices but none
+    /// with keys to give.
+    private func missingKeys(_ accountId: String, _ deviceText: String) -> HTTPError {
+        // A store that cannot answer is not taken as proof that the account does not exist.
+        let registered = (try? store.devices(accountId: accountId).isEmpty == false) ?? true
+        guard registered else { return HTTPError(.unknownAccount, "no account \(accountId) on this server") }
+        if deviceText == "*" { return HTTPError(.noKeys, "\(accountId) has no device with keys yet") }
+        return HTTPError(.noKeys, "no keys for \(accountId).\(deviceText)")
     }
 
     /// Tells a device on its socket that its one-time prekeys run low.
