@@ -64,6 +64,31 @@ struct DeliveryConnectionTests {
         #expect(try await bob.messages(in: conversation).map(\.body) == ["before the drop", "while away", "after"])
     }
 
+    /// What waited on the server is reported in the order it was sent, although the catch-up
+    /// over HTTP and the socket both deliver it: the two used to run at once, and a message the
+    /// socket stored first could be reported after a later one the catch-up stored.
+    @Test func messagesThatWaitedArriveInTheOrderSentWhenTheConnectionOpens() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let alice = try await server.register("alice")
+        let bob = try await server.register("bob")
+        let texts = (1...30).map { "waiting \($0)" }
+        for text in texts { try await alice.send(text: text, to: bob.credentials.accountId) }
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        let transport = WebSocketTransport(client: sockets, url: bob.deliverySocketURL) { [bob] in
+            [bob.authorizationHeader]
+        }
+        let connection = await bob.connect(transport: transport)
+        var received: [String] = []
+        for await event in connection.events {
+            if let body = event.body { received.append(body) }
+            if received.count == texts.count { break }
+        }
+        await connection.stop()
+        #expect(received == texts)
+    }
+
     @Test func theBackgroundClosesTheSocketAndAPushReconnectsAndCatchesUp() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

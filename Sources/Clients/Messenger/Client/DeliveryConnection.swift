@@ -3,9 +3,10 @@ import Realtime
 
 /// The delivery socket kept open: Realtime's `ConnectionStateMachine` decides when to open,
 /// how long to wait after a failure or a drop (full jitter, growing to the policy's cap, back to
-/// the base once a connection was stable) and what to do once live: catch up over HTTP
-/// (`sync()`, the machine's `resume`, then the queued receipts) and send the queued messages
-/// that are due (`retryPendingSends()`, its `flushOutbox`). Each socket is read by a
+/// the base once a connection was stable) and what to do once live. Each socket first catches
+/// up over HTTP, in order, before its own frames are processed; once live (the machine's
+/// `resume`), the queued receipts go out and the queued messages that are due are sent
+/// (`retryPendingSends()`, also its `flushOutbox`). Each socket is read by a
 /// `DeliveryListener`, so an envelope is acknowledged only after its commit.
 ///
 /// It does not send the socket's `GET /v1/keepalive` request (which the server answers), so the
@@ -96,13 +97,9 @@ public actor DeliveryConnection {
             case .sendPing:
                 if listener != nil { handle(.pong) }
             case .resume:
-                startProducing { [client, continuation] in
-                    // Each event as its envelope commits: a catch-up that fails halfway (a page
-                    // that does not arrive, a busy store) still reports what it stored before.
+                // The catch-up itself ran in `open()`, before the socket's frames.
+                startProducing { [client] in
                     _ = try? await client.retryPendingSends()
-                    _ = try? await client.catchUp(limit: .max) { event in
-                        if event != .duplicate { continuation.yield(event) }
-                    }
                     _ = try? await client.sendPendingReceipts()
                 }
             case .flushOutbox:
@@ -124,9 +121,24 @@ public actor DeliveryConnection {
             socket.close()
             return
         }
+        openedCount += 1
+        // What waited while away is read over HTTP first and reported in the order it was sent;
+        // only then are the socket's frames processed (mostly the same envelopes, duplicates by
+        // now). Both at once could report a later message before an earlier one: each reports
+        // what it stored first, and the socket's events take one more hop. Each event goes out as
+        // its envelope commits, so a catch-up that fails halfway still reports what it stored.
+        let caughtUp = startProducing { [client, continuation] in
+            _ = try? await client.catchUp(limit: .max) { event in
+                if event != .duplicate { continuation.yield(event) }
+            }
+        }
+        await caughtUp.value
+        guard case .connecting = machine.state else {
+            socket.close()
+            return
+        }
         let listener = DeliveryListener(socket: socket, client: client)
         self.listener = listener
-        openedCount += 1
         startProducing { [continuation] in
             for await event in listener.events where event != .duplicate { continuation.yield(event) }
             await self.ended(listener)
@@ -135,13 +147,16 @@ public actor DeliveryConnection {
     }
 
     /// Runs `work`, which yields into `events`, as a task `stop()` waits for.
-    private func startProducing(_ work: @escaping @Sendable () async -> Void) {
+    @discardableResult
+    private func startProducing(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         let id = nextProducer
         nextProducer += 1
-        producers[id] = Task {
+        let task = Task {
             await work()
             self.producerFinished(id)
         }
+        producers[id] = task
+        return task
     }
 
     private func producerFinished(_ id: Int) { producers[id] = nil }
