@@ -22,11 +22,15 @@ struct MessengerBenchmark {
         var p50Milliseconds: Double
         var p99Milliseconds: Double
         var cryptoPerSecond: Double
+        /// The recipients' store commits per envelope they received (1 or more without batching).
+        var commitsPerEnvelope: Double
     }
 
     func run() throws {
         var results: [String: [Figures]] = [:]
-        let scenarios = ["1:1, 2 devices each", "group of 50, pairwise", "group of 50, sender keys"]
+        let scenarios = [
+            "1:1, 2 devices each", "1:1, backlog on connect", "group of 50, pairwise", "group of 50, sender keys",
+        ]
         for _ in 0..<runs {
             let (messages, groupMessages, groupSize) = (self.messages, self.groupMessages, self.groupSize)
             let figures = try MessengerBenchServer.with { server in
@@ -48,6 +52,10 @@ struct MessengerBenchmark {
                 String(
                     format: "    send → stored p50 %.1f ms, p99 %.1f ms",
                     median(figures.map(\.p50Milliseconds)), median(figures.map(\.p99Milliseconds))))
+            print(
+                String(
+                    format: "    recipients' store commits per envelope received %.2f",
+                    median(figures.map(\.commitsPerEnvelope))))
         }
     }
 
@@ -70,6 +78,13 @@ struct MessengerBenchmark {
         let baseline = try MessengerCryptoBaseline(receiverCount: 3)
         oneToOne.cryptoPerSecond = try baseline.pairwise(messages: messages, plaintext: plaintext(messages))
         baseline.remove()
+        // The same messages waiting on the server when the devices connect: they arrive together
+        // and share commits.
+        var backlog = try await measure(
+            from: alice, to: [bob, bobLaptop, aliceTablet], measured: 2, count: messages, sockets: sockets,
+            backlog: true
+        ) { text in try await alice.send(text: text, to: bob.credentials.accountId) }
+        backlog.cryptoPerSecond = oneToOne.cryptoPerSecond
 
         var members: [MessengerClient] = []
         for index in 1..<groupSize { members.append(try await devices.register("member-\(index)")) }
@@ -92,7 +107,7 @@ struct MessengerBenchmark {
             groups.append(figures)
             _ = try await aliceTablet.sync()
         }
-        return [oneToOne] + groups
+        return [oneToOne, backlog] + groups
     }
 
     /// A plaintext the size of the benchmark's content.
@@ -101,13 +116,21 @@ struct MessengerBenchmark {
     }
 
     /// Sends `count` messages one after another and waits until every recipient stored all of
-    /// them; latencies are taken at the first `measured` recipients.
+    /// them; latencies are taken at the first `measured` recipients. With `backlog`, every message
+    /// is sent before the recipients connect, and the time runs from their connecting.
     private static func measure(
         from sender: MessengerClient, to recipients: [MessengerClient], measured: Int, count: Int,
-        sockets: WebSocketClient, send: (String) async throws -> Void
+        sockets: WebSocketClient, backlog: Bool = false, send: (String) async throws -> Void
     ) async throws -> Figures {
         let clock = ContinuousClock()
         let starts = SendTimes()
+        let texts = (0..<count).map { "benchmark message \($0)" }
+        if backlog {
+            for text in texts { try await send(text) }
+            let now = clock.now
+            for text in texts { starts.record(text, now) }
+        }
+        let commitsBefore = recipients.reduce(0) { $0 + $1.storeCommits }
         var listeners: [DeliveryListener] = []
         for recipient in recipients {
             let transport = WebSocketTransport(client: sockets, url: recipient.deliverySocketURL) {
@@ -115,7 +138,7 @@ struct MessengerBenchmark {
             }
             listeners.append(try await recipient.listen(transport: transport))
         }
-        let begin = clock.now
+        let begin = backlog ? starts.start(of: texts[0]) ?? clock.now : clock.now
         let waits = listeners.enumerated().map { index, listener in
             Task { () -> [Duration] in
                 var latencies: [Duration] = []
@@ -132,8 +155,7 @@ struct MessengerBenchmark {
                 return latencies
             }
         }
-        for index in 0..<count {
-            let text = "benchmark message \(index)"
+        for text in texts where !backlog {
             starts.record(text, clock.now)
             try await send(text)
         }
@@ -144,12 +166,14 @@ struct MessengerBenchmark {
             }
         }
         let elapsed = clock.now - begin
+        let commits = recipients.reduce(0) { $0 + $1.storeCommits } - commitsBefore
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         latencies.sort()
         guard latencies.count >= count else { throw BenchError("messenger: only \(latencies.count) latencies") }
         return Figures(
             perSecond: Double(count) / seconds, p50Milliseconds: latencies[latencies.count / 2],
-            p99Milliseconds: latencies[min(latencies.count - 1, latencies.count * 99 / 100)], cryptoPerSecond: 0)
+            p99Milliseconds: latencies[min(latencies.count - 1, latencies.count * 99 / 100)], cryptoPerSecond: 0,
+            commitsPerEnvelope: Double(commits) / Double(count * recipients.count))
     }
 
     /// Devices of one run, each with its own directory and key file under the server's directory.

@@ -3,9 +3,10 @@ import CourierHTTPClient
 import Realtime
 import Synchronization
 
-/// Reads the delivery socket (`GET /v1/websocket`, Signal's request/response framing): each
-/// envelope is decrypted and stored in one transaction and only then answered with the 200 that
-/// acknowledges it; `keys/low` uploads new one-time prekeys.
+/// Reads the delivery socket (`GET /v1/websocket`, Signal's request/response framing): the
+/// envelopes that arrive together (waiting on the socket, or arriving while others are processed;
+/// at most `batchLimit`) are decrypted and stored in one transaction and only then answered with
+/// the 200s that acknowledge them; `keys/low` uploads new one-time prekeys.
 ///
 /// Realtime's `RealtimeConnection` is not used for this: its inbox stores an item and
 /// acknowledges it before the app sees it, and an envelope must be acknowledged only after its
@@ -14,6 +15,9 @@ import Synchronization
 /// its conversation's `serverSeq`s starts a catch-up over HTTP. One listener serves one socket;
 /// reconnecting (and catching up with `sync()` first) is the caller's.
 public final class DeliveryListener: Sendable {
+    /// The most frames processed together, so the envelopes among them share one commit.
+    static let batchLimit = 64
+
     /// What the envelopes produced, in delivery order; finishes when the socket closes.
     public let events: AsyncStream<IncomingEvent>
     private let socket: any RealtimeSocket
@@ -27,52 +31,90 @@ public final class DeliveryListener: Sendable {
         self.socket = socket
         let progress = self.progress
         reader = Task {
-            while let message = await socket.receive() {
+            // A second task reads the socket meanwhile, so the frames that arrive while a batch is
+            // processed are there, together, for the next one.
+            let queue = DeliveryFrameQueue(capacity: Self.batchLimit)
+            let receiving = Task {
+                while let message = await socket.receive() { await queue.append(message) }
+                queue.finish()
+            }
+            while let frames = await queue.next(upTo: Self.batchLimit) {
                 guard progress.begin() else { break }
-                await Self.process(message, on: socket, client: client, sink: sink)
-                // Stopped while this frame was processed: its ack is out, so the socket closes now.
+                await Self.process(frames, on: socket, client: client, sink: sink)
+                // Stopped while this batch was processed: its acks are out, so the socket closes now.
                 if progress.end() {
                     socket.close()
                     break
                 }
             }
+            queue.close()
+            await receiving.value
             sink.finish()
         }
     }
 
-    /// Handles one frame from the server: an envelope is decrypted and stored, its events
-    /// yielded, and only then acknowledged; `keys/low` uploads new one-time prekeys.
+    /// Handles frames from the server in order: consecutive envelopes are decrypted and stored in
+    /// one transaction, their events yielded, and only then acknowledged; `keys/low` uploads new
+    /// one-time prekeys.
     private static func process(
-        _ message: WebSocketMessage, on socket: any RealtimeSocket, client: MessengerClient,
+        _ messages: [WebSocketMessage], on socket: any RealtimeSocket, client: MessengerClient,
         sink: AsyncStream<IncomingEvent>.Continuation
     ) async {
-        guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
-            frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
-        else { return }
-        var acknowledge = true
-        switch frame["path"]?.stringValue {
-        case "/api/v1/message":
-            let (event, ack) = await client.receive(socketEnvelope: frame["body"] ?? .null)
-            if let event { sink.yield(event) }
-            acknowledge = ack
-            // A hole before this message: what the socket skipped is fetched over HTTP.
-            if case .message(let message) = event {
-                _ = try? await client.catchUpIfGaps(in: message.conversationId) { caught in
-                    if caught != .duplicate { sink.yield(caught) }
-                }
+        var envelopes: [(id: Int64, body: JSONValue)] = []
+        for message in messages {
+            guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
+                frame["type"]?.stringValue == "request", let id = frame["id"]?.intValue
+            else { continue }
+            let path = frame["path"]?.stringValue
+            if path == "/api/v1/message" {
+                envelopes.append((id, frame["body"] ?? .null))
+                continue
             }
-        case "/api/v1/keys/low":
-            let count = Int(frame["body"]?["count"]?.intValue ?? 0)
-            _ = try? await client.refillPreKeys(serverCount: count)
-        default:
-            break
+            await receive(envelopes, on: socket, client: client, sink: sink)
+            envelopes = []
+            if path == "/api/v1/keys/low" {
+                let count = Int(frame["body"]?["count"]?.intValue ?? 0)
+                _ = try? await client.refillPreKeys(serverCount: count)
+            }
+            try? await socket.send(acknowledgement(id))
         }
-        guard acknowledge else { return }
-        try? await socket.send(.text(#"{"type":"response","id":\#(id),"status":200}"#))
+        await receive(envelopes, on: socket, client: client, sink: sink)
     }
 
-    /// Closes the socket; `events` finishes after the envelope being processed, if any, which is
-    /// still acknowledged first (its event is out and its plaintext stored). What the socket
+    /// Decrypts and stores `envelopes` in one transaction; after its commit yields their events in
+    /// delivery order and acknowledges them, then catches up on the holes they reveal.
+    private static func receive(
+        _ envelopes: [(id: Int64, body: JSONValue)], on socket: any RealtimeSocket, client: MessengerClient,
+        sink: AsyncStream<IncomingEvent>.Continuation
+    ) async {
+        guard !envelopes.isEmpty else { return }
+        let results = await client.receive(socketEnvelopes: envelopes.map(\.body))
+        for result in results {
+            if let event = result.event { sink.yield(event) }
+        }
+        for (envelope, result) in zip(envelopes, results) where result.acknowledge {
+            try? await socket.send(acknowledgement(envelope.id))
+        }
+        // A hole before these messages: what the socket skipped is fetched over HTTP, once per
+        // conversation.
+        var conversations: [String] = []
+        for case .message(let message)? in results.map(\.event) where !conversations.contains(message.conversationId) {
+            conversations.append(message.conversationId)
+        }
+        for conversation in conversations {
+            _ = try? await client.catchUpIfGaps(in: conversation) { caught in
+                if caught != .duplicate { sink.yield(caught) }
+            }
+        }
+    }
+
+    /// The 200 response that acknowledges the request `id`.
+    private static func acknowledgement(_ id: Int64) -> WebSocketMessage {
+        .text(#"{"type":"response","id":\#(id),"status":200}"#)
+    }
+
+    /// Closes the socket; `events` finishes after the batch of envelopes being processed, if any,
+    /// which is still acknowledged first (its events are out and its plaintext stored). What the socket
     /// delivers from now on is not processed: the server keeps it for the next catch-up.
     public func stop() {
         if progress.stop() { socket.close() }
@@ -100,13 +142,13 @@ extension MessengerClient {
     public nonisolated var authorizationHeader: (String, String) { ("Authorization", credentials.authorization) }
 }
 
-/// Whether the reader is processing a frame and whether `stop()` was called: a frame being
-/// processed finishes, ack included, and the reader closes the socket after it; an idle reader's
-/// socket is closed by `stop()` itself.
+/// Whether the reader is processing a batch of frames and whether `stop()` was called: a batch
+/// being processed finishes, acks included, and the reader closes the socket after it; an idle
+/// reader's socket is closed by `stop()` itself.
 private final class ListenerProgress: Sendable {
     private let state = Mutex((processing: false, stopping: false))
 
-    /// A frame arrived: returns `false` when stopped, and the frame is left unprocessed.
+    /// Frames arrived: returns `false` when stopped, and they are left unprocessed.
     func begin() -> Bool {
         state.withLock { state in
             guard !state.stopping else { return false }
@@ -115,7 +157,7 @@ private final class ListenerProgress: Sendable {
         }
     }
 
-    /// The frame is done: returns whether `stop()` came meanwhile (the reader closes the socket).
+    /// The batch is done: returns whether `stop()` came meanwhile (the reader closes the socket).
     func end() -> Bool {
         state.withLock { state in
             state.processing = false

@@ -17,41 +17,76 @@ struct EnvelopeProcessor: Sendable {
     let ownAddress: ProtocolAddress
 
     func process(_ envelope: IncomingEnvelope) throws -> IncomingEvent {
-        let address = ProtocolAddress(name: envelope.sourceAccount, deviceId: envelope.sourceDevice)
         do {
             return try storage.transaction { stores, senderKeys, db in
-                if try isProcessed(envelope, db: db) { return .duplicate }
-                let event: IncomingEvent
-                switch envelope.type {
-                case Int(CiphertextMessage.whisperType), Int(CiphertextMessage.preKeyType):
-                    let message = try CiphertextMessage(type: UInt8(envelope.type), serialized: envelope.content)
-                    event = try SessionCipher(stores: stores, remoteAddress: address).decrypt(message) {
-                        try apply($0, from: envelope, senderKeys: senderKeys, db: db)
-                    }
-                    // The session the sender started (or one this device started) is the one
-                    // to answer in: the sender's device joins the roster with it.
-                    try DeviceRoster.learn(account: envelope.sourceAccount, device: envelope.sourceDevice, db: db)
-                case IncomingEnvelope.senderKeyType:
-                    let group = try groupId(of: envelope.conversationId)
-                    let message = try SenderKeyMessage(serialized: envelope.content)
-                    event = try GroupCipher(store: senderKeys).decrypt(
-                        message, from: SenderKeyName(groupId: group, sender: address)
-                    ) { try apply($0, from: envelope, senderKeys: senderKeys, db: db) }
-                default:
-                    throw SignalProtocolError(.invalidMessage, "unknown envelope type \(envelope.type)")
-                }
-                try markProcessed(envelope, outcome: "ok", db: db)
-                return event
+                try decrypt(envelope, stores: stores, senderKeys: senderKeys, db: db)
             }
         } catch let error as SignalProtocolError where error.code == .untrustedIdentity {
             // Not recorded as processed: the caller shows the key to `ContactVerification`, and
             // the envelope stays on the server until the change is accepted.
             return .identityChanged(account: envelope.sourceAccount)
         } catch let error as SignalProtocolError where error.code != .storageFailure {
-            return try recordUndecryptable(envelope, reason: error.code.description)
+            return try storage.transaction { _, _, db in
+                try recordUndecryptable(envelope, reason: error.code.description, db: db)
+            }
         } catch let error as MessengerClientError where error.code == .malformedEnvelope {
-            return try recordUndecryptable(envelope, reason: "malformed content")
+            return try storage.transaction { _, _, db in
+                try recordUndecryptable(envelope, reason: "malformed content", db: db)
+            }
         }
+    }
+
+    /// Processes `envelopes` as `process(_:)` does each, in order, in one transaction (one
+    /// commit): each runs in its own savepoint, so an envelope that does not decrypt is rolled
+    /// back alone and recorded as undecryptable while the others commit.
+    /// - Returns: one event per envelope, in order; valid only once this returns (committed).
+    /// - Throws: a storage failure, after which nothing of the batch is committed.
+    func process(batch envelopes: [IncomingEnvelope]) throws -> [IncomingEvent] {
+        try storage.transaction { stores, senderKeys, db in
+            try envelopes.map { envelope throws -> IncomingEvent in
+                do {
+                    return try db.savepoint { db in
+                        try decrypt(envelope, stores: stores, senderKeys: senderKeys, db: db)
+                    }
+                } catch let error as SignalProtocolError where error.code == .untrustedIdentity {
+                    return .identityChanged(account: envelope.sourceAccount)
+                } catch let error as SignalProtocolError where error.code != .storageFailure {
+                    return try recordUndecryptable(envelope, reason: error.code.description, db: db)
+                } catch let error as MessengerClientError where error.code == .malformedEnvelope {
+                    return try recordUndecryptable(envelope, reason: "malformed content", db: db)
+                }
+            }
+        }
+    }
+
+    /// Decrypts `envelope` and applies its content inside the caller's transaction, unless it was
+    /// processed before (`.duplicate`, the ratchet untouched).
+    private func decrypt(
+        _ envelope: IncomingEnvelope, stores: SignalStores, senderKeys: any SenderKeyStore, db: Database
+    ) throws -> IncomingEvent {
+        let address = ProtocolAddress(name: envelope.sourceAccount, deviceId: envelope.sourceDevice)
+        if try isProcessed(envelope, db: db) { return .duplicate }
+        let event: IncomingEvent
+        switch envelope.type {
+        case Int(CiphertextMessage.whisperType), Int(CiphertextMessage.preKeyType):
+            let message = try CiphertextMessage(type: UInt8(envelope.type), serialized: envelope.content)
+            event = try SessionCipher(stores: stores, remoteAddress: address).decrypt(message) {
+                try apply($0, from: envelope, senderKeys: senderKeys, db: db)
+            }
+            // The session the sender started (or one this device started) is the one
+            // to answer in: the sender's device joins the roster with it.
+            try DeviceRoster.learn(account: envelope.sourceAccount, device: envelope.sourceDevice, db: db)
+        case IncomingEnvelope.senderKeyType:
+            let group = try groupId(of: envelope.conversationId)
+            let message = try SenderKeyMessage(serialized: envelope.content)
+            event = try GroupCipher(store: senderKeys).decrypt(
+                message, from: SenderKeyName(groupId: group, sender: address)
+            ) { try apply($0, from: envelope, senderKeys: senderKeys, db: db) }
+        default:
+            throw SignalProtocolError(.invalidMessage, "unknown envelope type \(envelope.type)")
+        }
+        try markProcessed(envelope, outcome: "ok", db: db)
+        return event
     }
 
     private func apply(
@@ -149,11 +184,11 @@ struct EnvelopeProcessor: Sendable {
 
     /// Records the envelope as processed without touching the ratchet, so a poison envelope is
     /// acknowledged once and never retried.
-    private func recordUndecryptable(_ envelope: IncomingEnvelope, reason: String) throws -> IncomingEvent {
-        try storage.transaction { _, _, db in
-            if try isProcessed(envelope, db: db) { return .duplicate }
-            try markProcessed(envelope, outcome: "undecryptable: \(reason)", db: db)
-            return .undecryptable(from: envelope.sourceAccount, reason: reason)
-        }
+    private func recordUndecryptable(_ envelope: IncomingEnvelope, reason: String, db: Database) throws
+        -> IncomingEvent
+    {
+        if try isProcessed(envelope, db: db) { return .duplicate }
+        try markProcessed(envelope, outcome: "undecryptable: \(reason)", db: db)
+        return .undecryptable(from: envelope.sourceAccount, reason: reason)
     }
 }

@@ -38,16 +38,40 @@ extension MessengerClient {
         return events
     }
 
-    /// Processes one envelope from the delivery socket; true when it may be acknowledged.
-    func receive(socketEnvelope json: JSONValue) async -> (event: IncomingEvent?, acknowledge: Bool) {
-        do {
-            let event = try await processObservingIdentity(try IncomingEnvelope(json: json))
-            return (event, event.acknowledges)
-        } catch let error as MessengerClientError where error.code == .malformedEnvelope {
-            return (.undecryptable(from: json["sourceAccount"]?.stringValue ?? "", reason: error.message), true)
-        } catch {
-            // A storage failure: not acknowledged, so the server sends it again.
-            return (nil, false)
+    /// Processes envelopes that arrived together on the delivery socket in one transaction (one
+    /// commit), in order; each result says whether its envelope may be acknowledged, which is only
+    /// once this returns. An envelope that does not parse or decrypt is recorded alone and the
+    /// others still commit; a storage failure leaves the whole batch unacknowledged, so the server
+    /// sends it again.
+    func receive(socketEnvelopes jsons: [JSONValue]) async -> [(event: IncomingEvent?, acknowledge: Bool)] {
+        var results: [(event: IncomingEvent?, acknowledge: Bool)] = []
+        var parsed: [(index: Int, envelope: IncomingEnvelope)] = []
+        for (index, json) in jsons.enumerated() {
+            do {
+                parsed.append((index, try IncomingEnvelope(json: json)))
+                results.append((nil, false))
+            } catch let error as MessengerClientError where error.code == .malformedEnvelope {
+                let source = json["sourceAccount"]?.stringValue ?? ""
+                results.append((.undecryptable(from: source, reason: error.message), true))
+            } catch {
+                results.append((nil, false))
+            }
         }
+        guard !parsed.isEmpty, let events = try? processor.process(batch: parsed.map(\.envelope)) else {
+            // A storage failure: nothing of the batch committed, none is acknowledged.
+            return results
+        }
+        for ((index, envelope), event) in zip(parsed, events) {
+            do {
+                let event = try await observeIdentity(of: envelope, processedAs: event)
+                results[index] = (event, event.acknowledges)
+            } catch let error as MessengerClientError where error.code == .malformedEnvelope {
+                results[index] = (.undecryptable(from: envelope.sourceAccount, reason: error.message), true)
+            } catch {
+                // A storage failure: not acknowledged, so the server sends it again.
+                results[index] = (nil, false)
+            }
+        }
+        return results
     }
 }

@@ -54,7 +54,15 @@ extension MessengerClient {
     /// block, or one the user accepted before this device of the contact was known), the key is
     /// adopted for the sending device and the envelope processed again.
     nonisolated func processObservingIdentity(_ envelope: IncomingEnvelope) async throws -> IncomingEvent {
-        let event = try processor.process(envelope)
+        try await observeIdentity(of: envelope, processedAs: processor.process(envelope))
+    }
+
+    /// The identity step of `processObservingIdentity` for an envelope already processed (as part
+    /// of a committed batch): shows its key to `trust`, and processes it again when a refused key
+    /// is adopted.
+    nonisolated func observeIdentity(of envelope: IncomingEnvelope, processedAs event: IncomingEvent) async throws
+        -> IncomingEvent
+    {
         guard let key = envelope.sessionOpeningIdentityKey, envelope.sourceAccount != credentials.accountId else {
             return event
         }

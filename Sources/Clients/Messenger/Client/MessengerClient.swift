@@ -20,6 +20,9 @@ public actor MessengerClient {
     public nonisolated let credentials: DeviceCredentials
     nonisolated let configuration: MessengerClientConfiguration
     nonisolated let storage: MessengerStorage
+    /// Transactions this device's store has committed since it was opened, each one fsync (the
+    /// benchmark divides them by the envelopes received).
+    package nonisolated var storeCommits: Int { storage.signal.transactionsCommitted }
     nonisolated let api: MessengerAPI
     nonisolated let processor: EnvelopeProcessor
     /// Contacts' identity keys, safety numbers, verification and key-change warnings: every key

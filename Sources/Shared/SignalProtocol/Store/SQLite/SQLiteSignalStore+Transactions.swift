@@ -23,7 +23,7 @@ extension SQLiteSignalStore: SignalStoreTransactions {
         }
         defer { committed() }
         do {
-            return try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
+            let result = try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
                 try pool.transaction { database in
                     let scope = SQLiteSignalTransaction(database: database, store: self)
                     defer { scope.close() }
@@ -34,6 +34,8 @@ extension SQLiteSignalStore: SignalStoreTransactions {
                     }
                 }
             }
+            countCommit()
+            return result
         } catch let failure as BodyFailure {
             throw failure.error
         } catch let error as DatabaseError {

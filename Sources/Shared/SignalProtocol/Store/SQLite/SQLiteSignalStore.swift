@@ -31,6 +31,11 @@ public final class SQLiteSignalStore: Sendable {
     public let logTruncation: LogTruncationPolicy
     /// Commits since the log was last truncated, and whether a timer will truncate it.
     private let logState = Mutex((commits: 0, timerArmed: false))
+    private let commitCount = Mutex(0)
+
+    /// Write transactions committed since the store was opened (each is one fsync), for tests and
+    /// benchmarks that measure how many commits a workload needs.
+    package var transactionsCommitted: Int { commitCount.withLock { $0 } }
 
     /// Opens (creating if needed) the store at `path` for the device `identity`; on an existing
     /// file the stored identity must be the same.
@@ -134,6 +139,7 @@ public final class SQLiteSignalStore: Sendable {
         let result = try SQLiteStorageError.translating(operation) {
             try pool.write { try body(SQLiteSignalTables($0, sealer)) }
         }
+        countCommit()
         committed()
         return result
     }
@@ -148,6 +154,9 @@ public final class SQLiteSignalStore: Sendable {
             try pool.writeWithoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         }
     }
+
+    /// Counts a transaction that committed (`transactionsCommitted`).
+    func countCommit() { commitCount.withLock { $0 += 1 } }
 
     /// A transaction committed: the log is truncated now when the policy's commit count is
     /// reached, else a timer truncates it within the policy's window.
