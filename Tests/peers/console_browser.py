@@ -170,6 +170,10 @@ def run(driver, wait):
     wait.until(lambda d: re.search(r"max [1-9][0-9]* per hour", d.find_element(By.ID, "volume-table").text))
 
     step("the volume charts have axes with values and a readout on hover and by keyboard")
+    # The per-minute chart moves on with each minute, at the first 10-second refresh after it,
+    # and is drawn anew then; between refreshes with the same counts it is left as it is. Read
+    # it after that refresh and well before the next minute, so it stays one drawing throughout.
+    WebDriverWait(driver, 60, poll_frequency=0.2).until(lambda d: 12 <= time.gmtime().tm_sec < 30)
     charts = driver.find_elements(By.CSS_SELECTOR, "#volume-table svg.chart-svg")
     assert len(charts) >= 2, "no volume charts"
     for chart in charts:

@@ -42,6 +42,7 @@ enum ConsoleSourcesScript {
             enter(key) {
               this.key = key;
               this.events = []; this.missed = 0; this.selected = null; this.paused = false; this.newest = 0;
+              this.shownVolume = null;
               $("pause").textContent = "Pause"; $("pause").setAttribute("aria-pressed", "false");
               $("event-json").textContent = "Choose an event to see it as stored.";
               $("source-heading").textContent = "Source " + key;
@@ -172,6 +173,11 @@ enum ConsoleSourcesScript {
 
             renderVolume(volume) {
               const body = document.querySelector("#volume-table tbody");
+              // The same counts as at the last refresh (every 10 s): the charts stay as they are,
+              // so one being read by pointer or keyboard keeps its focus and readout.
+              const shown = JSON.stringify(volume);
+              if (shown === this.shownVolume && body.childElementCount > 0) return;
+              this.shownVolume = shown;
               C.clear(body);
               const sum = (counts) => (counts || []).reduce((a, b) => a + b, 0);
               const types = Object.keys(volume.perHour).concat(Object.keys(volume.perMinute))
