@@ -14,12 +14,15 @@ final class MessengerTestServer: Sendable {
     let clientClock = ManualClock()
     let root: String
     let server: HTTPServer
+    /// The server's store, for what a test reads directly (a mailbox emptied by acks on a socket).
+    let store: SQLiteMessengerStore
     let http = HTTPClient(timeout: .seconds(30))
 
     init(configure: (inout MessengerConfiguration) -> Void = { _ in }) throws {
         root = NSTemporaryDirectory() + "messenger-client-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root + "/server", withIntermediateDirectories: true)
         let store = try SQLiteMessengerStore(path: root + "/server/messenger.sqlite")
+        self.store = store
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = root + "/server/attachments"
         // The manual server clock never refills a budget: the limits are the server suite's subject.
