@@ -15,7 +15,7 @@ struct AuthenticatedDevice: Sendable, Hashable {
 /// microseconds, so nothing is cached (a device removed on one instance is refused by all at
 /// once). A per-address budget of wrong attempts answers 429 before any hash when spent.
 ///
-/// Legacy Argon2id credentials are verified under a process-wide `HashingGate` (503 with
+/// Legacy Argon2id credentials are verified under a process-wide `SlotGate` (503 with
 /// `Retry-After` when every slot is busy) and replaced by a salted token hash at the first
 /// success. An unknown account or device is verified against a dummy hash, so the time of a
 /// wrong answer does not tell whether the account exists.
@@ -42,7 +42,7 @@ final class DeviceAuthenticator: Sendable {
     private let store: any MessengerStore
     private let failures: RateLimiter?
     /// The cap on concurrent Argon2id verifications.
-    let gate: HashingGate
+    let gate: SlotGate
     private let counts = Mutex(Counters())
     /// What unknown devices are verified against: the same work as a real one.
     private let dummy = SaltedTokenHash(hashing: Base64.encode(SodiumRandom.bytes(32)))
@@ -50,7 +50,7 @@ final class DeviceAuthenticator: Sendable {
     init(store: any MessengerStore, clock: any Clock, configuration: MessengerConfiguration) {
         self.store = store
         failures = configuration.failedAuthenticationRate.map { RateLimiter($0, clock: clock) }
-        gate = HashingGate(limit: configuration.maximumConcurrentPasswordHashes)
+        gate = SlotGate(limit: configuration.maximumConcurrentPasswordHashes)
     }
 
     /// The counters so far.

@@ -2,7 +2,7 @@ import CourierCore
 internal import CSodium
 
 /// Argon2id hashes through libsodium (`crypto_pwhash_str`), the form device secrets were kept in
-/// before `SaltedTokenHash`. Stored ones are still verified (each under `HashingGate`: one costs
+/// before `SaltedTokenHash`. Stored ones are still verified (each under `SlotGate`: one costs
 /// the memory its encoded parameters name, 19 MiB for the old default) and replaced by a salted
 /// token hash at the device's next successful sign-in; nothing new is hashed this way.
 struct PasswordHasher: Sendable {

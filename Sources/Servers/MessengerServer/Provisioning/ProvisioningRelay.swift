@@ -28,19 +28,19 @@ final class ProvisioningRelay: Sendable {
 
     private let bus: any MessageBus
     private let clock: any Clock
-    private let maximumSockets: Int
     private let lifetime: Duration
-    private let openSockets = Atomic<Int>(0)
+    /// The cap on open provisioning sockets.
+    private let slots: SlotGate
 
     init(bus: any MessageBus, clock: any Clock, maximumSockets: Int, lifetime: Duration) {
         self.bus = bus
         self.clock = clock
-        self.maximumSockets = maximumSockets
+        slots = SlotGate(limit: maximumSockets)
         self.lifetime = lifetime
     }
 
     /// Provisioning sockets open on this instance now.
-    var count: Int { openSockets.load(ordering: .relaxed) }
+    var count: Int { slots.inUse }
 
     /// An address: 16 random bytes (128 bits) as 32 lowercase hex digits, so it is a bus token
     /// as it stands and cannot be guessed.
@@ -57,11 +57,11 @@ final class ProvisioningRelay: Sendable {
     /// Serves one provisioning socket until it has relayed a provision, its lifetime has run out
     /// or the peer has gone: first the address frame, then at most one provision frame.
     func serve(_ socket: WebSocket) async {
-        guard reserve() else {
+        guard slots.tryEnter() else {
             socket.outbound.close(Self.busyCode, reason: "too many devices are waiting to be linked; try again later")
             return
         }
-        defer { openSockets.subtract(1, ordering: .relaxed) }
+        defer { slots.leave() }
         let address = Self.newAddress()
         let (events, sink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingOldest(4))
         let taken = Atomic<Bool>(false)
@@ -119,17 +119,5 @@ final class ProvisioningRelay: Sendable {
         case .timedOut, .unavailable:
             throw HTTPError(.unavailable, "the provisioning relay did not answer; try again")
         }
-    }
-
-    /// Takes a slot under the cap, or reports that none is free.
-    private func reserve() -> Bool {
-        var current = openSockets.load(ordering: .relaxed)
-        while current < maximumSockets {
-            let (exchanged, original) = openSockets.compareExchange(
-                expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
-        return false
     }
 }

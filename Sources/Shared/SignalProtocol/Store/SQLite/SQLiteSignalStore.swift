@@ -175,9 +175,8 @@ public final class SQLiteSignalStore: Sendable {
         if now {
             truncateLog()
         } else if arm {
-            let (seconds, attoseconds) = logTruncation.window.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            let delay = DispatchTimeInterval.nanoseconds(Int(logTruncation.window.wholeNanoseconds))
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
                 [weak self] in self?.windowEnded()
             }
         }

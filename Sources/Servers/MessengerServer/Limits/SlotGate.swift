@@ -1,10 +1,11 @@
 import Synchronization
 
-/// A cap on concurrent expensive hashing (Argon2id verifications of legacy credentials, 19 MiB
-/// each): work beyond the cap is refused at once, never queued, so memory stays under
-/// `limit` × the hash's memory however many requests arrive.
-final class HashingGate: Sendable {
-    /// Hashes allowed at once.
+/// A process-wide cap on concurrent expensive work: beyond it, work is refused at once, never
+/// queued, so what it holds stays under `limit` × one unit however many requests arrive. It
+/// bounds Argon2id verifications of legacy credentials (19 MiB each) and the provisioning
+/// sockets that need no account.
+final class SlotGate: Sendable {
+    /// Slots allowed at once.
     let limit: Int
     private let running = Atomic<Int>(0)
 
