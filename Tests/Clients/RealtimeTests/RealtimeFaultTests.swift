@@ -23,9 +23,15 @@ struct RealtimeFaultTests {
         defer { scene.close() }
         let clock = ManualClock()
         let authorization = scene.alice.authorization
-        let transport = WebSocketTransport(client: scene.client, url: scene.messenger.socketURL) {
-            [("Authorization", authorization)]
-        }
+        // Only the connection's keepalive, on the manual clock, may notice the half-open socket:
+        // the socket layer's own real-time idle timeout (75 s) would close it first on a loaded
+        // machine, where the steps below can take that long.
+        var socketConfiguration = WebSocketConfiguration()
+        socketConfiguration.idleTimeoutMilliseconds = 0
+        socketConfiguration.pingIntervalMilliseconds = 0
+        let transport = WebSocketTransport(
+            client: scene.client, url: scene.messenger.socketURL, configuration: socketConfiguration
+        ) { [("Authorization", authorization)] }
         let connection = RealtimeConnection(
             transport: transport, protocol: RequestResponseProtocol(), store: try RealtimeStore(path: ":memory:"),
             clock: clock, random: JitterSource(seed: 5))
