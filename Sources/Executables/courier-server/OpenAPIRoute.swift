@@ -5,13 +5,14 @@ import Foundation
 
 /// `GET /openapi.json`: `OpenAPIDocument` for third-party clients and tools, with a strong `ETag`
 /// (the document's SHA-256), so a client revalidates with `If-None-Match` and gets a 304. Any
-/// origin may read it, so an API browser on another host can load it.
+/// origin may read it, so an API browser on another host can load it. It is served from memory,
+/// on the engine's loop.
 enum OpenAPIRoute {
     static func mount(on router: inout Router) {
         let body = Array(OpenAPIDocument.json.utf8)
         let etag = "\"" + Digest.sha256(body).prefix(16).map { hex($0) }.joined() + "\""
         let headers = [("ETag", etag), ("Cache-Control", "no-cache")]
-        router.add("GET", "/openapi.json", crossOrigin: .anyOrigin) { request in
+        router.add("GET", "/openapi.json", crossOrigin: .anyOrigin, execution: .onLoop) { request in
             if let tags = request.header("if-none-match"), matches(tags, etag) {
                 return HTTPResponse(status: 304, headers: headers)
             }

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
     internal import CLibWebSockets
+    import CourierCore
     import Foundation
     import Synchronization
 
@@ -103,9 +104,7 @@
                 context: context, loop: loop, retainedService: retained, protocols: protocols, name: name)
             self.service = service
             service.attach(context: context)
-            let thread = Thread { [resources, finished] in Self.run(resources, finished: finished) }
-            thread.name = "courier.ws.client"
-            thread.start()
+            NamedThread.start("ws-client") { [resources, finished] in Self.run(resources, finished: finished) }
         }
 
         /// Closes every socket (1001), waits up to the shutdown grace for their close handshakes,

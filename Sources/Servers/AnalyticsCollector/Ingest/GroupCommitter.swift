@@ -73,9 +73,7 @@ final class GroupCommitter: Sendable {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        let thread = Thread { [self] in run() }
-        thread.name = "courier.collector.commit"
-        thread.start()
+        NamedThread.start("ingest-commit") { [self] in run() }
     }
 
     /// Events queued and not yet committed.

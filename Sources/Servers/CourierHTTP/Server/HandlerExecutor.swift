@@ -1,3 +1,4 @@
+import CourierCore
 import Foundation
 
 /// The threads the libwebsockets engine's handlers run on, as a `TaskExecutor`: each request
@@ -18,9 +19,7 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts `count` threads named `name-N`.
     init(count: Int, name: String) {
         for index in 0..<max(1, count) {
-            let thread = Thread { [self] in work() }
-            thread.name = "\(name)-\(index)"
-            thread.start()
+            NamedThread.start("\(name)-\(index)") { [self] in work() }
         }
     }
 

@@ -1,4 +1,5 @@
 internal import CLibWebSockets
+import CourierCore
 import Foundation
 
 /// Owns one libwebsockets context on a libev loop of its own and the thread that runs the loop.
@@ -37,7 +38,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
     ) throws {
         let ownExecutor =
             executor == nil
-            ? HandlerExecutor(count: configuration.handlerThreads, name: "courier.http.handler") : nil
+            ? HandlerExecutor(count: configuration.handlerThreads, name: "http-handler") : nil
         var started = false
         defer { if !started { ownExecutor?.stop() } }
         lws_set_log_level(LLL_ERR, nil)
@@ -114,9 +115,7 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         self.protocolName = protocolName
         service.takeUnretainedValue().attach(context: context)
 
-        let thread = Thread { [self] in runLoop() }
-        thread.name = "courier.http.lws"
-        thread.start()
+        NamedThread.start("http-loop") { [self] in runLoop() }
     }
 
     /// Connections this context has created, its listening socket included (any thread).

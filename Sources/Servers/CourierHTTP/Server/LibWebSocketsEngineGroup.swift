@@ -18,7 +18,7 @@ final class LibWebSocketsEngineGroup: HTTPEngine {
         let share = max(1, configuration.maximumConnections / count)
         var port = configuration.port
         var engines: [LibWebSocketsEngine] = []
-        let executor = HandlerExecutor(count: configuration.handlerThreads, name: "courier.http.handler")
+        let executor = HandlerExecutor(count: configuration.handlerThreads, name: "http-handler")
         do {
             for _ in 0..<count {
                 var bound: Int32 = 0

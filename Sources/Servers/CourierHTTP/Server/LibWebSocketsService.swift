@@ -22,6 +22,8 @@ final class LibWebSocketsService: @unchecked Sendable {
     private var lastSocketTick: UInt64 = 0
     /// The context's WebSockets (set once, at the end of `init`).
     private(set) var sockets: LibWebSocketsSockets!
+    /// Where `.onLoop` routes run: this context's loop thread (set once, at the end of `init`).
+    private(set) var loopExecutor: LoopExecutor!
 
     private struct Mailbox: ~Copyable {
         /// The context's address while the loop runs; `nil` before and after (an address, as
@@ -54,6 +56,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         ) { [weak self] in
             self?.wakeLoop()
         }
+        loopExecutor = LoopExecutor { [weak self] in self?.wakeLoop() }
     }
 
     /// Wakes the loop (any thread), unless the context is gone.
@@ -68,9 +71,11 @@ final class LibWebSocketsService: @unchecked Sendable {
         mailbox.withLock { $0.contextAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))) }
     }
 
-    /// The loop has stopped; responses that arrive from now on are dropped.
+    /// The loop has stopped (on its thread); responses that arrive from now on are dropped, and
+    /// `.onLoop` handlers still running go on in the shared pool.
     func detach() {
         mailbox.withLock { $0.contextAddress = nil }
+        loopExecutor.stop()
     }
 
     /// Asks the loop to stop (any thread): WebSockets are sent 1001 and the loop runs until they
@@ -281,18 +286,9 @@ final class LibWebSocketsService: @unchecked Sendable {
             box.wakePending = false
             return (taken.0, taken.1, box.stopRequested, box.stopDeadline)
         }
-        for (id, response) in responses {
-            guard let exchange = exchanges[id] else { continue }
-            if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil
-                || exchange.feed != nil
-            {
-                // (A streamed body the handler did not read to its end is still on the socket.)
-                exchange.closeAfter = true
-            }
-            exchange.prepare(response)
-            if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
-            lws_callback_on_writable(exchange.wsi)
-        }
+        // `.onLoop` handlers resumed on other threads since the last turn.
+        loopExecutor.run()
+        for (id, response) in responses { answer(id, response) }
         for id in streamsReady {
             guard let exchange = exchanges[id] else { continue }
             lws_callback_on_writable(exchange.wsi)
@@ -311,6 +307,20 @@ final class LibWebSocketsService: @unchecked Sendable {
                 courier_ev_break_all(loop)
             }
         }
+    }
+
+    /// Prepares a handler's answer and asks to write it once the connection is writable.
+    private func answer(_ id: UInt64, _ response: HTTPResponse) {
+        guard let exchange = exchanges[id] else { return }
+        if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil
+            || exchange.feed != nil
+        {
+            // (A streamed body the handler did not read to its end is still on the socket.)
+            exchange.closeAfter = true
+        }
+        exchange.prepare(response)
+        if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
+        lws_callback_on_writable(exchange.wsi)
     }
 
     /// Ends the streamed answers whose client has gone (on the tick, so within about 100 ms). A
@@ -405,6 +415,9 @@ final class LibWebSocketsService: @unchecked Sendable {
         let started = exchange.started
         let match = exchange.match
         let responder = responder
+        if case .found(let route, _) = match, route.execution == .onLoop, outcome == .complete {
+            return answerOnLoop(id, request: request, match: match, started: started)
+        }
         // The handler runs as a task on the server's handler executor: one that awaits holds no
         // thread, and the loop goes on serving other connections meanwhile.
         Task(executorPreference: executor) { [self] in
@@ -418,5 +431,21 @@ final class LibWebSocketsService: @unchecked Sendable {
             }
             deliver(id, response)
         }
+    }
+
+    /// Runs an `.onLoop` route's task on this thread now. A handler that does not suspend has
+    /// answered when `run` returns, and its answer is prepared at once; one that suspended
+    /// answers through the mailbox, as a handler task does.
+    private func answerOnLoop(_ id: UInt64, request: HTTPRequest, match: Router.Match, started: UInt64) {
+        let answer = LoopAnswer()
+        let responder = responder
+        loopExecutor.run {
+            Task(executorPreference: loopExecutor) { [self] in
+                let response = await responder.respond(
+                    to: request, match: match, bodyTooLarge: false, startedAt: started)
+                if let late = answer.settle(response) { deliver(id, late) }
+            }
+        }
+        if let response = answer.take() { self.answer(id, response) }
     }
 }

@@ -28,6 +28,8 @@ public struct Router: Sendable {
         let segments: [Segment]
         let crossOrigin: CrossOriginPolicy
         let body: RequestBodyMode
+        /// Where the route's middleware and handler run.
+        var execution: RouteExecution = .task
         /// The middleware of the groups the route was added in, outermost first.
         let middleware: [any HTTPMiddleware]
         let handler: AsyncHTTPHandler
@@ -70,12 +72,14 @@ public struct Router: Sendable {
     ///   - method: the HTTP method, such as `POST`.
     ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
     ///   - crossOrigin: which web pages may call it; none by default.
+    ///   - execution: `.onLoop` for a route that never makes a thread wait (see `RouteExecution`);
+    ///     `.task` by default.
     ///   - handler: what answers it.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
-        _ handler: @escaping HTTPHandler
+        execution: RouteExecution = .task, _ handler: @escaping HTTPHandler
     ) {
-        add(method, pattern, crossOrigin: crossOrigin) { request, _ in try handler(request) }
+        add(method, pattern, crossOrigin: crossOrigin, execution: execution) { request, _ in try handler(request) }
     }
 
     /// Adds a route answered by an asynchronous handler.
@@ -91,17 +95,19 @@ public struct Router: Sendable {
     ///   - crossOrigin: which web pages may call it; none by default.
     ///   - body: `.stream` runs the handler before the body has arrived and gives it as
     ///     `request.bodyStream`; `.whole` (the default) reads it into `request.body` first.
+    ///   - execution: `.onLoop` for a route that never makes a thread wait (see `RouteExecution`);
+    ///     `.task` by default. A route with a streamed body always runs as a task.
     ///   - handler: what answers it.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
-        body: RequestBodyMode = .whole, _ handler: @escaping AsyncHTTPHandler
+        body: RequestBodyMode = .whole, execution: RouteExecution = .task, _ handler: @escaping AsyncHTTPHandler
     ) {
-        add(method, pattern, crossOrigin: crossOrigin, body: body, webSocket: nil, handler)
+        add(method, pattern, crossOrigin: crossOrigin, body: body, execution: execution, webSocket: nil, handler)
     }
 
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, body: RequestBodyMode,
-        webSocket: WebSocketRoute?, _ handler: @escaping AsyncHTTPHandler
+        execution: RouteExecution = .task, webSocket: WebSocketRoute?, _ handler: @escaping AsyncHTTPHandler
     ) {
         let segments = prefix + Self.segments(pattern)
         // A top-level route keeps its pattern as written: it names the route in metrics and logs.
@@ -109,7 +115,8 @@ public struct Router: Sendable {
         routes.append(
             Route(
                 method: method, pattern: fullPattern, segments: segments, crossOrigin: crossOrigin, body: body,
-                middleware: middleware, handler: handler, webSocket: webSocket))
+                execution: body == .stream ? .task : execution, middleware: middleware, handler: handler,
+                webSocket: webSocket))
     }
 
     static func segments(_ pattern: String) -> [Segment] {
