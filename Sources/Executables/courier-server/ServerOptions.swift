@@ -99,17 +99,17 @@ struct ServerOptions {
                 "--admin-token", "TOKEN", \.adminToken,
                 help: "the same on the command line (visible in the process list: prefer the file)"),
             .flag("--metrics-require-admin", \.metricsRequireAdmin, help: "GET /metrics needs the admin token too"),
-            .number(
-                "--rate-limit-key", "N", \.rateLimitPerWriteKey, in: 0...1_000_000,
+            rateLimit(
+                "--rate-limit-key", \.rateLimitPerWriteKey,
                 help: "requests per second per write key (default 1000; 0: none)"),
-            .number(
-                "--rate-limit-client", "N", \.rateLimitPerClient, in: 0...1_000_000,
+            rateLimit(
+                "--rate-limit-client", \.rateLimitPerClient,
                 help: "requests per second per client address (default 500; 0: none)"),
-            .number(
-                "--rate-limit-registrations", "N", \.registrationsPerMinute, in: 0...1_000_000,
+            rateLimit(
+                "--rate-limit-registrations", \.registrationsPerMinute,
                 help: "messenger accounts created per client address per minute, after 10 at once (default 1; 0: none)"),
-            .number(
-                "--rate-limit-sends", "N", \.sendsPerSecond, in: 0...1_000_000,
+            rateLimit(
+                "--rate-limit-sends", \.sendsPerSecond,
                 help: "messenger sends per account per second, after 200 at once (default 50; 0: none)"),
             .integer(
                 "--quota-key-mib", "N", \.quotaPerWriteKeyMiB, in: 1...(1 << 40),
@@ -143,6 +143,13 @@ struct ServerOptions {
             ),
             .flag("--quiet", \.accessLog, setting: false, help: "no access log"),
         ]
+    }
+
+    /// A `--rate-limit-…` option: a rate `N` from 0 (no limit) to a million, stored in `keyPath`.
+    static func rateLimit(
+        _ name: String, _ keyPath: WritableKeyPath<ServerOptions, Double?>, help: String
+    ) -> OptionBinding<ServerOptions> {
+        .number(name, "N", keyPath, in: 0...1_000_000, help: help)
     }
 
     /// A repeatable `CIDR` option (each value may list several, comma-separated) that appends

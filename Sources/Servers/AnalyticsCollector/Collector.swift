@@ -49,12 +49,8 @@ public final class Collector: Sendable {
         sharedObservations = (store as? PostgresEventStore).map { SharedObservations(pool: $0.pool) }
         committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
         settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
-        clientLimiter = configuration.rateLimitPerClient.map {
-            RateLimiter(perSecond: $0.perSecond, burst: $0.burst, clock: clock)
-        }
-        writeKeyLimiter = configuration.rateLimitPerWriteKey.map {
-            RateLimiter(perSecond: $0.perSecond, burst: $0.burst, clock: clock)
-        }
+        clientLimiter = configuration.rateLimitPerClient.map { RateLimiter($0, clock: clock) }
+        writeKeyLimiter = configuration.rateLimitPerWriteKey.map { RateLimiter($0, clock: clock) }
         let hasQuota = configuration.storageQuotaPerWriteKey != nil || configuration.storageQuotaTotal != nil
         quotas = QuotaLedger(
             usage: hasQuota ? ((try? store.usage()) ?? [:]) : [:],

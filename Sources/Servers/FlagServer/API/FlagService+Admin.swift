@@ -8,14 +8,7 @@ extension FlagService {
     /// `PUT /v1/flags/{envKey}/definitions/{flagKey}` (admin): validates the definition against
     /// the environment and stores it with an audit row; a malformed one is refused with 422.
     func putDefinition(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let environment = try environmentKey(request)
-        let flagKey = try pathKey(request, "flagKey")
-        let definition = try keyedDefinition(request, key: flagKey)
-        let version = try change(
-            FlagChange(
-                subject: .flag, key: flagKey, action: "set", definition: definition, actor: Self.actor(of: request)),
-            environment: environment)
-        return .json(["version": .int(version), "flag": definition])
+        try putKeyed(request, subject: .flag, keyParameter: "flagKey")
     }
 
     /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on.
@@ -38,15 +31,26 @@ extension FlagService {
 
     /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
     func putSegment(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        try putKeyed(request, subject: .segment, keyParameter: "segmentKey")
+    }
+
+    /// Stores the request's definition of a flag or a segment under the key in the path (an
+    /// audited `set` change) and answers the environment's new version with the definition,
+    /// named after its subject (`"flag"` or `"segment"`).
+    /// - Parameters:
+    ///   - subject: whether the body defines a flag or a segment.
+    ///   - keyParameter: the path parameter that holds its key.
+    private func putKeyed(_ request: HTTPRequest, subject: FlagChange.Subject, keyParameter: String)
+        throws(HTTPError) -> HTTPResponse
+    {
         let environment = try environmentKey(request)
-        let segmentKey = try pathKey(request, "segmentKey")
-        let definition = try keyedDefinition(request, key: segmentKey)
+        let key = try pathKey(request, keyParameter)
+        let definition = try keyedDefinition(request, key: key)
         let version = try change(
             FlagChange(
-                subject: .segment, key: segmentKey, action: "set", definition: definition,
-                actor: Self.actor(of: request)),
+                subject: subject, key: key, action: "set", definition: definition, actor: Self.actor(of: request)),
             environment: environment)
-        return .json(["version": .int(version), "segment": definition])
+        return .json(["version": .int(version), subject.rawValue: definition])
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only

@@ -4,6 +4,17 @@ enum X3DH {
     /// makes the input never look like a valid curve point encoding).
     private static let discontinuity = [UInt8](repeating: 0xFF, count: 32)
 
+    /// One Diffie-Hellman agreement of X3DH: our private key with their public key.
+    private typealias Agreement = (ours: PrivateKey, theirs: PublicKey)
+
+    /// Agrees DH1, DH2, DH3 and, when a one-time prekey is used, DH4 in that order, then derives
+    /// the root and first chain keys from them (`deriveKeys(_:)`). Both sides call it with the
+    /// mirror pairs, so both reach the same keys.
+    private static func deriveKeys(agreeing pairs: [Agreement], oneTime: Agreement?) throws -> (RootKey, ChainKey) {
+        let all = oneTime.map { pairs + [$0] } ?? pairs
+        return try deriveKeys(all.map { try $0.ours.agree(with: $0.theirs) })
+    }
+
     /// HKDF(0xFF*32 || DH1 || DH2 || DH3 [|| DH4], zero salt, "WhisperText") → root, chain.
     static func deriveKeys(_ agreements: [SecretBytes]) throws -> (RootKey, ChainKey) {
         let secret = SecretBytes(count: discontinuity.count + 32 * agreements.count) { out in
@@ -25,13 +36,12 @@ enum X3DH {
         theirOneTimePreKey: PublicKey?, configuration: SessionConfiguration
     ) throws -> SessionState {
         let sendingRatchetKey = try KeyPair.generate()
-        var agreements = [
-            try ourIdentity.privateKey.agree(with: theirSignedPreKey),
-            try ourBaseKey.privateKey.agree(with: theirIdentity),
-            try ourBaseKey.privateKey.agree(with: theirSignedPreKey),
-        ]
-        if let theirOneTimePreKey { agreements.append(try ourBaseKey.privateKey.agree(with: theirOneTimePreKey)) }
-        let (rootKey, chainKey) = try deriveKeys(agreements)
+        let (rootKey, chainKey) = try deriveKeys(
+            agreeing: [
+                (ourIdentity.privateKey, theirSignedPreKey), (ourBaseKey.privateKey, theirIdentity),
+                (ourBaseKey.privateKey, theirSignedPreKey),
+            ],
+            oneTime: theirOneTimePreKey.map { (ourBaseKey.privateKey, $0) })
         let (sendingRoot, sendingChain) = try rootKey.createChain(
             theirRatchetKey: theirSignedPreKey, ourRatchetKey: sendingRatchetKey)
         var state = SessionState(
@@ -48,13 +58,12 @@ enum X3DH {
         ourIdentity: IdentityKeyPair, ourSignedPreKey: KeyPair, ourOneTimePreKey: KeyPair?,
         theirIdentity: IdentityKey, theirBaseKey: PublicKey
     ) throws -> SessionState {
-        var agreements = [
-            try ourSignedPreKey.privateKey.agree(with: theirIdentity),
-            try ourIdentity.privateKey.agree(with: theirBaseKey),
-            try ourSignedPreKey.privateKey.agree(with: theirBaseKey),
-        ]
-        if let ourOneTimePreKey { agreements.append(try ourOneTimePreKey.privateKey.agree(with: theirBaseKey)) }
-        let (rootKey, chainKey) = try deriveKeys(agreements)
+        let (rootKey, chainKey) = try deriveKeys(
+            agreeing: [
+                (ourSignedPreKey.privateKey, theirIdentity), (ourIdentity.privateKey, theirBaseKey),
+                (ourSignedPreKey.privateKey, theirBaseKey),
+            ],
+            oneTime: ourOneTimePreKey.map { ($0.privateKey, theirBaseKey) })
         return SessionState(
             sessionVersion: CiphertextVersion.current, localIdentity: ourIdentity.identityKey,
             remoteIdentity: theirIdentity, rootKey: rootKey, senderRatchetKey: ourSignedPreKey,
