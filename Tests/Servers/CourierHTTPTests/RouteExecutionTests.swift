@@ -32,6 +32,9 @@ struct RouteExecutionTests {
         func thread(_ key: String) -> String? { threads.withLock { $0[key] } }
     }
 
+    /// Far more than a socket's buffers take at once: lws must keep the rest and send it later.
+    static let bigBytes = 8 << 20
+
     let probe = Probe()
     let server: HTTPServer
 
@@ -47,6 +50,9 @@ struct RouteExecutionTests {
             return .text("as a task")
         }
         router.add(.get, "/refused", execution: .onLoop) { _ in throw HTTPError(.forbidden, "not here") }
+        router.add(.get, "/big", execution: .onLoop) { _ in
+            HTTPResponse(status: 200, body: [UInt8](repeating: 0x61, count: Self.bigBytes))
+        }
         router.add(.post, "/echo", execution: .onLoop) { request in HTTPResponse(status: 200, body: request.body) }
         router.add(.get, "/waits", execution: .onLoop) { _, _ in
             probe.record("before")
@@ -85,6 +91,33 @@ struct RouteExecutionTests {
         #expect(task.status == 200)
         #expect(probe.thread("loop") == "http-loop")
         #expect(probe.thread("task")?.hasPrefix("http-handler-") == true)
+        await server.shutdown(deadline: .zero)
+    }
+
+    @Test func answersWrittenInTheCallbackKeepTheConnectionPipelinedRequestsAndLargeBodies() async throws {
+        let port = server.port
+        let (first, second, pipelined, big) = try await offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = socket.readResponse()
+            try socket.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
+            let second = socket.readResponse()
+            let pipelining = try RawSocket(port: port)
+            try pipelining.send(
+                "GET /loop HTTP/1.1\r\nHost: x\r\n\r\nGET /task HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /loop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let pipelined = String(decoding: pipelining.readUntilClosed().bytes, as: UTF8.self)
+            let slow = try RawSocket(port: port, receiveBufferBytes: 4096)
+            try slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (first, second, pipelined, slow.readResponse())
+        }
+        #expect(first?.status == 200)
+        #expect(second?.body == Array("on the loop".utf8))
+        #expect(pipelined.components(separatedBy: "HTTP/1.1 200").count == 4)
+        #expect(pipelined.hasSuffix("on the loop"))
+        #expect(pipelined.contains("as a task"))
+        #expect(big?.body.count == Self.bigBytes)
+        #expect(big?.body.allSatisfy { $0 == 0x61 } == true)
         await server.shutdown(deadline: .zero)
     }
 

@@ -16,15 +16,18 @@ func libWebSocketsCallback(
         else {
             return -1
         }
-        user.storeBytes(of: service.begin(exchange), as: UInt64.self)
-        return 0
+        let started = service.begin(exchange)
+        user.storeBytes(of: started, as: UInt64.self)
+        return service.writeIfAnswered(started, session: user) ?? 0
     case LWS_CALLBACK_HTTP_BODY:
         // `input` is lws's buffer, valid only during this call: the service copies it.
         guard let input, id != 0 else { return 0 }
         return service.receive(id, UnsafeRawBufferPointer(start: input, count: length)) ? 0 : -1
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        if id != 0 { service.bodyComplete(id) }
-        return 0
+        let completed = id
+        guard completed != 0 else { return 0 }
+        service.bodyComplete(completed)
+        return service.writeIfAnswered(completed, session: user) ?? 0
     case LWS_CALLBACK_TIMER:
         if id != 0 { service.deadlinePassed(id) }
         return 0

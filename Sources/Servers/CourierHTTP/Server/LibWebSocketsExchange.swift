@@ -21,6 +21,9 @@ final class LibWebSocketsExchange {
     var dechunker: ChunkedBodyDecoder?
     /// Close the connection after the answer instead of keeping it alive.
     var closeAfter = false
+    /// The answer is prepared and is written by the callback that started the handler
+    /// (`LibWebSocketsService.writeIfAnswered`), not in a writable callback.
+    var writesInCallback = false
     /// The serialised answer (or a streamed answer's head), with `LWS_PRE` bytes of headroom,
     /// once the handler has answered.
     private(set) var outgoing: [UInt8]?

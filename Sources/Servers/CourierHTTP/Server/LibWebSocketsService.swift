@@ -309,8 +309,10 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
     }
 
-    /// Prepares a handler's answer and asks to write it once the connection is writable.
-    private func answer(_ id: UInt64, _ response: HTTPResponse) {
+    /// Prepares a handler's answer and asks to write it once the connection is writable; with
+    /// `inCallback`, a whole answer is left for `writeIfAnswered` to write before the callback
+    /// that started the handler returns.
+    private func answer(_ id: UInt64, _ response: HTTPResponse, inCallback: Bool = false) {
         guard let exchange = exchanges[id] else { return }
         if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil
             || exchange.feed != nil
@@ -319,8 +321,23 @@ final class LibWebSocketsService: @unchecked Sendable {
             exchange.closeAfter = true
         }
         exchange.prepare(response)
+        if inCallback && response.bodyStream == nil {
+            exchange.writesInCallback = true
+            return
+        }
         if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
         lws_callback_on_writable(exchange.wsi)
+    }
+
+    /// In the callback that started an `.onLoop` handler: writes its answer now when it has
+    /// answered in that turn, as lws's own `lws_return_http_status` does, instead of waiting for
+    /// a writable callback (which costs two `epoll_ctl`s and a loop turn). lws keeps what the
+    /// kernel does not take at once and sends it before anything else on this connection.
+    /// - Returns: what the callback returns, or `nil` when there is nothing to write yet.
+    func writeIfAnswered(_ id: UInt64, session: UnsafeMutableRawPointer?) -> Int32? {
+        guard let exchange = exchanges[id], exchange.writesInCallback else { return nil }
+        exchange.writesInCallback = false
+        return write(id, session: session)
     }
 
     /// Ends the streamed answers whose client has gone (on the tick, so within about 100 ms). A
@@ -446,6 +463,6 @@ final class LibWebSocketsService: @unchecked Sendable {
                 if let late = answer.settle(response) { deliver(id, late) }
             }
         }
-        if let response = answer.take() { self.answer(id, response) }
+        if let response = answer.take() { self.answer(id, response, inCallback: true) }
     }
 }
