@@ -48,6 +48,7 @@ struct SDKBenchmark {
                 "queue writes (events/s)", median(queueRates), "ev/s", median(sqliteRates), "SQLite 16-row txns, NORMAL"
             ))
         print(line("end to end (events/s)", median(e2e), "ev/s", 60_000, "goal"))
+        printSplit()
         let commit = try commitCeiling()
         print(line("end to end (events/s)", median(e2e), "ev/s", commit, "one durable 500-row commit at a time"))
         try memory()
@@ -63,7 +64,38 @@ struct SDKBenchmark {
     func endToEndOnly() throws {
         let e2e = median(try (0..<runs).map { _ in try endToEnd() })
         print(line("end to end (events/s)", e2e, "ev/s", 60_000, "goal"))
+        printSplit()
         print(line("end to end (events/s)", e2e, "ev/s", try commitCeiling(), "one durable 500-row commit at a time"))
+    }
+
+    /// Events each end-to-end run sends.
+    static let endToEndEvents = 100_000
+
+    /// The last end-to-end run's CPU: the SDK's and the collector's seconds, and the run's.
+    private let lastSplit = SplitBox()
+
+    /// Holds the last split (the benchmark itself is a value).
+    final class SplitBox: Sendable {
+        private let split = Mutex<(sdk: Double, collector: Double, wall: Double)>((0, 0, 0))
+        func withLock<T>(_ body: (inout (sdk: Double, collector: Double, wall: Double)) -> T) -> T {
+            split.withLock { body(&$0) }
+        }
+    }
+
+    /// How the last end-to-end run's CPU split between the SDK and the collector (one process,
+    /// 2 shared cores).
+    private func printSplit() {
+        let split = lastSplit.withLock { $0 }
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let perEvent = 1e6 / Double(Self.endToEndEvents)
+        print(
+            String(
+                format:
+                    "  last run's CPU: SDK %.2f s (%.1f µs/event), collector %.2f s (%.1f µs/event), "
+                    + "%.2f s of %.0f cores' %.2f s (%.0f %%)",
+                split.sdk, split.sdk * perEvent, split.collector, split.collector * perEvent,
+                split.sdk + split.collector,
+                cores, split.wall * cores, (split.sdk + split.collector) / max(0.001, split.wall * cores) * 100))
     }
 
     private func storage() -> URL {
@@ -169,7 +201,7 @@ struct SDKBenchmark {
     }
 
     private func endToEnd() throws -> Double {
-        let count = 100_000
+        let count = Self.endToEndEvents
         let directory = storage()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try SQLiteEventStore(path: directory.appendingPathComponent("collector.sqlite").path)
@@ -182,7 +214,10 @@ struct SDKBenchmark {
         let serverTime = Mutex<Double>(0)
         if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {
             http.accessLog = { line in
-                if let ms = line.split(separator: " ").last.flatMap({ Double($0.dropLast(2)) }) {
+                // `… 200 17 0.42ms id=…`: the field ending in "ms".
+                if let ms = line.split(separator: " ").last(where: { $0.hasSuffix("ms") }).flatMap({
+                    Double($0.dropLast(2))
+                }) {
                     serverTime.withLock { $0 += ms / 1000 }
                 }
             }
@@ -208,6 +243,7 @@ struct SDKBenchmark {
         let timing = TimedTransport(URLSessionTransport())
         configuration.transport = timing
         let analytics = Analytics(configuration: configuration)
+        let cpuBefore = ThreadCPU.now()
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count { analytics.track("Order Completed", properties: Self.properties) }
         var queuedAt: UInt64?
@@ -217,6 +253,12 @@ struct SDKBenchmark {
             usleep(2000)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        // The collector's threads are the engine's (`http-…`) and its committer (`ingest-commit`);
+        // the rest is the SDK: the caller's `track` calls, the pipeline actor and the transport.
+        let cpu = ThreadCPU.now().since(cpuBefore) { name in
+            name.hasPrefix("http-") || name.hasPrefix("ingest-") ? "collector" : "sdk"
+        }
+        lastSplit.withLock { $0 = (cpu["sdk"] ?? 0, cpu["collector"] ?? 0, seconds) }
         try checkStoredOnce(store, count: count)
         if ProcessInfo.processInfo.environment["COURIER_BENCH_VERBOSE"] != nil {
             print(
