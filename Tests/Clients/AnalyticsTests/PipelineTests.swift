@@ -442,6 +442,7 @@ struct PipelineTests {
         // the timer started by the first event still fires 250 ms after it.
         let analytics = harness.make {
             $0.writeBufferCount = 16
+            $0.writeBufferBurstCount = 16  // groups that do not grow
             $0.flushAt = 1_000  // no upload, whose first step would write the buffer
         }
         for _ in 0..<20 { analytics.track("First") }
@@ -451,6 +452,30 @@ struct PipelineTests {
         #expect(await poll { analytics.stats.stored == 32 })
         try await harness.advance(.milliseconds(60))
         #expect(await poll { analytics.stats.stored == 40 })
+    }
+
+    @Test func aBurstIsWrittenInGrowingGroupsAndTheTimerBringsThemBack() async throws {
+        let analytics = harness.make {
+            $0.writeBufferCount = 4
+            $0.writeBufferBurstCount = 16
+            $0.flushAt = 10_000  // no upload, whose first step would write the buffer
+            // Drops the marker: once it is dropped, every call before it has been recorded.
+            $0.plugins = [AnalyticsPlugin(name: "marker") { $0.name == "Marker" ? nil : $0 }]
+        }
+        // Groups of 4, 8, 16 and 16 are written as they fill; 6 events wait for the timer (in
+        // groups of 4 that never grow, 48 would be written and 2 would wait).
+        for _ in 0..<50 { analytics.track("Burst") }
+        analytics.track("Marker")
+        #expect(await poll { analytics.stats.dropped(.plugin) == 1 })
+        #expect(analytics.stats.stored == 44)
+        try await harness.clock.waitForSleepers(1)
+        try await harness.advance(.milliseconds(250))
+        #expect(await poll { analytics.stats.stored == 50 })
+        // After the timer's write the groups are back to 4: four calls are written at once.
+        for _ in 0..<4 { analytics.track("Calm") }
+        analytics.track("Marker")
+        #expect(await poll { analytics.stats.dropped(.plugin) == 2 })
+        #expect(analytics.stats.stored == 54)
     }
 
     @Test func aSteadyStreamOfCallsDoesNotStarveTheTimers() async throws {

@@ -35,6 +35,11 @@ public struct AnalyticsConfiguration: Sendable {
     public var writeBufferCount = 16
     /// … or after at most this long. A process kill loses at most this buffer.
     public var writeBufferInterval: Duration = .milliseconds(250)
+    /// During a burst (the buffer fills before its timer), each next group is twice the last,
+    /// up to this many events, so a flood costs fewer transactions; the timer's write brings the
+    /// group back to `writeBufferCount`. Every event is still written within
+    /// `writeBufferInterval`. The same as `writeBufferCount`: groups never grow.
+    public var writeBufferBurstCount = 256
     /// Events waiting to reach the pipeline beyond which `track` drops (counted, never blocks).
     public var maximumPendingCalls = 100_000
     /// Consent when the user has not chosen yet. Unless it is `.granted`, nothing is collected and

@@ -44,14 +44,25 @@ extension AnalyticsPipeline {
         let payload = event.encoded(encodedContext: configuration.plugins.isEmpty ? shared.bytes : nil)
         guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
         buffer.append(payload)
-        if buffer.count >= configuration.writeBufferCount {
+        let base = max(1, configuration.writeBufferCount)
+        let group = writeGroup ?? base
+        if buffer.count >= group {
             writeBuffer(keepingTimer: true)
+            // A burst: the buffer filled before its timer. The next group is larger (one
+            // transaction for more events); the timer still writes each event in time.
+            writeGroup = min(group * 2, max(base, configuration.writeBufferBurstCount))
         } else if bufferTimer == nil {
             bufferTimer = Task { [clock, interval = configuration.writeBufferInterval] in
                 do { try await clock.sleep(for: interval) } catch { return }
-                self.writeBuffer()
+                self.writeBufferOnTimer()
             }
         }
+    }
+
+    /// The buffer's timer: writes what is buffered, and the burst (if any) is over.
+    private func writeBufferOnTimer() {
+        writeBuffer()
+        writeGroup = nil
     }
 
     private func currentContext(rate: Double) -> (value: [String: JSONValue], bytes: [UInt8]) {

@@ -19,6 +19,9 @@ actor AnalyticsPipeline {
     var sessionId: Int64 = 0
     var policy: FlushPolicy
     var buffer: [[UInt8]] = []
+    /// How many buffered events make the next group written at once: `writeBufferCount`,
+    /// doubling during a burst up to `writeBufferBurstCount` (`record`).
+    var writeGroup: Int?
     var bufferTimer: Task<Void, Never>?
     var flushTimer: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
