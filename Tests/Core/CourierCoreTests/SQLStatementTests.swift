@@ -14,4 +14,13 @@ struct SQLStatementTests {
         #expect(statement.postgres == postgres)
         #expect(statement.sqlite == sqlite)
     }
+
+    @Test func aRowLockIsWrittenOnceAndLeftOutForSQLite() {
+        let plain = SQLStatement(lockingRows: "SELECT a FROM t WHERE b = $1 FOR UPDATE")
+        #expect(plain.postgres == "SELECT a FROM t WHERE b = $1 FOR UPDATE")
+        #expect(plain.sqlite == "SELECT a FROM t WHERE b = ?1")
+        let skipping = SQLStatement(
+            lockingRows: "DELETE FROM t WHERE id = (SELECT id FROM t WHERE b = $1 LIMIT 1 FOR UPDATE SKIP LOCKED)")
+        #expect(skipping.sqlite == "DELETE FROM t WHERE id = (SELECT id FROM t WHERE b = ?1 LIMIT 1)")
+    }
 }

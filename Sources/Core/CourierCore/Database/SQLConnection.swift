@@ -1,3 +1,5 @@
+import Foundation
+
 /// One statement written once for both engines, with PostgreSQL's `$1`, `$2`… parameters;
 /// SQLite runs the same text with its `?1` spelling of them. Stores whose tables are named alike
 /// on both engines keep their SQL in one place this way.
@@ -25,8 +27,19 @@ public struct SQLStatement: Sendable {
         self.sqlite = sqlite
     }
 
-    /// A statement whose text differs between the engines (a row lock PostgreSQL needs and
-    /// SQLite, whose writers take turns, has no syntax for).
+    /// A statement whose PostgreSQL text locks rows (`FOR UPDATE`, optionally `SKIP LOCKED`,
+    /// in the statement or a subquery of it), written once: SQLite, whose writers take turns,
+    /// has no syntax for a row lock, so its text is the same without those clauses.
+    public init(lockingRows text: String) {
+        var unlocked = text
+        for clause in [" FOR UPDATE SKIP LOCKED", " FOR UPDATE"] {
+            unlocked = unlocked.replacingOccurrences(of: clause, with: "")
+        }
+        self.init(postgres: text, sqlite: unlocked)
+    }
+
+    /// A statement whose text differs between the engines in a way `init(lockingRows:)` does
+    /// not cover.
     public init(postgres: String, sqlite: String) {
         self.postgres = postgres
         self.sqlite = SQLStatement(sqlite).sqlite

@@ -8,8 +8,7 @@ enum EventStoreSQL {
     /// The project's row, locked until commit on PostgreSQL, where two instances may update its
     /// settings at once; SQLite's writers take turns anyway.
     static let lockedSettings = SQLStatement(
-        postgres: "SELECT settings FROM projects WHERE write_key = $1 FOR UPDATE",
-        sqlite: "SELECT settings FROM projects WHERE write_key = $1")
+        lockingRows: "SELECT settings FROM projects WHERE write_key = $1 FOR UPDATE")
     static let saveSettings = SQLStatement(
         """
         INSERT INTO projects(write_key, settings) VALUES ($1, $2)

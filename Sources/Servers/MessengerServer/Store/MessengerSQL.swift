@@ -2,8 +2,9 @@ import CourierCore
 
 /// The messenger store's logic, written once against `SQLConnection` with statements written
 /// once for both engines (one schema, two engines). The few places the engines differ are
-/// statements with two texts (a `FOR UPDATE` PostgreSQL needs where SQLite's writers take turns
-/// anyway, `SKIP LOCKED` for one-time prekeys) and the mailbox rows, which each store inserts
+/// statements that lock rows, written once too (`SQLStatement(lockingRows:)`: a `FOR UPDATE`
+/// PostgreSQL needs where SQLite's writers take turns anyway, `SKIP LOCKED` for one-time
+/// prekeys), and the mailbox rows, which each store inserts
 /// its own way (`MessengerDatabaseStore.insertMailboxRows`).
 enum MessengerSQL {
     static let insertAccount = SQLStatement(
@@ -19,8 +20,7 @@ enum MessengerSQL {
     /// The account's row, locked until commit on PostgreSQL: two links at once take different
     /// device ids, two key uploads do not race on the identity key.
     static let lockedIdentityKey = SQLStatement(
-        postgres: "SELECT identity_key FROM accounts WHERE id = $1 FOR UPDATE",
-        sqlite: "SELECT identity_key FROM accounts WHERE id = $1")
+        lockingRows: "SELECT identity_key FROM accounts WHERE id = $1 FOR UPDATE")
     static let identityKey = SQLStatement("SELECT identity_key FROM accounts WHERE id = $1")
     static let deviceIds = SQLStatement("SELECT device_id FROM devices WHERE account_id = $1")
     static let device = SQLStatement(
@@ -65,16 +65,10 @@ enum MessengerSQL {
     /// concurrent caller pick the same first key, and all but one then delete nothing: `SKIP
     /// LOCKED` moves each to the next key no one holds. SQLite's writers take turns.
     static let takeOneTimePreKey = SQLStatement(
-        postgres: """
+        lockingRows: """
             DELETE FROM one_time_prekeys WHERE account_id = $1 AND device_id = $2 AND key_id = (
                 SELECT key_id FROM one_time_prekeys WHERE account_id = $1 AND device_id = $2
                 ORDER BY key_id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING key_id, public_key
-            """,
-        sqlite: """
-            DELETE FROM one_time_prekeys WHERE account_id = $1 AND device_id = $2 AND key_id = (
-                SELECT key_id FROM one_time_prekeys WHERE account_id = $1 AND device_id = $2
-                ORDER BY key_id LIMIT 1)
             RETURNING key_id, public_key
             """)
     static let earlierSends = SQLStatement(
@@ -82,8 +76,8 @@ enum MessengerSQL {
     /// The destination's devices, locked until commit on PostgreSQL (in id order, as every
     /// sender locks them): the mailbox ids taken for them become visible in the order given.
     static let destinationDevices = SQLStatement(
-        postgres: "SELECT device_id, registration_id FROM devices WHERE account_id = $1 ORDER BY device_id FOR UPDATE",
-        sqlite: "SELECT device_id, registration_id FROM devices WHERE account_id = $1 ORDER BY device_id")
+        lockingRows:
+            "SELECT device_id, registration_id FROM devices WHERE account_id = $1 ORDER BY device_id FOR UPDATE")
     static let nextConversationSeq = SQLStatement(
         """
         INSERT INTO conversations(id, last_seq) VALUES ($1, 1)
