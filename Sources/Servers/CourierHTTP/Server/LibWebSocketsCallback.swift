@@ -12,7 +12,9 @@ func libWebSocketsCallback(
     var id: UInt64 { user?.load(as: UInt64.self) ?? 0 }
     switch reason {
     case LWS_CALLBACK_HTTP:
-        guard let user, let exchange = LibWebSocketsExchange(wsi: wsi, extraHeaderNames: service.extraHeaderNames)
+        guard let user,
+            let exchange = LibWebSocketsExchange(
+                wsi: wsi, remoteAddress: service.peerAddress(wsi), extraHeaderNames: service.extraHeaderNames)
         else {
             return -1
         }
@@ -35,7 +37,8 @@ func libWebSocketsCallback(
         // Non-zero declines `permessage-deflate` for a route configured without compression.
         return service.sockets.allowsCompression(wsi) ? 0 : 1
     case LWS_CALLBACK_ESTABLISHED:
-        guard let user, let socket = service.sockets.established(wsi) else { return -1 }
+        guard let user, let socket = service.sockets.established(wsi, remoteAddress: service.peerAddress(wsi))
+        else { return -1 }
         user.storeBytes(of: socket, as: UInt64.self)
         return 0
     case LWS_CALLBACK_RECEIVE:
@@ -72,7 +75,7 @@ func libWebSocketsCallback(
         service.connectionOpened()
         return 0
     case LWS_CALLBACK_WSI_DESTROY:
-        service.connectionClosed()
+        service.connectionClosed(wsi)
         return 0
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         service.wake()

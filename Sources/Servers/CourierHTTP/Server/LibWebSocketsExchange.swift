@@ -41,8 +41,8 @@ final class LibWebSocketsExchange {
     var chunked = false
     var remaining = 0
 
-    /// Reads what lws has parsed of the request's head.
-    init?(wsi: OpaquePointer, extraHeaderNames: [String] = []) {
+    /// Reads what lws has parsed of the request's head; `remoteAddress` is the connection's peer.
+    init?(wsi: OpaquePointer, remoteAddress: String, extraHeaderNames: [String] = []) {
         guard let method = LibWebSocketsHeaders.method(wsi) else { return nil }
         self.wsi = wsi
         started = DispatchTime.now().uptimeNanoseconds
@@ -50,11 +50,7 @@ final class LibWebSocketsExchange {
         path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
         queryString = LibWebSocketsHeaders.query(wsi)
         headers = LibWebSocketsHeaders.all(wsi, extraNames: extraHeaderNames)
-        remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { peer in
-            peer.initialize(repeating: 0)
-            lws_get_peer_simple(wsi, peer.baseAddress, peer.count)
-            return String(cString: peer.baseAddress!)
-        }
+        self.remoteAddress = remoteAddress
         if headers["content-length"] == nil, headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             dechunker = ChunkedBodyDecoder()
         }

@@ -133,8 +133,36 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// Connections (the listening socket included) this context has created, for any thread.
     let accepted = Atomic(0)
 
-    /// lws has freed a connection's state (the listening socket's too, when the context goes).
-    func connectionClosed() { openConnections = max(0, openConnections - 1) }
+    /// lws is freeing a connection's state (the listening socket's too, when the context goes).
+    func connectionClosed(_ wsi: OpaquePointer) {
+        openConnections = max(0, openConnections - 1)
+        if let kept = lws_get_opaque_user_data(wsi) {
+            lws_set_opaque_user_data(wsi, nil)
+            Unmanaged<PeerAddress>.fromOpaque(kept).release()
+        }
+    }
+
+    /// The connection's peer address. Read once per connection (`getpeername`, a system call)
+    /// and kept on it, as lws's per-connection user data, until lws destroys the connection:
+    /// every request of a keep-alive connection has the same peer.
+    func peerAddress(_ wsi: OpaquePointer) -> String {
+        if let kept = lws_get_opaque_user_data(wsi) {
+            return Unmanaged<PeerAddress>.fromOpaque(kept).takeUnretainedValue().text
+        }
+        let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { peer in
+            peer.initialize(repeating: 0)
+            lws_get_peer_simple(wsi, peer.baseAddress, peer.count)
+            return String(cString: peer.baseAddress!)
+        }
+        lws_set_opaque_user_data(wsi, Unmanaged.passRetained(PeerAddress(text)).toOpaque())
+        return text
+    }
+
+    /// A connection's peer address, kept on the connection by `peerAddress`.
+    private final class PeerAddress {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
 
     /// A request's headers are in: starts an exchange, and runs the handler at once when there is
     /// no body to wait for.

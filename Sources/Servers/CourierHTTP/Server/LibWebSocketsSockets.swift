@@ -86,9 +86,13 @@ final class LibWebSocketsSockets: @unchecked Sendable {
 
     /// The handshake is done (`LWS_CALLBACK_ESTABLISHED`; the request's headers are still
     /// readable): opens the channel and starts the route's task.
+    /// - Parameter remoteAddress: the connection's peer.
     /// - Returns: the socket's id, or `nil` to close the connection.
-    func established(_ wsi: OpaquePointer) -> UInt64? {
-        guard let exchange = LibWebSocketsExchange(wsi: wsi, extraHeaderNames: extraHeaderNames) else { return nil }
+    func established(_ wsi: OpaquePointer, remoteAddress: String) -> UInt64? {
+        guard
+            let exchange = LibWebSocketsExchange(
+                wsi: wsi, remoteAddress: remoteAddress, extraHeaderNames: extraHeaderNames)
+        else { return nil }
         let id = Self.idBit | nextID
         nextID += 1
         // With permessage-deflate on, every message this side sends is compressed afresh: lws
