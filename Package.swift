@@ -66,6 +66,10 @@ let package = Package(
         .systemLibrary(
             name: "CNATS", path: "Sources/System/CNATS", pkgConfig: "libnats",
             providers: [.apt(["libnats-dev"]), .brew(["cnats"])]),
+        // simdjson (C++): measured beside Courier's parser by `courier-bench json` (CSimdJSONPeer).
+        .systemLibrary(
+            name: "CSimdJSON", path: "Sources/System/CSimdJSON",
+            providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
         // RE2 is C++: a few extern "C" functions in front of it, for FlagRules' regex conditions.
         .target(
             name: "CRE2Shim", dependencies: ["CRE2"], path: "Sources/System/CRE2Shim",
@@ -178,12 +182,16 @@ let package = Package(
         // `courier-bench sdk-size` to weigh.
         .executableTarget(name: "sdk-size-probe", dependencies: ["Analytics"], path: "Benchmarks/sdk-size-probe"),
         .executableTarget(name: "hello-size-probe", path: "Benchmarks/hello-size-probe"),
+        // simdjson walking a Segment batch, the peer of Courier's parser in `courier-bench json`.
+        .target(
+            name: "CSimdJSONPeer", dependencies: ["CSimdJSON"], path: "Benchmarks/CSimdJSONPeer",
+            linkerSettings: [.linkedLibrary("simdjson")]),
         .executableTarget(
             name: "courier-bench",
             dependencies: [
                 "AnalyticsCollector", "Analytics", "CourierHTTP", "CourierCore", "SignalInteropPeer", "CBareHTTPPeer",
                 "CourierTesting", "FeatureFlags", "FlagServer", "ImagePipeline", "MessengerServer", "Realtime", "Sync",
-                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres", "CourierNATS",
+                "SyncServer", "Messenger", "CourierCommandLine", "CourierPostgres", "CourierNATS", "CSimdJSONPeer",
             ],
             path: "Benchmarks/courier-bench"),
         .testTarget(
