@@ -140,6 +140,21 @@ struct SyncCycleTests {
         #expect(latest.map(\.id) == latest.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
+    @Test func anObserverReadsWhenAskedCoveringEveryCommitSinceAndUnsubscribesWhenReleased() async throws {
+        let harness = try await SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        do {
+            var results = alice.observe(collection: "notes").makeAsyncIterator()
+            #expect(await results.next() == [])
+            #expect(await alice.signals.observerCount == 1)
+            // Nothing is read while the consumer is away; its next value covers all 50 commits.
+            for index in 0..<50 { try await alice.set("notes", id: "n-\(index)", fields: ["i": .int(Int64(index))]) }
+            #expect(await results.next()?.count == 50)
+        }
+        #expect(await alice.signals.observerCount == 0)
+    }
+
     @Test func aBatchIsOneCommitThatObserversSeeOnceAndAFailedDeleteWritesNothing() async throws {
         let harness = try await SyncHarness()
         defer { harness.stop() }

@@ -21,6 +21,9 @@ final class CollectionSignals: Sendable {
     static let maximumPendingIDs = 512
     private let observers = Mutex<(next: Int, all: [Int: Observer])>((0, [:]))
 
+    /// Observers subscribed now (an observation's stream, once released, unsubscribes).
+    var observerCount: Int { observers.withLock { $0.all.count } }
+
     /// A stream that yields once now and then whenever `collection` changed, and the function
     /// that takes (and clears) what changed.
     func subscribe(_ collection: String) -> (signals: AsyncStream<Void>, take: @Sendable () -> Pending) {

@@ -79,34 +79,13 @@ public actor SyncClient {
     public nonisolated func outcomes() -> AsyncStream<OperationOutcome> { outcomeFeed.subscribe() }
 
     /// The records of `collection` (by id) now, and again after commits that touch the
-    /// collection, coalesced: GRDB's `ValueObservation` is the model. After a burst it re-reads
-    /// only the records that changed.
+    /// collection, coalesced: GRDB's `ValueObservation` is the model. The records are read when
+    /// the consumer asks for the next value, covering every commit since the last one it took,
+    /// and after a burst only the records that changed are read again.
     public nonisolated func observe(collection: String) -> AsyncStream<[LocalRecord]> {
         let (signals, take) = signals.subscribe(collection)
-        let store = store
-        return AsyncStream { continuation in
-            let task = Task {
-                var rows: [LocalRecord] = []
-                for await _ in signals {
-                    switch take() {
-                    case .all:
-                        guard let fresh = try? store.records(collection: collection) else { continue }
-                        rows = fresh
-                    case .ids(let ids):
-                        do {
-                            try store.merge(ids, into: &rows, collection: collection)
-                        } catch {
-                            // Read everything instead; a store that cannot be read skips the signal.
-                            guard let fresh = try? store.records(collection: collection) else { continue }
-                            rows = fresh
-                        }
-                    }
-                    continuation.yield(rows)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        let reader = CollectionReader(collection: collection, store: store, signals: signals, take: take)
+        return AsyncStream(unfolding: { await reader.next() })
     }
 
     /// Operations the server refused for good, oldest first.
