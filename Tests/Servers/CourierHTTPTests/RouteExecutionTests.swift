@@ -121,6 +121,19 @@ struct RouteExecutionTests {
         await server.shutdown(deadline: .zero)
     }
 
+    @Test func aChunkedBodyWholeInItsLastPieceIsAnsweredOnTheLoop() async throws {
+        let port = server.port
+        let answer = try await offPool { () -> (status: Int, head: String, body: [UInt8])? in
+            let socket = try RawSocket(port: port)
+            try socket.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            return socket.readResponse()
+        }
+        #expect(answer?.status == 200)
+        #expect(answer?.body == Array("hello".utf8))
+        await server.shutdown(deadline: .zero)
+    }
+
     @Test func theMiddlewareChainAndErrorAnswersAreTheSameOnTheLoop() async throws {
         let refused = try await get("/refused")
         #expect(refused.status == 403)

@@ -23,8 +23,12 @@ func libWebSocketsCallback(
         return service.writeIfAnswered(started, session: user) ?? 0
     case LWS_CALLBACK_HTTP_BODY:
         // `input` is lws's buffer, valid only during this call: the service copies it.
-        guard let input, id != 0 else { return 0 }
-        return service.receive(id, UnsafeRawBufferPointer(start: input, count: length)) ? 0 : -1
+        let receiving = id
+        guard let input, receiving != 0 else { return 0 }
+        guard service.receive(receiving, UnsafeRawBufferPointer(start: input, count: length)) else { return -1 }
+        // A chunked body is whole in the piece that holds its last chunk: an `.onLoop` route has
+        // answered it in this call.
+        return service.writeIfAnswered(receiving, session: user) ?? 0
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         let completed = id
         guard completed != 0 else { return 0 }

@@ -307,6 +307,9 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The loop was woken: takes the handlers' responses and asks for a writable callback on
     /// each connection still open; breaks the loop when a stop was asked for.
     func wake() {
+        // `.onLoop` handlers resumed on other threads since the last turn: what they answer now
+        // joins the mailbox taken below.
+        loopExecutor.run()
         let (responses, streamsReady, stopping, stopDeadline) = mailbox.withLock { box in
             let taken = (box.responses, box.streamsReady)
             box.responses = []
@@ -314,8 +317,6 @@ final class LibWebSocketsService: @unchecked Sendable {
             box.wakePending = false
             return (taken.0, taken.1, box.stopRequested, box.stopDeadline)
         }
-        // `.onLoop` handlers resumed on other threads since the last turn.
-        loopExecutor.run()
         for (id, response) in responses { answer(id, response) }
         for id in streamsReady {
             guard let exchange = exchanges[id] else { continue }
