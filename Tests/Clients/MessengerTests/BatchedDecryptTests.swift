@@ -219,11 +219,7 @@ private final class GatheringSocket: RealtimeSocket {
     func receive() async -> WebSocketMessage? {
         owner.reading()
         let message = await inner.receive()
-        if case .text(let text) = message, let frame = try? JSONParser.parse(text),
-            frame["path"]?.stringValue == "/api/v1/message", let id = frame["id"]?.intValue
-        {
-            owner.noteMessage(id: id)
-        }
+        if let id = DeliveryFrames.envelopeRequestId(message) { owner.noteMessage(id: id) }
         return message
     }
 

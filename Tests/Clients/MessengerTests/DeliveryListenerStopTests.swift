@@ -126,11 +126,7 @@ private final class HoldingSocket: RealtimeSocket {
 
     func receive() async -> WebSocketMessage? {
         let message = await inner.receive()
-        if case .text(let text) = message, let frame = try? JSONParser.parse(text),
-            frame["path"]?.stringValue == "/api/v1/message", let id = frame["id"]?.intValue
-        {
-            owner.noteMessage(id: id)
-        }
+        if let id = DeliveryFrames.envelopeRequestId(message) { owner.noteMessage(id: id) }
         return message
     }
 
