@@ -189,19 +189,6 @@ struct PIIScrubberTests {
 }
 
 struct EncodingTests {
-    @Test func messageIdsAreUniqueVersion4UUIDs() {
-        var generator = MessageIdGenerator()
-        let ids = (0..<10_000).map { _ in generator.next() }
-        #expect(Set(ids).count == ids.count)
-        for id in ids.prefix(100) {
-            let parts = id.split(separator: "-")
-            #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
-            #expect(parts[2].first == "4")
-            #expect(["8", "9", "a", "b"].contains(parts[3].first))
-            #expect(id == id.lowercased())
-        }
-    }
-
     @Test(arguments: [AnalyticsEvent.Kind.track, .screen, .identify, .group, .alias])
     func fastEncodingMatchesTheJSONModel(kind: AnalyticsEvent.Kind) throws {
         let context: [String: JSONValue] = ["library": ["name": "x"], "sessionId": 7]

@@ -184,6 +184,44 @@ struct SyncCycleTests {
         #expect(try await harness.serverSnapshot().records.filter { !$0.deleted }.count == 99)
     }
 
+    @Test func aLocalWriteHandsItsObserversTheRecordAsCommittedAndAPullIsReadBack() async throws {
+        let harness = try await SyncHarness()
+        defer { harness.stop() }
+        let (alice, _) = try harness.client("alice")
+        let (phone, _) = try harness.client("phone")
+        let (signals, take) = await alice.signals.subscribe("notes")
+        defer { withExtendedLifetime(signals) {} }  // a released stream unsubscribes
+        #expect(take() == .all)
+        try await alice.set("notes", id: "n", fields: ["a": 1, "b": "x"])
+        try await alice.sync()
+        _ = take()
+        // A partial update merges with the stored fields; `null` removes one.
+        try await alice.set("notes", id: "n", fields: ["b": nil, "c": true])
+        let stored = try #require(try await alice.record("notes", id: "n"))
+        #expect(stored.fields == ["a": 1, "c": true] && stored.version == 1 && stored.isPending)
+        #expect(take() == .records(["n": .state(stored)]), "the observer needs no read of its own")
+        try await alice.delete("notes", id: "n")
+        #expect(take() == .records(["n": .state(nil)]))
+
+        try await alice.sync()
+        try await phone.sync()
+        try await phone.set("notes", id: "p", fields: ["from": "phone"])
+        try await phone.sync()
+        _ = take()
+        try await alice.sync()
+        // The writer of a pull does not say, so the observer reads the record.
+        #expect(take() == .records(["p": .unread]))
+
+        var results = alice.observe(collection: "notes").makeAsyncIterator()
+        #expect(await results.next() == [try #require(try await alice.record("notes", id: "p"))])
+        try await alice.write([
+            .set(collection: "notes", id: "q", fields: ["i": 1]), .set(collection: "notes", id: "q", fields: ["i": 2]),
+            .delete(collection: "notes", id: "p"),
+        ])
+        #expect(await results.next() == [try #require(try await alice.record("notes", id: "q"))])
+        #expect(try await alice.records("notes").map(\.fields) == [["i": 2]])
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func eachOperationReportsItsOutcome(backend: StoreBackend) async throws {
         let harness = try await SyncHarness(backend: backend)

@@ -50,12 +50,28 @@ struct ServerLifecycleTests {
         return http
     }
 
+    /// A job that says when `run()` has begun. A test shuts a server down only after that: a
+    /// `run()` task that a loaded machine starts after the shutdown finds the server stopped and
+    /// is refused, which is right for it and not what the test checks.
+    static func runEntered() -> (job: BackgroundJob, entered: AsyncStream<Void>) {
+        let (entered, continuation) = AsyncStream.makeStream(of: Void.self)
+        let job = BackgroundJob(name: "run-entered") {
+            continuation.yield()
+            // Waits for the shutdown's cancellation only.
+            let (never, _) = AsyncStream.makeStream(of: Void.self)
+            for await _ in never {}
+        }
+        return (job, entered)
+    }
+
     @Test func runServesUntilShutdownAndThenReturns() async throws {
         var router = Router()
         router.add("GET", "/hello") { _ in .text("hello") }
-        let server = HTTPServer(configuration: Self.configuration(), router: router)
+        let (job, entered) = Self.runEntered()
+        let server = HTTPServer(configuration: Self.configuration(), router: router, jobs: [job])
         try server.start()
         let running = Task { try await server.run() }
+        _ = await entered.first { _ in true }
         let answer = try await HTTPClient(timeout: .seconds(30)).send("GET", server.baseURL + "/hello")
         #expect(answer.status == 200)
         #expect(await server.shutdown(deadline: .seconds(5)) == 0)
@@ -89,9 +105,11 @@ struct ServerLifecycleTests {
         var router = Router()
         router.add("GET", "/slow") { _, _ in await held.handle() }
         router.add("GET", "/fast") { _ in .text("fast") }
-        let server = HTTPServer(configuration: Self.configuration(), router: router)
+        let (job, runEntered) = Self.runEntered()
+        let server = HTTPServer(configuration: Self.configuration(), router: router, jobs: [job])
         try server.start()
         let running = Task { try await server.run() }
+        _ = await runEntered.first { _ in true }
         let client = HTTPClient(timeout: .seconds(30))
         let inFlight = Task { try await client.send("GET", server.baseURL + "/slow") }
         var entered = held.entered.makeAsyncIterator()

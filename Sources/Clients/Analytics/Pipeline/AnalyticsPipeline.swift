@@ -40,7 +40,7 @@ actor AnalyticsPipeline {
     /// `context` plus the session and sampling members, rebuilt only when either changes, with
     /// its encoded bytes, so events share one dictionary and one encoding.
     var sessionContext: (rate: Double, session: Int64, value: [String: JSONValue], bytes: [UInt8])?
-    var messageIds = MessageIdGenerator()
+    var messageIds = RandomUUIDGenerator()
 
     init(configuration: AnalyticsConfiguration, stats: StatsRecorder) {
         self.configuration = configuration

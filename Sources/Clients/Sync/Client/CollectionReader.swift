@@ -1,5 +1,6 @@
 /// What `SyncClient.observe` reads for its consumer: waits for the collection's next change
-/// signal, then brings its rows up to date, reading only the changed records when it can.
+/// signal, then brings its rows up to date, reading only the changed records when it can and
+/// none at all for records a local write handed over.
 ///
 /// Reads happen only when the consumer asks, so the rows handed out last are no longer shared
 /// with a buffered copy when they are merged into (a whole collection is never copied per
@@ -30,9 +31,16 @@ final class CollectionReader: @unchecked Sendable {
             case .all:
                 guard let fresh = try? store.records(collection: collection) else { continue }
                 rows = fresh
-            case .ids(let ids):
+            case .records(let changed):
+                var unread: Set<String> = []
+                for (id, known) in changed {
+                    switch known {
+                    case .unread: unread.insert(id)
+                    case .state(let record): rows.place(record, id: id)
+                    }
+                }
                 do {
-                    try store.merge(ids, into: &rows, collection: collection)
+                    try store.merge(unread, into: &rows, collection: collection)
                 } catch {
                     // Read everything instead; a store that cannot be read skips the signal.
                     guard let fresh = try? store.records(collection: collection) else { continue }
@@ -42,5 +50,30 @@ final class CollectionReader: @unchecked Sendable {
             return rows
         }
         return nil
+    }
+}
+
+extension [LocalRecord] {
+    /// Puts `record` where `id` belongs in these rows, sorted by id as SQLite's `ORDER BY id`
+    /// sorts them (by bytes): replaces the row with that id, inserts it in order, or removes the
+    /// row when `record` is `nil`.
+    mutating func place(_ record: LocalRecord?, id: String) {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        let found = low < count && self[low].id == id
+        switch (found, record) {
+        case (true, let record?): self[low] = record
+        case (true, nil): remove(at: low)
+        case (false, let record?): insert(record, at: low)
+        case (false, nil): break
+        }
     }
 }

@@ -1,15 +1,27 @@
 import Synchronization
 
-/// Observers of collections. Each holds at most one pending "changed" signal and the ids changed
+/// Observers of collections. Each holds at most one pending "changed" signal and what changed
 /// since its last read, so a burst of commits costs an observer one read of just those records
 /// (GRDB coalesces the same way); past `maximumPendingIDs` it re-reads the whole collection.
+///
+/// A local write hands over the record as it committed it, so its observers take that state
+/// without reading it back: an observed write costs the writer no reader contending with it
+/// for SQLite's locks.
 final class CollectionSignals: Sendable {
+    /// What an observer knows about one changed record.
+    enum Known: Sendable, Equatable {
+        /// Read it from the store (a pull or a resolution: the writer did not say).
+        case unread
+        /// Its state after the change: `nil` when it is deleted.
+        case state(LocalRecord?)
+    }
+
     /// What changed since an observer last looked.
     enum Pending: Sendable, Equatable {
-        /// Re-read everything (the first read, or too many ids to fetch one by one).
+        /// Re-read everything (the first read, or too many ids to keep one by one).
         case all
-        /// These ids changed.
-        case ids(Set<String>)
+        /// These records changed.
+        case records([String: Known])
     }
 
     private struct Observer {
@@ -40,25 +52,35 @@ final class CollectionSignals: Sendable {
         let take: @Sendable () -> Pending = { [weak self] in
             self?.observers.withLock { state in
                 guard let pending = state.all[id]?.pending else { return .all }
-                state.all[id]?.pending = .ids([])
+                state.all[id]?.pending = .records([:])
                 return pending
             } ?? .all
         }
         return (stream, take)
     }
 
-    /// Records the changed ids for the observers of their collections and signals them.
-    func send(_ changes: [RecordChange]) {
+    /// Records the changes for the observers of their collections and signals them.
+    /// - Parameter states: for each change, the record as committed (`nil`: deleted), when the
+    ///   writer knows it; `nil` when observers must read the records.
+    func send(_ changes: [RecordChange], states: [LocalRecord?]? = nil) {
         guard !changes.isEmpty else { return }
         let woken = observers.withLock { state -> [AsyncStream<Void>.Continuation] in
             var woken: [AsyncStream<Void>.Continuation] = []
             for (key, observer) in state.all {
-                let ids = changes.lazy.filter { $0.collection == observer.collection }.map(\.id)
-                guard !ids.isEmpty else { continue }
-                if case .ids(var pending) = observer.pending {
-                    pending.formUnion(ids)
-                    state.all[key]?.pending = pending.count > Self.maximumPendingIDs ? .all : .ids(pending)
+                var touched = false
+                guard case .records(var pending) = observer.pending else {
+                    if changes.contains(where: { $0.collection == observer.collection }) {
+                        woken.append(observer.continuation)
+                    }
+                    continue
                 }
+                // In commit order: a later change to the same record replaces what is known.
+                for (index, change) in changes.enumerated() where change.collection == observer.collection {
+                    pending[change.id] = states.map { .state($0[index]) } ?? .unread
+                    touched = true
+                }
+                guard touched else { continue }
+                state.all[key]?.pending = pending.count > Self.maximumPendingIDs ? .all : .records(pending)
                 woken.append(observer.continuation)
             }
             return woken

@@ -132,41 +132,59 @@ public actor SyncClient {
     ///   `.storage`.
     public func write(_ writes: [LocalWrite]) throws(SyncError) {
         guard !writes.isEmpty else { return }
-        try storage {
+        let states = try storage {
             try store.pool.transaction { db in
-                for write in writes where !(try apply(db, write.collection, id: write.id, fields: write.fields)) {
-                    // Thrown inside the transaction, so the writes before it roll back too.
-                    throw SyncError(.invalidArgument, "no record \(write.collection)/\(write.id) to delete")
+                try writes.map { write in
+                    guard let state = try apply(db, write.collection, id: write.id, fields: write.fields) else {
+                        // Thrown inside the transaction, so the writes before it roll back too.
+                        throw SyncError(.invalidArgument, "no record \(write.collection)/\(write.id) to delete")
+                    }
+                    return state
                 }
             }
         }
         publish(
-            writes.map { RecordChange(collection: $0.collection, id: $0.id, deleted: $0.fields == nil, origin: .local) }
-        )
+            writes.map {
+                RecordChange(collection: $0.collection, id: $0.id, deleted: $0.fields == nil, origin: .local)
+            },
+            states: states)
     }
 
     /// Writes locally and appends the operation to the oplog, in one transaction.
     private func write(_ collection: String, id: String, fields: [String: JSONValue]?) throws(SyncError) {
-        let found = try storage {
+        let state = try storage {
             try store.pool.transaction { db in try apply(db, collection, id: id, fields: fields) }
         }
-        guard found else { throw SyncError(.invalidArgument, "no record \(collection)/\(id) to delete") }
-        publish([RecordChange(collection: collection, id: id, deleted: fields == nil, origin: .local)])
+        guard let state else { throw SyncError(.invalidArgument, "no record \(collection)/\(id) to delete") }
+        publish(
+            [RecordChange(collection: collection, id: id, deleted: fields == nil, origin: .local)], states: [state])
     }
 
     /// Sets `fields` (or deletes, for `nil`) on the record and appends the operation, inside the
-    /// caller's transaction. Returns `false` for a delete of a record that does not exist.
-    private func apply(_ db: Database, _ collection: String, id: String, fields: [String: JSONValue]?) throws -> Bool {
+    /// caller's transaction.
+    /// - Returns: the record as the app now sees it (`.some(nil)` once deleted), or `nil` for a
+    ///   delete of a record that does not exist.
+    private func apply(
+        _ db: Database, _ collection: String, id: String, fields: [String: JSONValue]?
+    ) throws -> LocalRecord?? {
         let stamp = hlc.now().description
         var row =
             try LocalStore.row(db, collection, id)
             ?? LocalStore.Row(fields: [:], deleted: false, version: 0, base: nil, hlc: stamp)
         if fields == nil && (row.deleted || (row.version == 0 && row.base == nil && row.fields.isEmpty)) {
-            return false
+            return nil
         }
         if let fields {
             if row.deleted { row.fields = [:] }
-            for (name, value) in fields { row.fields[name] = value.isNull ? nil : value }
+            for (name, value) in fields {
+                // Spelled out: `value.isNull ? nil : value` is a `JSONValue`, so its `nil` would
+                // store `null` instead of removing the field.
+                if value.isNull {
+                    row.fields.removeValue(forKey: name)
+                } else {
+                    row.fields[name] = value
+                }
+            }
             row.deleted = false
         } else {
             row.fields = [:]
@@ -175,7 +193,12 @@ public actor SyncClient {
         row.hlc = stamp
         try LocalStore.save(db, collection, id, row)
         try store.append(db, collection: collection, id: id, fields: fields, baseVersion: row.version, hlc: stamp)
-        return true
+        // Its operation was just appended, so it is pending.
+        let state =
+            row.deleted
+            ? nil
+            : LocalRecord(collection: collection, id: id, fields: row.fields, version: row.version, isPending: true)
+        return .some(state)
     }
 
     // MARK: dead letters
@@ -208,9 +231,11 @@ public actor SyncClient {
     }
 
     /// Tells change subscribers and collection observers about committed changes.
-    func publish(_ changes: [RecordChange]) {
+    /// - Parameter states: for each change, the record as committed (`nil`: deleted), when the
+    ///   caller knows it, so observers need not read it back.
+    func publish(_ changes: [RecordChange], states: [LocalRecord?]? = nil) {
         changeFeed.send(changes)
-        signals.send(changes)
+        signals.send(changes, states: states)
     }
 
     func storage<T>(_ body: () throws -> T) throws(SyncError) -> T {

@@ -161,26 +161,7 @@ final class LocalStore: Sendable {
             }
         }
         let live = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for id in ids {
-            // SQLite's `ORDER BY id` compares bytes: so does this search.
-            var low = 0
-            var high = rows.count
-            while low < high {
-                let middle = (low + high) / 2
-                if rows[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            let found = low < rows.count && rows[low].id == id
-            switch (found, live[id]) {
-            case (true, let record?): rows[low] = record
-            case (true, nil): rows.remove(at: low)
-            case (false, let record?): rows.insert(record, at: low)
-            case (false, nil): break
-            }
-        }
+        for id in ids { rows.place(live[id], id: id) }
     }
 
     /// `RecordSetChecksum` of the server copies this client holds.

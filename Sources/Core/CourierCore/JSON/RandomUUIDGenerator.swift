@@ -4,12 +4,13 @@
     import Glibc
 #endif
 
-/// Random version-4 UUID strings for `messageId`s: 122 bits from the system's CSPRNG
-/// (`/dev/urandom` on Linux, `arc4random_buf` on Apple platforms) for every id, so no id says
-/// anything about the next one. The random bytes are fetched 4 KiB at a time (three system calls
+/// Random version-4 UUID strings (the SDK's `messageId`s, `Identifier.uuid()`): 122 bits from
+/// the system's CSPRNG (`/dev/urandom` on Linux, `arc4random_buf` on Apple platforms) for every
+/// id, so no id says anything about the next one. The random bytes are fetched 4 KiB at a time (three system calls
 /// per 256 ids instead of two per id) and each word is used once. Formatted by hand, which is far
-/// cheaper per event than `UUID().uuidString.lowercased()`.
-package struct MessageIdGenerator {
+/// cheaper than `UUID().uuidString.lowercased()`, which on Linux opens, reads and closes
+/// `/dev/urandom` for every id.
+package struct RandomUUIDGenerator {
     private var words = [UInt64](repeating: 0, count: 512)
     private var nextWord = 512
     private var system = SystemRandomNumberGenerator()
