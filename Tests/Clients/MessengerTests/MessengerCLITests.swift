@@ -170,7 +170,9 @@ struct MessengerCLITests {
         #expect(await phone.waitFor("to both of your devices"), "\(phone.output)")
         #expect(await tablet.waitFor("to both of your devices"), "\(tablet.output)")
         try tablet.send("/to \(bob.credentials.accountId) from the tablet")
-        #expect(await phone.waitFor("(device 2): from the tablet"), "the phone gets the tablet's own copy")
+        #expect(
+            await phone.waitFor("(device 2): from the tablet"),
+            "the phone gets the tablet's own copy: phone \(phone.output) tablet \(tablet.output)")
 
         _ = try await register("carol", on: server, in: dir)
         let carol = try ChatProcess(courier, ["chat", "--name", "carol", "--dir", dir + "/carol"])

@@ -73,10 +73,13 @@ struct ClusterMessengerTests {
             same.append(DispatchTime.now().uptimeNanoseconds - sent)
         }
         #expect(order == order.sorted() && Set(order).count == 1_000)
-        // Send answered, then delivered: across instances costs a NATS hop, not a poll.
+        // Send answered, then delivered: across instances it is the bus's wake-up, not the
+        // catch-up poll (every 30 s) that delivers, so each arrival takes a fraction of the poll's
+        // interval. The bound says which path delivered, not how fast: timings on a loaded
+        // machine are the benchmarks' to report (`courier-bench messenger-cluster`).
         let (acrossMedian, sameMedian) = (across.sorted()[500], same.sorted()[500])
         #expect(
-            acrossMedian <= sameMedian + 2_000_000,
+            acrossMedian < 1_000_000_000,
             "median send → delivery across instances \(acrossMedian / 1_000) µs, on the same one \(sameMedian / 1_000) µs"
         )
     }
