@@ -41,6 +41,27 @@ struct DeviceLinkingTests {
         try server.expectNoPlaintext(["to both of your devices", "from the tablet"])
     }
 
+    @Test func sendsStartedTogetherOnANewDeviceAllReachTheAccountsOtherDevice() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let bob = try await server.register("bob")
+        let tablet = try await server.link("tablet", to: phone)
+        // The tablet knows none of its account's other devices yet: the first send asks the
+        // server, and the sends beside it wait for that answer instead of going without them.
+        let bobAccount = bob.credentials.accountId
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<4 {
+                group.addTask { _ = try await tablet.send(text: "together \(index)", to: bobAccount) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Set(try await bob.sync().bodies).count == 4)
+        #expect(
+            Set(try await phone.sync().bodies) == Set((0..<4).map { "together \($0)" }),
+            "the phone gets the tablet's own copy of each")
+    }
+
     @Test func aCodeTakesOneProvisionAndAForeignOneIsRefused() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

@@ -35,6 +35,8 @@ public actor MessengerClient {
     nonisolated var clock: any Clock { configuration.clock }
     /// When the own device list was last asked for because no other own device was known.
     var ownDevicesAskedAt: Int64?
+    /// The question for this account's devices while it is out (`learnOwnDevicesIfNone`).
+    var ownDevicesAsking: Task<Void, any Error>?
     /// The gaps per conversation that last started a catch-up: a gap that the catch-up could not
     /// fill (a seq used by a message this device never gets) does not start another.
     var gapsCaughtUp: [String: [ClosedRange<Int64>]] = [:]
@@ -123,14 +125,20 @@ public actor MessengerClient {
 
     /// Asks for this account's devices when no other one is known (at most once a minute), so a
     /// second device gets its copies from the first message on. Best effort for senders: a failure
-    /// leaves the roster as it was, and a send a minute later asks again.
+    /// leaves the roster as it was, and a send a minute later asks again. A send that comes while
+    /// the question is out waits for its answer (it went on without the devices before, and they
+    /// missed its copy).
     func learnOwnDevicesIfNone() async throws {
+        if let asking = ownDevicesAsking { return try await asking.value }
         let known = try storage.read { try DeviceRoster.active(account: credentials.accountId, db: $0) }
         guard known.allSatisfy({ $0 == credentials.deviceId }) else { return }
         let now = clock.nowMilliseconds
         if let asked = ownDevicesAskedAt, now - asked < 60_000 { return }
         ownDevicesAskedAt = now
-        try await refreshOwnDevices()
+        let asking = Task { try await refreshOwnDevices() }
+        ownDevicesAsking = asking
+        defer { ownDevicesAsking = nil }
+        try await asking.value
     }
 
     /// Asks the server for this account's devices and adds new ones to the roster, so that the
