@@ -73,16 +73,13 @@ extension MessengerClient {
     }
 
     /// Seals `content` for every device of `accounts` and this account's other devices, all
-    /// with the message's client id; returns the server's sequence number.
+    /// with the message's client id; returns the server's sequence number. This account's own
+    /// copy goes out beside the others, not after them, so a send waits for one round trip.
     func fanOut(_ content: MessageContent, of message: Message, to accounts: [String]) async throws -> Int64? {
-        let seal = SesameSender.pairwise(content.encoded)
-        let serverSeq = try await sesame.send(
-            toAll: accounts, conversation: message.conversationId, clientMessageId: message.clientId,
-            timestamp: message.sentAt, seal: seal)
-        let ownSeq = try await sesame.send(
-            to: credentials.accountId, conversation: message.conversationId, clientMessageId: message.clientId,
-            timestamp: message.sentAt, seal: seal)
-        return serverSeq ?? ownSeq
+        let own = credentials.accountId
+        return try await sesame.send(
+            toAll: accounts.contains(own) ? accounts : accounts + [own], conversation: message.conversationId,
+            clientMessageId: message.clientId, timestamp: message.sentAt, seal: SesameSender.pairwise(content.encoded))
     }
 
     /// Tells `account` that the user started or stopped typing (ephemeral: not stored anywhere).
