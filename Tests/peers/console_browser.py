@@ -39,13 +39,25 @@ def step(name):
 
 
 def courier(*arguments, check=True):
-    """Runs the courier CLI against the server."""
-    result = subprocess.run(
-        [CLI, *arguments, "--server", BASE],
-        env={**os.environ, "COURIER_ADMIN_TOKEN": TOKEN},
-        capture_output=True, text=True, timeout=60)
-    if check and result.returncode != 0:
-        raise AssertionError(f"courier {' '.join(arguments)} failed: {result.returncode} {result.stderr}")
+    """Runs the courier CLI against the server. A run that fails or overruns says what it printed
+    and how long it took, so a failure on a loaded machine can be read from the test's output."""
+    started = time.monotonic()
+    try:
+        result = subprocess.run(
+            [CLI, *arguments, "--server", BASE],
+            env={**os.environ, "COURIER_ADMIN_TOKEN": TOKEN},
+            capture_output=True, text=True, timeout=100)
+    except subprocess.TimeoutExpired as overrun:
+        raise AssertionError(
+            f"courier {' '.join(arguments)} still running after {overrun.timeout} s: "
+            f"stderr {overrun.stderr!r} stdout {overrun.output!r}") from None
+    elapsed = time.monotonic() - started
+    if result.returncode != 0:
+        message = (f"courier {' '.join(arguments)} failed after {elapsed:.1f} s: "
+                   f"{result.returncode} {result.stderr}")
+        if check:
+            raise AssertionError(message)
+        print(message, file=sys.stderr, flush=True)
     return result
 
 
