@@ -130,6 +130,12 @@ struct MessengerBenchmark {
             let now = clock.now
             for text in texts { starts.record(text, now) }
         }
+        // The sender is online too, as an app in use is: its sends go on its delivery socket.
+        let senderListener = try await sender.listen(
+            transport: WebSocketTransport(client: sockets, url: sender.deliverySocketURL) {
+                [sender.authorizationHeader]
+            })
+        defer { senderListener.stop() }
         let commitsBefore = recipients.reduce(0) { $0 + $1.storeCommits }
         var listeners: [DeliveryListener] = []
         for recipient in recipients {

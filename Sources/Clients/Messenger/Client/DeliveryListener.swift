@@ -34,8 +34,17 @@ public final class DeliveryListener: Sendable {
             // A second task reads the socket meanwhile, so the frames that arrive while a batch is
             // processed are there, together, for the next one.
             let queue = DeliveryFrameQueue(capacity: Self.batchLimit)
+            // The device's sends go on this socket while it is open; their answers are taken
+            // here as they arrive, not behind the deliveries being processed.
+            let requests = SocketRequests(socket: socket)
+            await client.useSocket(requests)
             let receiving = Task {
-                while let message = await socket.receive() { await queue.append(message) }
+                while let message = await socket.receive() {
+                    if requests.receive(message) { continue }
+                    await queue.append(message)
+                }
+                requests.close()
+                await client.releaseSocket(requests)
                 queue.finish()
             }
             while let frames = await queue.next(upTo: Self.batchLimit) {
@@ -125,6 +134,14 @@ public final class DeliveryListener: Sendable {
 }
 
 extension MessengerClient {
+    /// Sends go on `requests`' socket from now on.
+    func useSocket(_ requests: SocketRequests) { socketRequests = requests }
+
+    /// `requests`' socket closed: sends go over HTTP again, unless a newer socket is in use.
+    func releaseSocket(_ requests: SocketRequests) {
+        if socketRequests === requests { socketRequests = nil }
+    }
+
     /// Opens the delivery socket through `transport`, starts processing what it delivers, and
     /// sends the queued messages whose retry is due.
     /// - Throws: the transport's error when the socket cannot be opened.

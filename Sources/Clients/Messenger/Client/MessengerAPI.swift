@@ -106,15 +106,25 @@ struct MessengerAPI: Sendable {
     func send(to account: String, body: JSONValue, as credentials: DeviceCredentials) async throws -> SendOutcome {
         let response = try await call(
             "PUT", "/v1/messages/\(account)", json: body, as: credentials, expect: [200, 409, 410])
-        let json = response.json
-        switch response.status {
+        guard let outcome = try sendOutcome(status: response.status, json: response.json) else {
+            throw malformed("send answer")
+        }
+        return outcome
+    }
+
+    /// What a send's answer means, over HTTP or the delivery socket; `nil` for a status other
+    /// than 200, 409 and 410 (an error, which only the HTTP path turns into one).
+    func sendOutcome(status: Int, json: JSONValue?) throws -> SendOutcome? {
+        switch status {
         case 200:
             guard let seq = json?["serverSeq"]?.intValue else { throw malformed("send answer") }
             return .accepted(serverSeq: seq)
         case 409:
             return .mismatched(missing: ids(json?["missingDevices"]), extra: ids(json?["extraDevices"]))
-        default:
+        case 410:
             return .stale(ids(json?["staleDevices"]))
+        default:
+            return nil
         }
     }
 

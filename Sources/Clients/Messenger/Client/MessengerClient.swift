@@ -30,8 +30,11 @@ public actor MessengerClient {
     /// sending asks it first (`maySend(to:)`).
     public nonisolated let trust: ContactVerification
     var sesame: SesameSender {
-        SesameSender(storage: storage, api: api, credentials: credentials, clock: clock, trust: trust)
+        SesameSender(
+            storage: storage, api: api, credentials: credentials, clock: clock, trust: trust, socket: socketRequests)
     }
+    /// The open delivery socket's requests (`DeliveryListener`), which sends use while it is open.
+    var socketRequests: SocketRequests?
     nonisolated var clock: any Clock { configuration.clock }
     /// When the own device list was last asked for because no other own device was known.
     var ownDevicesAskedAt: Int64?

@@ -19,6 +19,8 @@ struct SesameSender: Sendable {
     /// The contacts' keys: every fetched bundle's key is observed, and it decides whether a
     /// changed key blocks.
     let trust: ContactVerification
+    /// The open delivery socket's requests, when there is one: sends go on it, else over HTTP.
+    var socket: SocketRequests?
     /// Rounds of 409/410 corrections before giving up.
     var maximumAttempts = 4
 
@@ -63,7 +65,7 @@ struct SesameSender: Sendable {
                 "messages": .array(messages), "conversationId": .string(conversation),
                 "clientMessageId": .string(clientMessageId), "timestamp": .int(timestamp),
             ]
-            switch try await api.send(to: account, body: body, as: credentials) {
+            switch try await sendOnce(to: account, body: body) {
             case .accepted(let serverSeq):
                 return serverSeq
             case .mismatched(let missing, let extra):
@@ -79,6 +81,18 @@ struct SesameSender: Sendable {
             devices = try active(account)
         }
         throw MessengerClientError(.server, "the device list of \(account) did not settle")
+    }
+
+    /// One `PUT /v1/messages/{account}`: on the open delivery socket when there is one, else (or
+    /// when the socket closed before answering, or answered with an error) over HTTP, which the
+    /// server answers the same way and which turns an error into a `MessengerClientError`.
+    private func sendOnce(to account: String, body: JSONValue) async throws -> MessengerAPI.SendOutcome {
+        if let socket, let answer = await socket.send("PUT", "/v1/messages/\(account)", body: body),
+            let outcome = try api.sendOutcome(status: answer.status, json: answer.body)
+        {
+            return outcome
+        }
+        return try await api.send(to: account, body: body, as: credentials)
     }
 
     /// Sends one message to several accounts, up to `parallelism` at once (the server gives every
