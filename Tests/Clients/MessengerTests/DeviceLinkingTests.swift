@@ -62,6 +62,21 @@ struct DeviceLinkingTests {
             "the phone gets the tablet's own copy of each")
     }
 
+    @Test func aSendSealsTheRecipientsAndTheOwnDevicesCopiesInOneCommit() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let phone = try await server.register("phone")
+        let bob = try await server.register("bob")
+        _ = try await server.link("tablet", to: phone)
+        // The first send starts the sessions; the second finds them all.
+        try await phone.send(text: "first", to: bob.credentials.accountId)
+        let before = phone.storeCommits
+        try await phone.send(text: "second", to: bob.credentials.accountId)
+        // Stored as sending, both accounts' envelopes sealed together, marked sent.
+        #expect(phone.storeCommits - before == 3)
+        #expect(try await bob.sync().bodies == ["first", "second"])
+    }
+
     @Test func aCodeTakesOneProvisionAndAForeignOneIsRefused() async throws {
         let server = try MessengerTestServer()
         defer { server.finish() }

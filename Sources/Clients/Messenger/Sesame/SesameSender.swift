@@ -45,7 +45,7 @@ struct SesameSender: Sendable {
     @discardableResult
     func send(
         to account: String, conversation: String, clientMessageId: String, timestamp: Int64, seal: Sealer,
-        prepare: Preparer? = nil
+        prepare: Preparer? = nil, presealed: Presealed? = nil
     ) async throws -> Int64? {
         let own = account == credentials.accountId
         try await refuseChangedIdentity(account)
@@ -54,13 +54,18 @@ struct SesameSender: Sendable {
             try await startSessions(account, device: nil)
             devices = try active(account)
         }
-        for _ in 0..<maximumAttempts {
+        for attempt in 0..<maximumAttempts {
             if devices.isEmpty {
                 if own { return nil }
                 throw MessengerClientError(.server, "\(account) has no device with keys")
             }
             if let prepare { try await prepare(account, devices) }
-            let messages = try await sealAll(devices: devices, of: account, with: seal)
+            let messages: [JSONValue]
+            if attempt == 0, let presealed, presealed.devices == devices {
+                messages = presealed.messages
+            } else {
+                messages = try await sealAll(devices: devices, of: account, with: seal)
+            }
             let body: JSONValue = [
                 "messages": .array(messages), "conversationId": .string(conversation),
                 "clientMessageId": .string(clientMessageId), "timestamp": .int(timestamp),
@@ -102,7 +107,8 @@ struct SesameSender: Sendable {
         toAll accounts: [String], conversation: String, clientMessageId: String, timestamp: Int64,
         seal: @escaping Sealer, prepare: Preparer? = nil, parallelism: Int = 8
     ) async throws -> Int64? {
-        try await withThrowingTaskGroup(of: Int64?.self) { group in
+        let presealed = prepare == nil ? try await sealFirstAttempts(accounts, with: seal) : [:]
+        return try await withThrowingTaskGroup(of: Int64?.self) { group in
             var pending = accounts[...]
             var serverSeq: Int64?
             for _ in 0..<min(parallelism, pending.count) {
@@ -110,7 +116,7 @@ struct SesameSender: Sendable {
                 group.addTask {
                     try await send(
                         to: account, conversation: conversation, clientMessageId: clientMessageId,
-                        timestamp: timestamp, seal: seal, prepare: prepare)
+                        timestamp: timestamp, seal: seal, prepare: prepare, presealed: presealed[account])
                 }
             }
             while let seq = try await group.next() {
@@ -119,11 +125,46 @@ struct SesameSender: Sendable {
                     group.addTask {
                         try await send(
                             to: account, conversation: conversation, clientMessageId: clientMessageId,
-                            timestamp: timestamp, seal: seal, prepare: prepare)
+                            timestamp: timestamp, seal: seal, prepare: prepare, presealed: presealed[account])
                     }
                 }
             }
             return serverSeq
+        }
+    }
+
+    /// The envelopes of one account's first attempt, sealed ahead (`sealFirstAttempts`), and the
+    /// devices they are for: used only while the account's devices are still these.
+    struct Presealed: Sendable {
+        let devices: [UInt32]
+        let messages: [JSONValue]
+    }
+
+    /// Seals the first attempt of every account that may be sent to and whose devices all have a
+    /// session, in one transaction: one ratchet lock and one commit for a send to a contact and
+    /// this account's other devices, not one per account. An account left out (no session yet,
+    /// no device known, a changed key) is sealed by its own send, as before.
+    private func sealFirstAttempts(_ accounts: [String], with seal: Sealer) async throws -> [String: Presealed] {
+        var ready: [(account: String, devices: [UInt32])] = []
+        for account in accounts {
+            guard try await trust.maySend(to: account) else { continue }
+            let devices = try active(account)
+            guard !devices.isEmpty,
+                try devices.allSatisfy({ try hasSession(ProtocolAddress(name: account, deviceId: $0)) })
+            else { continue }
+            ready.append((account, devices))
+        }
+        // One account gains nothing: its own send seals it the same way.
+        guard ready.count > 1 else { return [:] }
+        return try storage.transaction { stores, _, _ in
+            var sealed: [String: Presealed] = [:]
+            for (account, devices) in ready {
+                sealed[account] = Presealed(
+                    devices: devices,
+                    messages: try devices.map { try Self.envelope(to: account, device: $0, stores: stores, seal: seal) }
+                )
+            }
+            return sealed
         }
     }
 
@@ -134,17 +175,22 @@ struct SesameSender: Sendable {
             try await startSessions(account, device: device)
         }
         return try storage.transaction { stores, _, _ -> [JSONValue] in
-            try devices.map { device in
-                let address = ProtocolAddress(name: account, deviceId: device)
-                let registrationId = try SessionCipher(stores: stores, remoteAddress: address).remoteRegistrationId()
-                let (type, bytes) = try seal(stores, address)
-                return [
-                    "destinationDeviceId": .int(Int64(device)),
-                    "destinationRegistrationId": .int(Int64(registrationId)), "type": .int(Int64(type)),
-                    "content": .string(Base64.encode(bytes)),
-                ]
-            }
+            try devices.map { try Self.envelope(to: account, device: $0, stores: stores, seal: seal) }
         }
+    }
+
+    /// One device's envelope, sealed in its session inside the caller's transaction.
+    private static func envelope(
+        to account: String, device: UInt32, stores: SignalStores, seal: Sealer
+    ) throws -> JSONValue {
+        let address = ProtocolAddress(name: account, deviceId: device)
+        let registrationId = try SessionCipher(stores: stores, remoteAddress: address).remoteRegistrationId()
+        let (type, bytes) = try seal(stores, address)
+        return [
+            "destinationDeviceId": .int(Int64(device)),
+            "destinationRegistrationId": .int(Int64(registrationId)), "type": .int(Int64(type)),
+            "content": .string(Base64.encode(bytes)),
+        ]
     }
 
     /// Fetches bundles (one device, or all) and starts a session with each; adds them to the roster.
