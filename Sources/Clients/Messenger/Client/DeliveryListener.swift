@@ -24,19 +24,23 @@ public final class DeliveryListener: Sendable {
     private let reader: Task<Void, Never>
     /// Set by `stop()`: what the socket still delivers is left on the server, unacknowledged.
     private let progress = ListenerProgress()
+    /// The device's requests on this socket (its sends), answered as the answers arrive.
+    let requests: SocketRequests
 
     init(socket: any RealtimeSocket, client: MessengerClient) {
         let (events, sink) = AsyncStream.makeStream(of: IncomingEvent.self, bufferingPolicy: .unbounded)
         self.events = events
         self.socket = socket
+        let requests = SocketRequests(socket: socket)
+        self.requests = requests
         let progress = self.progress
         reader = Task {
             // A second task reads the socket meanwhile, so the frames that arrive while a batch is
             // processed are there, together, for the next one.
             let queue = DeliveryFrameQueue(capacity: Self.batchLimit)
-            // The device's sends go on this socket while it is open; their answers are taken
-            // here as they arrive, not behind the deliveries being processed.
-            let requests = SocketRequests(socket: socket)
+            // The device's sends go on this socket while it is open (`listen` has registered it
+            // already; a `DeliveryConnection`'s listener is registered here). Their answers are
+            // taken as they arrive, not behind the deliveries being processed.
             await client.useSocket(requests)
             let receiving = Task {
                 while let message = await socket.receive() {
@@ -134,7 +138,8 @@ public final class DeliveryListener: Sendable {
 }
 
 extension MessengerClient {
-    /// Sends go on `requests`' socket from now on.
+    /// Sends go on `requests`' socket from now on (a socket that has closed answers nothing, and
+    /// sends go over HTTP).
     func useSocket(_ requests: SocketRequests) { socketRequests = requests }
 
     /// `requests`' socket closed: sends go over HTTP again, unless a newer socket is in use.
@@ -147,6 +152,8 @@ extension MessengerClient {
     /// - Throws: the transport's error when the socket cannot be opened.
     public func listen(transport: any RealtimeTransport) async throws -> DeliveryListener {
         let listener = DeliveryListener(socket: try await transport.connect(), client: self)
+        // Sends go on the socket from now on, the retries below included.
+        useSocket(listener.requests)
         // Connected again: the sends whose retry is due go now.
         _ = try? await retryPendingSends()
         return listener
