@@ -109,25 +109,19 @@ struct SesameSender: Sendable {
     ) async throws -> Int64? {
         let presealed = prepare == nil ? try await sealFirstAttempts(accounts, with: seal) : [:]
         return try await withThrowingTaskGroup(of: Int64?.self) { group in
-            var pending = accounts[...]
-            var serverSeq: Int64?
-            for _ in 0..<min(parallelism, pending.count) {
-                let account = pending.removeFirst()
+            func start(_ account: String) {
                 group.addTask {
                     try await send(
                         to: account, conversation: conversation, clientMessageId: clientMessageId,
                         timestamp: timestamp, seal: seal, prepare: prepare, presealed: presealed[account])
                 }
             }
+            var pending = accounts[...]
+            var serverSeq: Int64?
+            for _ in 0..<min(parallelism, pending.count) { start(pending.removeFirst()) }
             while let seq = try await group.next() {
                 serverSeq = serverSeq ?? seq
-                if let account = pending.popFirst() {
-                    group.addTask {
-                        try await send(
-                            to: account, conversation: conversation, clientMessageId: clientMessageId,
-                            timestamp: timestamp, seal: seal, prepare: prepare, presealed: presealed[account])
-                    }
-                }
+                if let account = pending.popFirst() { start(account) }
             }
             return serverSeq
         }

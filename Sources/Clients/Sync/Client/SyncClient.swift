@@ -150,14 +150,11 @@ public actor SyncClient {
             states: states)
     }
 
-    /// Writes locally and appends the operation to the oplog, in one transaction.
+    /// Writes locally and appends the operation to the oplog, in one transaction: a batch of one.
     private func write(_ collection: String, id: String, fields: [String: JSONValue]?) throws(SyncError) {
-        let state = try storage {
-            try store.pool.transaction { db in try apply(db, collection, id: id, fields: fields) }
-        }
-        guard let state else { throw SyncError(.invalidArgument, "no record \(collection)/\(id) to delete") }
-        publish(
-            [RecordChange(collection: collection, id: id, deleted: fields == nil, origin: .local)], states: [state])
+        try write([
+            fields.map { .set(collection: collection, id: id, fields: $0) } ?? .delete(collection: collection, id: id)
+        ])
     }
 
     /// Sets `fields` (or deletes, for `nil`) on the record and appends the operation, inside the
