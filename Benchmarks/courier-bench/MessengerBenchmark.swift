@@ -2,6 +2,7 @@ import CourierCore
 import CourierHTTP
 import Foundation
 import Messenger
+import MessengerServer
 import Realtime
 import SignalProtocol
 import Synchronization
@@ -24,6 +25,8 @@ struct MessengerBenchmark {
         var cryptoPerSecond: Double
         /// The recipients' store commits per envelope they received (1 or more without batching).
         var commitsPerEnvelope: Double
+        /// The server's group commits of sends per message sent (SQLite store; 0 on PostgreSQL).
+        var serverCommitsPerMessage: Double
     }
 
     func run() throws {
@@ -54,8 +57,9 @@ struct MessengerBenchmark {
                     median(figures.map(\.p50Milliseconds)), median(figures.map(\.p99Milliseconds))))
             print(
                 String(
-                    format: "    recipients' store commits per envelope received %.2f",
-                    median(figures.map(\.commitsPerEnvelope))))
+                    format:
+                        "    recipients' store commits per envelope received %.2f; server send commits per message %.2f",
+                    median(figures.map(\.commitsPerEnvelope)), median(figures.map(\.serverCommitsPerMessage))))
         }
     }
 
@@ -63,6 +67,7 @@ struct MessengerBenchmark {
         async throws -> [Figures]
     {
         let devices = Devices(server: server)
+        let serverCommits = { (server.store as? SQLiteMessengerStore)?.sendGroupCommits ?? 0 }
         let sockets = try WebSocketClient()
         defer { sockets.shutdown() }
 
@@ -73,7 +78,8 @@ struct MessengerBenchmark {
         try await alice.send(text: "warm-up", to: bob.credentials.accountId)
         for device in [aliceTablet, bob, bobLaptop] { _ = try await device.sync() }
         var oneToOne = try await measure(
-            from: alice, to: [bob, bobLaptop, aliceTablet], measured: 2, count: messages, sockets: sockets
+            from: alice, to: [bob, bobLaptop, aliceTablet], measured: 2, count: messages, sockets: sockets,
+            serverCommits: serverCommits
         ) { text in try await alice.send(text: text, to: bob.credentials.accountId) }
         let baseline = try MessengerCryptoBaseline(receiverCount: 3)
         oneToOne.cryptoPerSecond = try baseline.pairwise(messages: messages, plaintext: plaintext(messages))
@@ -82,7 +88,7 @@ struct MessengerBenchmark {
         // and share commits.
         var backlog = try await measure(
             from: alice, to: [bob, bobLaptop, aliceTablet], measured: 2, count: messages, sockets: sockets,
-            backlog: true
+            serverCommits: serverCommits, backlog: true
         ) { text in try await alice.send(text: text, to: bob.credentials.accountId) }
         backlog.cryptoPerSecond = oneToOne.cryptoPerSecond
 
@@ -96,7 +102,8 @@ struct MessengerBenchmark {
             try await alice.send(text: "warm-up", toGroup: group)
             for member in members + [aliceTablet] { _ = try await member.sync() }
             var figures = try await measure(
-                from: alice, to: members, measured: members.count, count: groupMessages, sockets: sockets
+                from: alice, to: members, measured: members.count, count: groupMessages, sockets: sockets,
+                serverCommits: serverCommits
             ) { text in try await alice.send(text: text, toGroup: group) }
             let crypto = try MessengerCryptoBaseline(receiverCount: groupSize - 1)
             figures.cryptoPerSecond =
@@ -120,8 +127,10 @@ struct MessengerBenchmark {
     /// is sent before the recipients connect, and the time runs from their connecting.
     private static func measure(
         from sender: MessengerClient, to recipients: [MessengerClient], measured: Int, count: Int,
-        sockets: WebSocketClient, backlog: Bool = false, send: (String) async throws -> Void
+        sockets: WebSocketClient, serverCommits: () -> Int, backlog: Bool = false,
+        send: (String) async throws -> Void
     ) async throws -> Figures {
+        let serverCommitsBefore = serverCommits()
         let clock = ContinuousClock()
         let starts = SendTimes()
         let texts = (0..<count).map { "benchmark message \($0)" }
@@ -179,7 +188,8 @@ struct MessengerBenchmark {
         return Figures(
             perSecond: Double(count) / seconds, p50Milliseconds: latencies[latencies.count / 2],
             p99Milliseconds: latencies[min(latencies.count - 1, latencies.count * 99 / 100)], cryptoPerSecond: 0,
-            commitsPerEnvelope: Double(commits) / Double(count * recipients.count))
+            commitsPerEnvelope: Double(commits) / Double(count * recipients.count),
+            serverCommitsPerMessage: Double(serverCommits() - serverCommitsBefore) / Double(count))
     }
 
     /// Devices of one run, each with its own directory and key file under the server's directory.

@@ -139,6 +139,37 @@ struct DatabaseTransactionTests {
         #expect(try names(pool) == [])
     }
 
+    /// `PRAGMA synchronous` as the writer connection reports it (1 NORMAL, 2 FULL).
+    func synchronous(_ db: Database) throws -> Int64 {
+        try db.query("PRAGMA synchronous") { $0.int(0) }.first ?? -1
+    }
+
+    @Test func aWriteDeferringSyncCommitsUnderNormalAndPutsThePoolsSettingBack() throws {
+        let pool = try DatabasePool(path: Backend.file.path(), migrator: migrator)
+        let inside = try pool.writeDeferringSync { db in
+            try db.run("INSERT INTO items(name) VALUES ('a')")
+            return try synchronous(db)
+        }
+        #expect(inside == 1)
+        #expect(try pool.writeWithoutTransaction { try synchronous($0) } == 2)
+        #expect(try pool.write { try synchronous($0) } == 2)
+        // A body that throws rolls back, and the setting is back all the same.
+        #expect(throws: Boom.self) {
+            try pool.writeDeferringSync { db in
+                try db.run("INSERT INTO items(name) VALUES ('b')")
+                throw Boom()
+            }
+        }
+        #expect(try pool.writeWithoutTransaction { try synchronous($0) } == 2)
+        #expect(try names(pool) == ["a"])
+        // A pool that already runs NORMAL stays on it.
+        var options = Database.Options()
+        options.synchronous = "NORMAL"
+        let normal = try DatabasePool(path: Backend.file.path(), options: options, migrator: migrator)
+        #expect(try normal.writeDeferringSync { try synchronous($0) } == 1)
+        #expect(try normal.writeWithoutTransaction { try synchronous($0) } == 1)
+    }
+
     @Test(arguments: Backend.allCases)
     func aFailedCommitRollsBackAndReportsTheCommitsError(backend: Backend) throws {
         let pool = try DatabasePool(path: backend.path(), migrator: migrator)

@@ -14,11 +14,7 @@ struct SocketRequestTests {
         _ id: Int64, _ verb: String, _ path: String, body: JSONValue? = nil, on socket: WebSocket,
         reader: inout DeliveryReader
     ) async throws -> JSONValue {
-        var frame: [String: JSONValue] = [
-            "type": "request", "id": .int(id), "verb": .string(verb), "path": .string(path),
-        ]
-        if let body { frame["body"] = body }
-        try await socket.outbound.send(text: JSONWriter.string(.object(frame)))
+        try await post(id, verb, path, body: body, on: socket)
         while let next = await reader.next() {
             if next["type"] == "response", next["id"]?.intValue == id { return next }
         }
@@ -68,6 +64,54 @@ struct SocketRequestTests {
             9, "GET", "/v1/messages?after=0&limit=10", on: bobSocket, reader: &bobReader)
         #expect(page["body"]?["messages"]?.arrayValue?.count == 1)
         #expect(page["body"]?["messages"]?.arrayValue?.first?["envelope"]?["clientMessageId"] == "x1")
+    }
+
+    /// Sends a request frame without waiting for its answer.
+    static func post(_ id: Int64, _ verb: String, _ path: String, body: JSONValue? = nil, on socket: WebSocket)
+        async throws
+    {
+        var frame: [String: JSONValue] = [
+            "type": "request", "id": .int(id), "verb": .string(verb), "path": .string(path),
+        ]
+        if let body { frame["body"] = body }
+        try await socket.outbound.send(text: JSONWriter.string(.object(frame)))
+    }
+
+    @Test func sendsWaitingForTheirCommitLeaveTheSocketReadingAndCommitTogetherInOrder() async throws {
+        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
+        defer { harness.stop() }
+        let store = try #require(harness.store as? SQLiteMessengerStore)
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(alice, client: client)
+        var reader = DeliveryReader(socket)
+        let commitsBefore = store.sendGroupCommits
+
+        // Another connection holds the database's write lock: no send can commit meanwhile.
+        let holder = try Database(path: harness.directory + "/messenger.sqlite")
+        try holder.execute("BEGIN IMMEDIATE")
+        let path = "/v1/messages/\(bob.accountId)"
+        try await Self.post(1, "PUT", path, body: Self.send(to: bob, clientMessageId: "a"), on: socket)
+        // The socket still answers while that send waits for its commit.
+        let pong = try await Self.request(2, "GET", "/v1/keepalive", on: socket, reader: &reader)
+        #expect(pong["status"] == 200)
+        try await Self.post(3, "PUT", path, body: Self.send(to: bob, clientMessageId: "b"), on: socket)
+        try await Self.post(4, "PUT", path, body: Self.send(to: bob, clientMessageId: "c"), on: socket)
+        // Requests are read in order: once this is answered, "b" and "c" are queued behind "a".
+        _ = try await Self.request(5, "GET", "/v1/keepalive", on: socket, reader: &reader)
+        try holder.execute("ROLLBACK")
+
+        var seqs: [Int64: Int64] = [:]
+        while seqs.count < 3, let frame = await reader.next() {
+            guard frame["type"] == "response", let id = frame["id"]?.intValue else { continue }
+            #expect(frame["status"] == 200)
+            seqs[id] = frame["body"]?["serverSeq"]?.intValue
+        }
+        // Stored in the order sent, and "b" and "c" in one commit (with or without "a").
+        #expect(seqs == [1: 1, 3: 2, 4: 3])
+        #expect(store.sendGroupCommits - commitsBefore <= 2)
     }
 
     @Test(arguments: StoreBackend.allCases) func badSocketRequestsGetAClearAnswer(backend: StoreBackend) async throws {

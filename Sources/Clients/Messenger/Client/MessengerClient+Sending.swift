@@ -46,7 +46,7 @@ extension MessengerClient {
     /// off the send queue.
     func markSent(_ message: inout Message, serverSeq: Int64?) throws {
         let clientId = message.clientId
-        try storage.transaction { _, _, db in
+        try storage.transaction(deferringSync: true) { _, _, db in
             if let serverSeq { _ = try MessageStore.markSent(clientId: clientId, serverSeq: serverSeq, in: db) }
             try SendQueue.remove(clientId: clientId, db: db)
         }
@@ -63,7 +63,7 @@ extension MessengerClient {
     ) async throws -> Message {
         try? await learnOwnDevicesIfNone()
         let now = clock.nowMilliseconds
-        let message = try storage.transaction { _, _, db in
+        let message = try storage.transaction(deferringSync: true) { _, _, db in
             try storeOutgoing(text: text, attachment: attachment, conversation: conversation, sentAt: now, in: db)
         }
         let recipients = try accounts()

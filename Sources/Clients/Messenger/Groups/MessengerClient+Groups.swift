@@ -53,7 +53,7 @@ extension MessengerClient {
         let now = clock.nowMilliseconds
         let content = MessageContent.text(body: text, attachment: nil, sentAt: now, group: group)
         try? await learnOwnDevicesIfNone()
-        let message = try storage.transaction { _, _, db in
+        let message = try storage.transaction(deferringSync: true) { _, _, db in
             try storeOutgoing(text: text, attachment: nil, conversation: conversation, sentAt: now, in: db)
         }
         return try await deliverToGroup(content, message: message, group: group)

@@ -46,8 +46,15 @@ final class MessengerStorage: Sendable {
 
     /// Runs `body` holding the cross-process ratchet lock, in one transaction over the Signal
     /// stores and the messenger's tables.
+    /// - Parameter deferringSync: for bookkeeping only (a message stored as `sending`, marked
+    ///   `sent`): the commit skips its own fsync and is durable with the next synced commit (the
+    ///   seal that follows a store) or the log's next truncation (its window is 500 ms; a truncation
+    ///   that finds a reader busy waits for the next commit). Losing it to power loss only sends
+    ///   again under the same client id, which the server stores once.
     /// - Throws: what `body` throws; `.storage` when the lock, the database or a sealed record fails.
-    func transaction<R>(_ body: (SignalStores, any SenderKeyStore, Database) throws -> R) throws -> R {
+    func transaction<R>(
+        deferringSync: Bool = false, _ body: (SignalStores, any SenderKeyStore, Database) throws -> R
+    ) throws -> R {
         try Self.translatingStorageErrors {
             let lock: FileLock
             do {
@@ -55,7 +62,9 @@ final class MessengerStorage: Sendable {
             } catch {
                 throw MessengerClientError(.storage, "cannot take the ratchet lock", underlying: error)
             }
-            return try withExtendedLifetime(lock) { try signal.sharedTransaction(body) }
+            return try withExtendedLifetime(lock) {
+                try signal.sharedTransaction(deferringSync: deferringSync, body)
+            }
         }
     }
 

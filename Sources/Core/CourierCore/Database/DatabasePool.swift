@@ -66,6 +66,28 @@ public final class DatabasePool: Sendable {
         try writer.withLock { db in try db.transaction { try body(db) } }
     }
 
+    /// Runs `body` inside a write transaction, as `write`, whose commit does not wait for an fsync
+    /// of its own (`PRAGMA synchronous=NORMAL` for this transaction, then the pool's setting again).
+    ///
+    /// In WAL mode the commit is atomic and survives a crash of the process at once; it survives
+    /// power loss from the next commit that syncs (the log is written in order, so that fsync
+    /// covers this commit too) or the next checkpoint. For bookkeeping whose loss in that window
+    /// only repeats work (a send marked done, retried under the same id), never for state a peer
+    /// relies on once it is acknowledged.
+    /// - Throws: what `body` throws (the transaction rolls back); `DatabaseError` as `write`.
+    public func writeDeferringSync<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.withLock { db in
+            let setting = options.synchronous.uppercased()
+            guard setting == "FULL" || setting == "EXTRA" else { return try db.transaction { try body(db) } }
+            try db.execute("PRAGMA synchronous=NORMAL")
+            let outcome = Result { try db.transaction { try body(db) } }
+            // Restored before anything else commits on this connection; if that fails, the caller
+            // hears of it rather than later commits silently skipping their fsync.
+            try db.execute("PRAGMA synchronous=\(options.synchronous)")
+            return try outcome.get()
+        }
+    }
+
     /// Runs `body` with the writer connection outside any transaction: each statement commits on
     /// its own. For what SQLite refuses inside a transaction (`VACUUM`, `PRAGMA wal_checkpoint`,
     /// some `PRAGMA`s) and for code that issues its own `BEGIN`.

@@ -19,10 +19,23 @@ extension MessengerServer {
     }
 
     /// `PUT /v1/messages/{account}`: one envelope per device of the account, stored all or none.
-    /// `socketDevice` and `socketDestination` are set when the send came over the delivery socket.
-    func sendMessage(
+    func sendMessage(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        try answer(try queueSend(request))
+    }
+
+    /// A send checked and queued in the store (`MessengerStore.queueSend`), to be answered with
+    /// `answer(_:)` once stored.
+    struct QueuedMessage: Sendable {
+        let destination: String
+        let queued: QueuedSend
+    }
+
+    /// Checks a `PUT /v1/messages/{account}` (the sender's rate, the body) and queues its send
+    /// behind those queued before it, without waiting for the commit. `socketDevice` and
+    /// `socketDestination` are set when the send came over the delivery socket.
+    func queueSend(
         _ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil, to socketDestination: String? = nil
-    ) throws(HTTPError) -> HTTPResponse {
+    ) throws(HTTPError) -> QueuedMessage {
         let sender: AuthenticatedDevice
         if let socketDevice { sender = socketDevice } else { sender = try device(request) }
         try Self.limit(sendLimiter, sender.accountId)
@@ -58,9 +71,16 @@ extension MessengerServer {
             conversationId: conversationId, clientMessageId: clientMessageId, timestamp: timestamp, envelopes: envelopes
         )
         let now = clock.nowMilliseconds
-        let outcome = try stored { () throws(MessengerStoreError) in
-            try store.send(message, receivedAt: now, expiresAt: now + configuration.envelopeLifetimeMilliseconds)
-        }
+        return QueuedMessage(
+            destination: destination,
+            queued: store.queueSend(
+                message, receivedAt: now, expiresAt: now + configuration.envelopeLifetimeMilliseconds))
+    }
+
+    /// Waits (blocking) for a queued send's commit, wakes its devices, and gives the route's answer.
+    func answer(_ message: QueuedMessage) throws(HTTPError) -> HTTPResponse {
+        let destination = message.destination
+        let outcome = try stored { () throws(MessengerStoreError) in try message.queued.outcome() }
         switch outcome {
         case .stored(let serverSeq, let mailboxIds):
             envelopesStored.add(mailboxIds.count, ordering: .relaxed)

@@ -24,7 +24,9 @@ extension MessengerServer {
             // first read or wakes the session. A bus that refuses leaves the catch-up poll.
             try? await notifier.attach(session)
             session.wake()
-            for await message in socket.inbound { await socketMessage(message, session: session) }
+            let window = SocketRequestWindow()
+            for await message in socket.inbound { await socketMessage(message, session: session, window: window) }
+            await window.drain()
             hub.unregister(session)
         }
     }

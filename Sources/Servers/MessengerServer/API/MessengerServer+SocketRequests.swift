@@ -12,9 +12,12 @@ extension MessengerServer {
     /// - `{"type":"request","id":5,"verb":"GET","path":"/v1/messages?after=…&limit=…"}` → a catch-up
     ///   page after the client's cursor, as the HTTP route answers it.
     ///
-    /// Answers: `{"type":"response","id":4,"status":200,"body":{…}}`. Requests run one at a time in
-    /// the order they arrive, so a client's sends are stored in the order it sent them.
-    func socketMessage(_ message: WebSocketMessage, session: DeliverySession) async {
+    /// Answers: `{"type":"response","id":4,"status":200,"body":{…}}`. Sends are queued in the
+    /// store in the order they arrive (so a client's sends are stored in the order it sent them)
+    /// without waiting for each other's commit: the ones a client sends together share one group
+    /// commit, and each is answered when its commit is done, up to `SocketRequestWindow.limit` in
+    /// flight per socket. The store's blocking calls run on `storeQueues`, not on the receive loop.
+    func socketMessage(_ message: WebSocketMessage, session: DeliverySession, window: SocketRequestWindow) async {
         guard case .text(let text) = message, let frame = try? JSONParser.parse(text) else { return }
         guard frame["type"]?.stringValue == "request" else {
             session.receive(frame)
@@ -24,7 +27,47 @@ extension MessengerServer {
             session.socket.outbound.close(.policyViolation, reason: "a request needs an id")
             return
         }
-        let response = socketRequest(frame, device: session.device)
+        let request = Self.socketRequest(frame)
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            switch (request.method.rawValue, request.path) {
+            case ("GET", "/v1/keepalive"):
+                response = HTTPResponse(status: 200)
+            case ("GET", "/v1/messages"):
+                response = await storeQueues.run { [self] in
+                    Self.responding { () throws(HTTPError) in try pendingMessages(request, from: session.device) }
+                }
+            case ("PUT", _) where request.path.hasPrefix("/v1/messages/"):
+                let account = String(request.path.dropFirst("/v1/messages/".count))
+                let queued = try queueSend(request, from: session.device, to: account)
+                await window.admit(
+                    Task { [self, storeQueues] in
+                        let response = await storeQueues.run { [self] in
+                            Self.responding { () throws(HTTPError) in try answer(queued) }
+                        }
+                        await Self.respond(id, response, on: session)
+                    })
+                return
+            default:
+                throw HTTPError(.notFound, "no socket route \(request.method.rawValue) \(request.path)")
+            }
+        } catch {
+            response = error.withTopLevelFields().response()
+        }
+        await Self.respond(id, response, on: session)
+    }
+
+    /// The route's answer, or its error's.
+    private static func responding(_ body: () throws(HTTPError) -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch {
+            return error.withTopLevelFields().response()
+        }
+    }
+
+    /// Sends the response frame of request `id`.
+    private static func respond(_ id: Int64, _ response: HTTPResponse, on session: DeliverySession) async {
         var answer: [String: JSONValue] = [
             "type": "response", "id": .int(id), "status": .int(Int64(response.status.code)),
         ]
@@ -32,30 +75,16 @@ extension MessengerServer {
         try? await session.socket.outbound.send(.text(JSONWriter.string(.object(answer))))
     }
 
-    private func socketRequest(_ frame: JSONValue, device: AuthenticatedDevice) -> HTTPResponse {
+    /// A request frame as the HTTP request its route takes.
+    private static func socketRequest(_ frame: JSONValue) -> HTTPRequest {
         let verb = frame["verb"]?.stringValue ?? ""
         let target = frame["path"]?.stringValue ?? ""
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts.first.map(String.init) ?? ""
         let query = parts.count > 1 ? String(parts[1]) : ""
         let body = frame["body"].map(JSONWriter.encode) ?? []
-        let request = HTTPRequest(
+        return HTTPRequest(
             method: HTTPMethod(rawValue: verb), path: path, queryString: query,
             headers: body.isEmpty ? [:] : ["content-type": "application/json"], body: body)
-        do {
-            switch (verb, path) {
-            case ("GET", "/v1/keepalive"):
-                return HTTPResponse(status: 200)
-            case ("GET", "/v1/messages"):
-                return try pendingMessages(request, from: device)
-            case ("PUT", _) where path.hasPrefix("/v1/messages/"):
-                let account = String(path.dropFirst("/v1/messages/".count))
-                return try sendMessage(request, from: device, to: account)
-            default:
-                return HTTPError(.notFound, "no socket route \(verb) \(path)").withTopLevelFields().response()
-            }
-        } catch {
-            return error.withTopLevelFields().response()
-        }
     }
 }

@@ -22,6 +22,14 @@ extension MessengerDatabaseStore {
         return try batcher.submit(pending) { batch in commit(batch) }.get()
     }
 
+    /// Queues the send behind those queued before it (the batcher keeps their order) and returns
+    /// at once; its `outcome()` blocks until the group it is in has committed.
+    public func queueSend(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) -> QueuedSend {
+        let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
+        batcher.enqueue(pending)
+        return QueuedSend { [self] in batcher.wait(for: pending) { batch in commit(batch) } }
+    }
+
     public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {
         try storing { try writing { db in try db.createAccount(accountId, device: device) } }
     }

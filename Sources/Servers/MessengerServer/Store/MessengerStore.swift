@@ -78,6 +78,11 @@ public protocol MessengerStore: Sendable {
     func send(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) throws(MessengerStoreError)
         -> SendOutcome
 
+    /// Queues a send to be stored after every send queued before it, and returns without waiting
+    /// (see `send`): a caller that reads requests in order queues each as it reads it, and the
+    /// sends queued meanwhile share one group commit. `QueuedSend.outcome()` must be called.
+    func queueSend(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) -> QueuedSend
+
     /// A device's mailbox after `afterId`, in order, at most `limit` entries.
     func mailbox(accountId: String, deviceId: Int, afterId: Int64, limit: Int) throws(MessengerStoreError)
         -> [MailboxEntry]

@@ -44,21 +44,16 @@ extension SQLiteMessengerStore {
     public func acknowledge(accountId: String, deviceId: Int, ids: [Int64]) throws(MessengerStoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try storing {
-            // Its own transaction, after a pragma that SQLite refuses inside one.
-            try pool.writeWithoutTransaction { db in
-                // A lost acknowledgement only redelivers: no fsync of its own (see the type's note).
-                try db.execute("PRAGMA synchronous = NORMAL")
-                defer { try? db.execute("PRAGMA synchronous = \(synchronous)") }
-                return try db.transaction {
-                    let delete = try db.cachedStatement(
-                        "DELETE FROM mailbox WHERE account_id = ?1 AND device_id = ?2 AND id = ?3")
-                    var deleted = 0
-                    for id in ids {
-                        try delete.execute([.text(accountId), .integer(Int64(deviceId)), .integer(id)])
-                        deleted += db.changes
-                    }
-                    return deleted
+            // A lost acknowledgement only redelivers: no fsync of its own (see the type's note).
+            try pool.writeDeferringSync { db in
+                let delete = try db.cachedStatement(
+                    "DELETE FROM mailbox WHERE account_id = ?1 AND device_id = ?2 AND id = ?3")
+                var deleted = 0
+                for id in ids {
+                    try delete.execute([.text(accountId), .integer(Int64(deviceId)), .integer(id)])
+                    deleted += db.changes
                 }
+                return deleted
             }
         }
     }

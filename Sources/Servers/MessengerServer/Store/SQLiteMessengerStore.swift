@@ -8,15 +8,16 @@ import CourierCore
 /// which only redelivers envelopes the device already has and drops by `clientMessageId`.
 public final class SQLiteMessengerStore: MessengerDatabaseStore {
     let pool: DatabasePool
-    let synchronous: String
     let batcher = SendBatcher()
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
     /// - Throws: `DatabaseError`.
     public init(path: String, options: Database.Options = .init()) throws {
         pool = try DatabasePool(path: path, options: options, migrator: SQLiteMessengerSchema.migrator)
-        synchronous = options.synchronous
     }
+
+    /// Group commits of sends so far (one transaction each, however many sends it held).
+    package var sendGroupCommits: Int { batcher.groupCommits }
 
     package func writing<T>(_ body: (Database) throws -> T) throws -> T { try pool.transaction(body) }
 

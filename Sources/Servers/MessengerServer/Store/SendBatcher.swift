@@ -22,12 +22,29 @@ final class SendBatcher: Sendable {
 
     private let queue = Mutex<[Pending]>([])
     private let lead = NSLock()
+    private let groups = Atomic<Int>(0)
+
+    /// Group commits run so far (each one transaction for one or more sends), for tests and
+    /// benchmarks.
+    var groupCommits: Int { groups.load(ordering: .relaxed) }
     /// The most sends one transaction holds.
     let maximumBatch = 256
 
     /// Stores `pending` with whatever else is queued; blocks until it is committed.
     func submit(_ pending: Pending, commit: ([Pending]) -> Void) -> Result<SendOutcome, MessengerStoreError> {
+        enqueue(pending)
+        return wait(for: pending, commit: commit)
+    }
+
+    /// Puts `pending` in the queue behind every send queued before it, without waiting: sends are
+    /// stored in the order they were queued. `wait(for:commit:)` must follow.
+    func enqueue(_ pending: Pending) {
         queue.withLock { $0.append(pending) }
+    }
+
+    /// Blocks until `pending` (queued with `enqueue`) is committed, leading a group commit of
+    /// the queue when no one else is.
+    func wait(for pending: Pending, commit: ([Pending]) -> Void) -> Result<SendOutcome, MessengerStoreError> {
         while true {
             lead.lock()
             defer { lead.unlock() }
@@ -38,6 +55,7 @@ final class SendBatcher: Sendable {
                 return taken
             }
             guard !batch.isEmpty else { continue }
+            groups.add(1, ordering: .relaxed)
             commit(batch)
             if let result = pending.result { return result }
         }

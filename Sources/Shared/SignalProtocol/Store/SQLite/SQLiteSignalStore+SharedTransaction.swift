@@ -7,12 +7,17 @@ extension SQLiteSignalStore {
     ///
     /// The connection belongs to the transaction: use it only inside `body`, and never call this
     /// store's own methods from `body` (they throw `.storageFailure`; use the handed stores).
+    /// - Parameter deferringSync: the commit does not wait for an fsync of its own: it survives a
+    ///   crash at once, and power loss from the next synced commit or the log's next truncation
+    ///   (within the `LogTruncationPolicy` window). Never for a ratchet step whose output leaves
+    ///   the device: that state must be on disk before its ciphertext is sent.
     /// - Throws: what `body` throws, unchanged; `.storageFailure` if the transaction cannot begin
     ///   or commit.
     package func sharedTransaction<R>(
+        deferringSync: Bool = false,
         _ body: (_ stores: SignalStores, _ senderKeys: any SenderKeyStore, _ database: Database) throws -> R
     ) throws -> R {
-        try withTransaction { scope, database in try body(scope.stores, scope, database) }
+        try withTransaction(deferringSync: deferringSync) { scope, database in try body(scope.stores, scope, database) }
     }
 
     /// Runs `body` on a reader connection of the store's file (one snapshot), for a sibling

@@ -16,7 +16,12 @@ extension SQLiteSignalStore: SignalStoreTransactions {
         try withTransaction { scope, _ in try body(scope) }
     }
 
-    func withTransaction<R>(_ body: (SQLiteSignalTransaction, Database) throws -> R) throws -> R {
+    /// - Parameter deferringSync: the commit does not wait for an fsync of its own
+    ///   (`DatabasePool.writeDeferringSync`): it becomes durable with the next synced commit or the
+    ///   log's next truncation, within the `LogTruncationPolicy` window.
+    func withTransaction<R>(
+        deferringSync: Bool = false, _ body: (SQLiteSignalTransaction, Database) throws -> R
+    ) throws -> R {
         if SQLiteSignalTransaction.activeStore == ObjectIdentifier(self) {
             throw SignalProtocolError(
                 .storageFailure, "signal store transaction started inside its own transaction; use its stores")
@@ -24,7 +29,7 @@ extension SQLiteSignalStore: SignalStoreTransactions {
         defer { committed() }
         do {
             let result = try SQLiteSignalTransaction.$activeStore.withValue(ObjectIdentifier(self)) {
-                try pool.transaction { database in
+                let run = { (database: Database) throws -> R in
                     let scope = SQLiteSignalTransaction(database: database, store: self)
                     defer { scope.close() }
                     do {
@@ -33,6 +38,7 @@ extension SQLiteSignalStore: SignalStoreTransactions {
                         throw BodyFailure(error: error)
                     }
                 }
+                return try deferringSync ? pool.writeDeferringSync(run) : pool.transaction(run)
             }
             countCommit()
             return result
