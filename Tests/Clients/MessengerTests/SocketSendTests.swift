@@ -54,18 +54,56 @@ struct SocketSendTests {
         // Sent twice (the socket, then HTTP) under one client message id: stored once.
         #expect(try await bob.sync().bodies == ["once"])
     }
+
+    @Test func aCancelledSendStopsWaitingForItsAnswerAndStaysQueued() async throws {
+        let server = try MessengerTestServer()
+        defer { server.finish() }
+        let (alice, bob) = (try await server.register("alice"), try await server.register("bob"))
+        let sockets = try WebSocketClient()
+        defer { inBackground { sockets.shutdown() } }
+        // The socket stays open, and the server never sees (so never answers) the send.
+        let swallowing = RecordingTransport(
+            WebSocketTransport(client: sockets, url: alice.deliverySocketURL) { [alice] in [alice.authorizationHeader]
+            },
+            swallowsSends: true)
+        let listener = try await alice.listen(transport: swallowing)
+        let send = Task { try await alice.send(text: "later", to: bob.credentials.accountId) }
+        await swallowing.aSendWasSwallowed()
+        send.cancel()
+        let outcome = await send.result
+        #expect(throws: MessengerClientError.self) { try outcome.get() }
+        let conversation = MessengerClient.conversationId(alice.credentials.accountId, bob.credentials.accountId)
+        #expect(try await alice.messages(in: conversation).map(\.state) == [.sending])
+
+        listener.stop()
+        await listener.finished()
+        server.clientClock.advance(by: .seconds(3600))
+        #expect(try await alice.retryPendingSends().map(\.body) == ["later"])
+        #expect(try await bob.sync().bodies == ["later"])
+    }
 }
 
 /// Wraps a transport and records the frames its sockets send; optionally closes a socket right
-/// after it sent a request.
+/// after it sent a request, or that keeps sends from the server (they are never answered).
 private final class RecordingTransport: RealtimeTransport {
     private let inner: any RealtimeTransport
     fileprivate let closesAfterARequest: Bool
+    fileprivate let swallowsSends: Bool
     private let sent = Mutex<[String]>([])
+    private let swallowed: AsyncStream<Void>
+    fileprivate let swallow: AsyncStream<Void>.Continuation
 
-    init(_ inner: any RealtimeTransport, closesAfterARequest: Bool = false) {
+    init(_ inner: any RealtimeTransport, closesAfterARequest: Bool = false, swallowsSends: Bool = false) {
         self.inner = inner
         self.closesAfterARequest = closesAfterARequest
+        self.swallowsSends = swallowsSends
+        (swallowed, swallow) = AsyncStream.makeStream()
+    }
+
+    /// Returns once a send has been kept from the server.
+    func aSendWasSwallowed() async {
+        var iterator = swallowed.makeAsyncIterator()
+        _ = await iterator.next()
     }
 
     func connect() async throws -> any RealtimeSocket { RecordingSocket(inner: try await inner.connect(), owner: self) }
@@ -87,6 +125,10 @@ private struct RecordingSocket: RealtimeSocket {
     func send(_ message: WebSocketMessage) async throws {
         guard case .text(let text) = message else { return try await inner.send(message) }
         owner.record(text)
+        if owner.swallowsSends && text.contains("\"PUT\"") {
+            owner.swallow.yield()
+            return
+        }
         try await inner.send(message)
         if owner.closesAfterARequest && text.contains("\"verb\"") { inner.close() }
     }

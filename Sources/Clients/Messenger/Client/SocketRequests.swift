@@ -29,7 +29,8 @@ final class SocketRequests: Sendable {
 
     init(socket: any RealtimeSocket) { self.socket = socket }
 
-    /// Sends one request and waits for its answer; `nil` when the socket closed first.
+    /// Sends one request and waits for its answer; `nil` when the socket closed first or the
+    /// calling task is cancelled (the answer, if it comes, is then dropped).
     func send(_ verb: String, _ path: String, body: JSONValue) async -> Answer? {
         let id: Int64? = state.withLock { state in
             guard !state.closed else { return nil }
@@ -40,17 +41,22 @@ final class SocketRequests: Sendable {
         let frame = JSONWriter.string([
             "type": "request", "id": .int(id), "verb": .string(verb), "path": .string(path), "body": body,
         ])
-        return await withCheckedContinuation { continuation in
-            let waiting = state.withLock { state -> Bool in
-                guard !state.closed else { return false }
-                state.waiting[id] = continuation
-                return true
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A cancellation that came first finds no waiter; this check then stops the wait.
+                let waiting = state.withLock { state -> Bool in
+                    guard !state.closed, !Task.isCancelled else { return false }
+                    state.waiting[id] = continuation
+                    return true
+                }
+                guard waiting else { return continuation.resume(returning: nil) }
+                // Registered before the frame goes, so an answer cannot arrive before its waiter.
+                Task { [socket] in
+                    do { try await socket.send(.text(frame)) } catch { self.complete(id, with: nil) }
+                }
             }
-            guard waiting else { return continuation.resume(returning: nil) }
-            // Registered before the frame goes, so an answer cannot arrive before its waiter.
-            Task { [socket] in
-                do { try await socket.send(.text(frame)) } catch { self.complete(id, with: nil) }
-            }
+        } onCancel: {
+            complete(id, with: nil)
         }
     }
 

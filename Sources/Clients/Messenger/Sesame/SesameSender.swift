@@ -97,6 +97,11 @@ struct SesameSender: Sendable {
         {
             return outcome
         }
+        // A cancelled send stops here, still queued (the error is retryable): the queue sends it
+        // again under the same client id.
+        if Task.isCancelled {
+            throw MessengerClientError(.transport, "the send was cancelled before the server answered")
+        }
         return try await api.send(to: account, body: body, as: credentials)
     }
 
