@@ -24,6 +24,20 @@ struct IdentifierTests {
         for id in ids.prefix(100) { expectVersion4(id) }
     }
 
+    @Test func randomnessBufferedBeforeAForkIsNotUsedAfterIt() {
+        var parent = RandomUUIDGenerator()
+        _ = parent.next()
+        // A copy holds the same buffered randomness, as a forked child's memory does: without
+        // the fork's handler both sides hand out the same next id.
+        var unforked = parent
+        #expect(unforked.next() == parent.next())
+        var child = parent
+        ForkGeneration.childAfterFork()
+        let (inChild, inParent) = (child.next(), parent.next())
+        #expect(inChild != inParent)
+        expectVersion4(inChild)
+    }
+
     private func expectVersion4(_ id: String) {
         let parts = id.split(separator: "-")
         #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
