@@ -170,11 +170,14 @@ public struct IncomingBatch: Sendable {
         prepare(writeKey: writeKey, receivedAt: receivedAt, copyingMembers: true)
     }
 
-    /// The members the collector sets itself; the client's own are replaced.
-    static let stampedMembers: Set<String> = [
-        "messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt",
-        "writeKey",
-    ]
+    /// Whether `key` is a member the collector sets itself (the client's own is replaced):
+    /// compared, not hashed, as this runs for every member of every message.
+    static func isStamped(_ key: String) -> Bool {
+        switch key {
+        case "messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt", "writeKey": return true
+        default: return false
+        }
+    }
 
     /// What the collector adds to one message.
     private struct Stamp {
@@ -245,7 +248,7 @@ public struct IncomingBatch: Sendable {
             writer.append(byte: UInt8(ascii: ","))
         }
         body.withUnsafeBytes { raw in
-            for member in members where !Self.stampedMembers.contains(member.key) {
+            for member in members where !Self.isStamped(member.key) {
                 writer.append(raw: UnsafeRawBufferPointer(rebasing: raw[member.range]))
                 writer.append(byte: UInt8(ascii: ","))
             }

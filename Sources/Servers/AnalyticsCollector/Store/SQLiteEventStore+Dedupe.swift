@@ -61,7 +61,9 @@ extension SQLiteEventStore {
         outcomes.reserveCapacity(batches.count)
         for batch in batches {
             var outcome = CommitOutcome(stored: 0, duplicates: 0)
-            var bytesByProject: [String: Int] = [:]
+            // A batch is one request's, so nearly always one project: runs of one write key are
+            // summed without hashing the key per message (a key seen again later adds again).
+            var bytesByProject: [(writeKey: String, bytes: Int)] = []
             for message in batch {
                 let key = SeenMessageIndex.key(writeKey: message.writeKey, messageId: message.messageId)
                 let isSame = { (id: Int64) throws -> Bool in
@@ -91,7 +93,11 @@ extension SQLiteEventStore {
                 }
                 outcome.stored += 1
                 outcome.storedBytes += message.payload.count
-                bytesByProject[message.writeKey, default: 0] += message.payload.count
+                if let last = bytesByProject.indices.last, bytesByProject[last].writeKey == message.writeKey {
+                    bytesByProject[last].bytes += message.payload.count
+                } else {
+                    bytesByProject.append((message.writeKey, message.payload.count))
+                }
             }
             for (writeKey, bytes) in bytesByProject {
                 usage.reset()
