@@ -9,8 +9,8 @@
 /// id, so no id says anything about the next one. The random bytes are fetched 4 KiB at a time (three system calls
 /// per 256 ids instead of two per id) and each word is used once. Formatted by hand, which is far
 /// cheaper than `UUID().uuidString.lowercased()`, which on Linux opens, reads and closes
-/// `/dev/urandom` for every id. A buffer filled before a `fork()` is not used after it, in the
-/// parent or the child (`ForkGeneration`), so the two never hand out the same ids.
+/// `/dev/urandom` for every id. After a `fork()` the child refills instead of using the buffer it
+/// inherited (`ForkGeneration`), so parent and child never hand out the same ids.
 package struct RandomUUIDGenerator {
     private var words = [UInt64](repeating: 0, count: 512)
     private var nextWord = 512
