@@ -9,6 +9,8 @@ final class FaultInjectingStore: EventStore {
     let holdCommits = Atomic<Bool>(false)
     let commitEntered = DispatchSemaphore(value: 0)
     let releaseCommit = DispatchSemaphore(value: 0)
+    /// Signalled when a commit that was held at the gate has finished (landed or failed).
+    let heldCommitFinished = DispatchSemaphore(value: 0)
     let failuresLeft = Atomic<Int>(0)
     let commits = Atomic<Int>(0)
     let settingsReads = Atomic<Int>(0)
@@ -24,7 +26,15 @@ final class FaultInjectingStore: EventStore {
         if holdCommits.load(ordering: .acquiring) {
             commitEntered.signal()
             releaseCommit.wait()
+            defer { heldCommitFinished.signal() }
+            return try commitUnlessFailing(batches, dedupeCutoff: dedupeCutoff)
         }
+        return try commitUnlessFailing(batches, dedupeCutoff: dedupeCutoff)
+    }
+
+    private func commitUnlessFailing(_ batches: [[PreparedMessage]], dedupeCutoff: Int64) throws(EventStoreError)
+        -> [CommitOutcome]
+    {
         if failuresLeft.load(ordering: .acquiring) > 0 {
             failuresLeft.subtract(1, ordering: .relaxed)
             throw EventStoreError(.unavailable, detail: "SQLite error 10: disk I/O error (INSERT INTO events …)")
