@@ -79,6 +79,60 @@ struct JSONParserTests {
         #expect(members[1].isEmpty && members[2].isEmpty && members[3].isEmpty)
     }
 
+    /// Strings are scanned 8 bytes at a time: whatever the byte that stops the scan (an escape,
+    /// the closing quote, a control character, bad UTF-8) and wherever it falls in a word, the
+    /// result is the one a byte-by-byte reading gives.
+    @Test func stringsScannedAWordAtATimeReadAsByteByByte() throws {
+        let inserts: [(raw: [UInt8], decoded: String?)] = [
+            (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"), (Array(#"\u00e9"#.utf8), "é"),
+            (Array("é".utf8), "é"), (Array("😀".utf8), "😀"), ([0x7F], "\u{7F}"),
+            ([0x1F], nil), ([0x0A], nil), ([0xFF], nil), ([0xC3], nil),
+        ]
+        for length in 0..<34 {
+            for position in 0...length {
+                for insert in inserts {
+                    let before = String(repeating: "a", count: position)
+                    let after = String(repeating: "b", count: length - position)
+                    let bytes = [0x22] + Array(before.utf8) + insert.raw + Array(after.utf8) + [0x22]
+                    if let decoded = insert.decoded {
+                        #expect(try JSONParser.parse(bytes) == .string(before + decoded + after))
+                    } else {
+                        #expect(throws: JSONError.self) { try JSONParser.parse(bytes) }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func elementsNotBuiltComeAsMembersWithTheirValues() throws {
+        let text = #"{"batch":[{"type":"track","n":2,"p":{"x":[1]}},7,{}],"sentAt":"s"}"#
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        let value = try JSONParser.parse(
+            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3,
+            buildingElements: false)
+        #expect(value == ["batch": [.object([:]), 7, .object([:])], "sentAt": "s"])
+        #expect(members.count == 3)
+        #expect(members[0].map(\.key) == ["type", "n", "p"])
+        #expect(members[0].map(\.value) == ["track", 2, .object([:])])
+        #expect(members[1].isEmpty && members[2].isEmpty)
+    }
+
+    @Test(arguments: [
+        #"{"batch":[{"type":"track","type":"identify"}]}"#,
+        #"{"batch":[{"type":"track","\u0074ype":"identify"}]}"#,
+        "{\"batch\":[{" + (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",") + ",\"k39\":1}]}",
+    ])
+    func elementsNotBuiltStillRefuseRepeatedKeys(text: String) {
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        #expect(throws: JSONError.self) {
+            try JSONParser.parse(
+                Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3,
+                buildingElements: false)
+        }
+    }
+
     @Test func errorsCarryTheOffset() {
         do {
             _ = try JSONParser.parse("[1, x]")

@@ -247,6 +247,22 @@ struct IncomingBatchTests {
         }
     }
 
+    /// Readers disagree on which of two same-named members wins, so a message with one is
+    /// refused (the batch's messages are read as members, not dictionaries, on the fast path).
+    @Test(arguments: [
+        #"{"batch":[{"type":"track","event":"A","userId":"u","userId":"v"}]}"#,
+        #"{"batch":[{"type":"track","event":"A","userId":"u","\u0075serId":"v"}]}"#,
+        #"{"batch":[{"type":"track","event":"A","userId":"u""# + (0..<20).map { ",\"p\($0)\":0" }.joined()
+            + #","event":"B"}]}"#,
+    ])
+    func aMessageWithARepeatedMemberIs400(body: String) {
+        let error = #expect(throws: HTTPError.self) {
+            try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
+        }
+        #expect(error?.status == 400)
+        #expect(error?.message.contains("duplicate key") == true)
+    }
+
     @Test func untouchedMembersAreStoredByteForByte() throws {
         let body = #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","properties":{"a" : 1.50}}]}"#
         let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)

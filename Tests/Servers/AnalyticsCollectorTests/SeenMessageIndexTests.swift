@@ -36,4 +36,24 @@ struct SeenMessageIndexTests {
         #expect(index.count == 1)
         #expect(index.partition(of: -1) == -10_000)
     }
+
+    @Test func theTableKeepsEveryRowAcrossGrowthAndCollidingSlots() {
+        var table = RowIDTable()
+        // Keys that share their low bits land in one run of slots; key 0 is filed too.
+        let keys: [UInt64] = (0..<5_000).map { UInt64($0 % 1_000) << 40 | UInt64($0 % 7) }
+        for (i, key) in keys.enumerated() { table.insert(key: key, id: Int64(i)) }
+        table.insert(key: 0, id: -1)
+        #expect(table.count == 5_001)
+        for (i, key) in keys.enumerated() {
+            #expect(table.contains(key) { $0 == Int64(i) })
+        }
+        #expect(table.contains(0) { $0 == -1 })
+        var offered = 0
+        _ = table.contains(keys[3]) { _ in
+            offered += 1
+            return false
+        }
+        #expect(offered == keys.filter { $0 == keys[3] }.count)
+        #expect(!table.contains(UInt64.max) { _ in true })
+    }
 }

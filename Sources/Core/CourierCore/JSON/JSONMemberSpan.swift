@@ -5,10 +5,14 @@ package struct JSONMemberSpan: Sendable, Equatable {
     package let key: String
     /// The bytes of `"key":value`.
     package let range: Range<Int>
+    /// The member's value as read; objects and arrays the parse did not build (`shallowFromDepth`)
+    /// are empty placeholders of their kind.
+    package let value: JSONValue
 
     /// Creates a span.
-    package init(key: String, range: Range<Int>) {
+    package init(key: String, range: Range<Int>, value: JSONValue = .null) {
         self.key = key
         self.range = range
+        self.value = value
     }
 }

@@ -43,13 +43,19 @@ public struct JSONParser {
     /// come back as empty `.object`/`.array` placeholders that still tell their kind. A caller
     /// that copies such members as sent needs no tree for them.
     /// - Throws: `JSONError`.
+    ///
+    /// With `buildingElements: false`, the sized array's objects are not built either: they come
+    /// back as empty `.object` placeholders, and their members (values included) are only in
+    /// `members`. They are checked as strictly (a repeated key is refused).
     package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
-        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max
+        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max,
+        buildingElements: Bool = true
     ) throws(JSONError) -> JSONValue {
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: member)
             reader.shallowFromDepth = shallowFromDepth
+            reader.buildingElements = buildingElements
             do throws(JSONError) {
                 reader.skipWhitespace()
                 let value = try reader.value(depth: 0)
@@ -76,9 +82,13 @@ public struct JSONParser {
         /// objects nested in it) records where its members lie.
         var recordMembersOfNextObject = false
         var shallowFromDepth = Int.max
+        /// Whether the sized array's objects are built, or only recorded as member spans.
+        var buildingElements = true
         /// Members of the objects being read, innermost last: one growing buffer shared by every
         /// object, so each object's dictionary is allocated once at its final size.
         var members: [(String, JSONValue)] = []
+        /// Keys of the objects being skipped, innermost last (see `SkippedKeys`).
+        var skippedKeys: [UnsafeBufferPointer<UInt8>] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, sizedMember: String) {
             self.bytes = bytes
@@ -161,9 +171,14 @@ public struct JSONParser {
                 } else {
                     element = try value(depth: depth)
                 }
-                members.append((key, element))
-                if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index)) }
+                if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index, value: element)) }
+                if !recording || buildingElements { members.append((key, element)) }
                 guard try endsContainer(UInt8(ascii: "}")) else { continue }
+                if recording && !buildingElements {
+                    if let repeated = Self.firstRepeatedKey(spans) { throw error("duplicate key \"\(repeated)\"") }
+                    elementMembers.append(spans)
+                    return .object([:])
+                }
                 var object = [String: JSONValue](minimumCapacity: members.count - start)
                 for (key, value) in members[start...] {
                     // A repeated key is refused: readers disagree on which value wins, so a
@@ -176,6 +191,22 @@ public struct JSONParser {
                 if recording { elementMembers.append(spans) }
                 return .object(object)
             }
+        }
+
+        /// A key that occurs twice among `spans`, if any: compared pairwise for the few members a
+        /// message has, through a set past that.
+        static func firstRepeatedKey(_ spans: [JSONMemberSpan]) -> String? {
+            if spans.count <= 16 {
+                for i in spans.indices.dropFirst() {
+                    let key = spans[i].key
+                    let length = key.utf8.count
+                    for j in 0..<i where spans[j].key.utf8.count == length && spans[j].key == key { return key }
+                }
+                return nil
+            }
+            var seen = Set<String>(minimumCapacity: spans.count)
+            for span in spans where !seen.insert(span.key).inserted { return span.key }
+            return nil
         }
 
         mutating func array(depth: Int, recordSizes: Bool = false) throws(JSONError) -> JSONValue {
@@ -223,6 +254,12 @@ public struct JSONParser {
             var nonASCII = false
             var out: [UInt8]?
             while index < bytes.count {
+                let run = index
+                var highBits: UInt64 = 0
+                index = Self.endOfPlainRun(bytes, from: index, highBits: &highBits)
+                if highBits != 0 { nonASCII = true }
+                if index > run { out?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
+                guard index < bytes.count else { break }
                 let c = bytes[index]
                 if c == UInt8(ascii: "\"") {
                     // Escapes are ASCII, so the raw text is valid UTF-8 exactly when the string is.
@@ -246,6 +283,40 @@ public struct JSONParser {
                 }
             }
             throw error("unterminated string")
+        }
+
+        /// Where the run of string bytes from `start` that need no look of their own ends: 8 bytes
+        /// are tested at once for a quote, a backslash or a control character (the bytes the
+        /// per-byte loop stops on), and the run ends exactly on the first such byte, or where
+        /// fewer than 8 bytes are left. The bytes passed over are or-ed into `highBits`, whose
+        /// top bits tell whether any of them is not ASCII. Each test is exact for the lowest
+        /// matching byte: a borrow only starts at a byte that matches and only moves upwards.
+        @inline(__always)
+        static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, highBits: inout UInt64) -> Int {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let tops: UInt64 = 0x8080_8080_8080_8080
+            guard let base = bytes.baseAddress else { return start }
+            var index = start
+            var seen: UInt64 = 0
+            while index &+ 8 <= bytes.count {
+                // Little-endian order: the first byte in memory is the lowest.
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash))
+                    & tops
+                if special != 0 {
+                    let before = special.trailingZeroBitCount / 8
+                    if before > 0 { seen |= word & (UInt64.max >> UInt64(64 - 8 * before)) }
+                    index &+= before
+                    break
+                }
+                seen |= word
+                index &+= 8
+            }
+            highBits = seen & tops
+            return index
         }
 
         /// Reads one escape sequence, `index` on its backslash, and returns the character it
@@ -310,7 +381,8 @@ public struct JSONParser {
                     index += 1
                     return
                 }
-                var keys = SkippedKeys()
+                var keys = SkippedKeys(on: skippedKeys)
+                defer { keys.finish(&skippedKeys) }
                 while true {
                     skipWhitespace()
                     if open == UInt8(ascii: "{") {
@@ -319,7 +391,7 @@ public struct JSONParser {
                         }
                         let keyStart = index
                         try skipString()
-                        if !keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<index])) {
+                        if !keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<index]), stack: &skippedKeys) {
                             throw JSONError(offset: keyStart, reason: "duplicate key")
                         }
                         skipWhitespace()

@@ -8,11 +8,9 @@ public struct IncomingBatch: Sendable {
     /// The write key the body names (`writeKey` member), if any.
     public let bodyWriteKey: String?
     /// The messages, validated but not yet bound to a write key and time.
-    let messages: [[String: JSONValue]]
-    /// The request body, and for each message of a batch where its members lie in it, or `nil`
-    /// when validation had to change the message (it is then written out again in full).
+    let messages: [IncomingMessage]
+    /// The request body the messages' members lie in.
     private let body: [UInt8]
-    private let spans: [[JSONMemberSpan]?]
     /// The batch's `context` and `integrations`, and the same encoded as members (`"context":{…}`),
     /// added as bytes to the copied messages that have no member of those names.
     private let shared: [String: JSONValue]
@@ -53,9 +51,12 @@ public struct IncomingBatch: Sendable {
             // A batch's messages are checked member by member; what lies deeper (context,
             // properties) is only checked for validity and later copied as sent, so it is not
             // built unless a message must be rewritten (see below).
+            // On the fast path the messages themselves are not built as dictionaries either:
+            // their members (and the scalar values checked below) are read from the spans.
             document = try JSONParser.parse(
                 body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
-                shallowFromDepth: singleType == nil && shallow ? 3 : Int.max)
+                shallowFromDepth: singleType == nil && shallow ? 3 : Int.max,
+                buildingElements: !(singleType == nil && shallow))
         } catch {
             throw HTTPError(.invalidJSON, "invalid JSON: \(error)")
         }
@@ -95,22 +96,23 @@ public struct IncomingBatch: Sendable {
         // the per-event limit, or a small batch could expand into gigabytes of stored rows.
         let sharedObject = shared.isEmpty ? [] : JSONWriter.encode(.object(shared))
         let sharedBytes = sharedObject.count
-        var messages: [[String: JSONValue]] = []
-        var spans: [[JSONMemberSpan]?] = []
+        var messages: [IncomingMessage] = []
         var addsShared: [Bool] = []
         messages.reserveCapacity(raw.count)
-        spans.reserveCapacity(raw.count)
         let haveSpans = singleType == nil && memberSpans.count == raw.count
+        let elementsBuilt = !(singleType == nil && shallow)
         var fullTree: [JSONValue]?
         var rejected: [RejectedMessage] = []
-        for (i, element) in raw.enumerated() {
+        for (i, placeholder) in raw.enumerated() {
             guard singleType == nil else {
-                let (message, _) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
-                messages.append(message)
-                spans.append(nil)
+                let (message, _) = try Self.validate(placeholder, index: i, shared: shared, singleType: singleType)
+                messages.append(IncomingMessage(sent: nil, tree: message))
                 addsShared.append(false)
                 continue
             }
+            // What the parse built for the message, or (fast path) its members as read.
+            let sent: [JSONMemberSpan]? = haveSpans && placeholder.objectValue != nil ? memberSpans[i] : nil
+            let element = IncomingMessage(sent: sent, tree: elementsBuilt ? placeholder.objectValue : nil)
             let size = i < sizes.count ? sizes[i] : 0
             if size + sharedBytes > configuration.maximumEventBytes {
                 let what = sharedBytes > 0 ? "with the batch's context and integrations " : ""
@@ -123,14 +125,22 @@ public struct IncomingBatch: Sendable {
                                 + "the limit is \(configuration.maximumEventBytes)")))
                 continue
             }
-            var message: [String: JSONValue]
-            var changed: Bool
             // The batch's members go in as bytes when the message has none of its own to merge
             // with (the usual case), so the message need not be read and written out again.
             let splicesShared = haveSpans && !shared.isEmpty && !shared.keys.contains { element[$0] != nil }
+            if !elementsBuilt, let sent, shared.isEmpty || splicesShared,
+                Self.isPlainValid(sent.lazy.map { ($0.key, $0.value) })
+            {
+                messages.append(IncomingMessage(sent: sent, tree: nil))
+                addsShared.append(splicesShared)
+                continue
+            }
+            var message: [String: JSONValue]
+            var changed: Bool
             do throws(HTTPError) {
+                let value = placeholder.objectValue == nil ? placeholder : .object(element.tree ?? element.dictionary)
                 (message, changed) = try Self.validate(
-                    element, index: i, shared: splicesShared ? [:] : shared, singleType: singleType)
+                    value, index: i, shared: splicesShared ? [:] : shared, singleType: singleType)
             } catch {
                 rejected.append(
                     RejectedMessage(
@@ -148,14 +158,12 @@ public struct IncomingBatch: Sendable {
                     (message, changed) = try Self.validate(tree[i], index: i, shared: shared, singleType: singleType)
                 }
             }
-            messages.append(message)
-            spans.append(haveSpans && !changed ? memberSpans[i] : nil)
+            messages.append(IncomingMessage(sent: haveSpans && !changed ? memberSpans[i] : nil, tree: message))
             addsShared.append(splicesShared && !changed)
         }
         self.rejected = rejected
         self.messages = messages
         self.body = body
-        self.spans = spans
         self.shared = shared
         self.addsShared = addsShared
         // `{"context":{…}}` without its braces.
@@ -170,14 +178,8 @@ public struct IncomingBatch: Sendable {
         prepare(writeKey: writeKey, receivedAt: receivedAt, copyingMembers: true)
     }
 
-    /// Whether `key` is a member the collector sets itself (the client's own is replaced):
-    /// compared, not hashed, as this runs for every member of every message.
-    static func isStamped(_ key: String) -> Bool {
-        switch key {
-        case "messageId", "receivedAt", "timestamp", "originalTimestamp", "sentAt", "writeKey": return true
-        default: return false
-        }
-    }
+    /// Whether `key` is a member the collector sets itself (the client's own is replaced).
+    static func isStamped(_ key: String) -> Bool { MessageField(key)?.isStamped ?? false }
 
     /// What the collector adds to one message.
     private struct Stamp {
@@ -189,7 +191,8 @@ public struct IncomingBatch: Sendable {
     }
 
     /// - Parameter copyingMembers: copy the client's members as sent where validation left them
-    ///   untouched (the fast path); `false` writes every message out again (tests compare both).
+    ///   untouched (the fast path); `false` writes every message that has a tree out again (tests
+    ///   compare both on a batch read with `shallow: false`, where every message has one).
     func prepare(writeKey: String, receivedAt: Int64, copyingMembers: Bool) -> [PreparedMessage] {
         let receivedText = Timestamp.format(milliseconds: receivedAt)
         let batchSentText = sentAt.map { Timestamp.format(milliseconds: $0) }
@@ -199,14 +202,14 @@ public struct IncomingBatch: Sendable {
                 message, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
                 batchSentText: batchSentText)
             let payload: [UInt8]
-            if copyingMembers, let members = spans[i] {
+            if let members = message.sent, copyingMembers || message.tree == nil {
                 payload = spliced(members, stamp, addingShared: addsShared[i])
             } else {
-                var full = message
+                var full = message.tree ?? message.dictionary
                 if addsShared[i] {
                     for (key, value) in shared { full[key] = value }
                 }
-                full.reserveCapacity(message.count + 5)
+                full.reserveCapacity(full.count + 5)
                 full["messageId"] = .string(stamp.messageId)
                 full["receivedAt"] = .string(stamp.receivedAt)
                 full["timestamp"] = .string(stamp.timestamp)
@@ -221,7 +224,7 @@ public struct IncomingBatch: Sendable {
     }
 
     private static func stamp(
-        _ message: [String: JSONValue], receivedAt: Int64, receivedText: String,
+        _ message: IncomingMessage, receivedAt: Int64, receivedText: String,
         batchSentAt: Int64?, batchSentText: String?
     ) -> Stamp {
         // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
@@ -301,7 +304,9 @@ public struct IncomingBatch: Sendable {
         _ element: JSONValue, index: Int, shared: [String: JSONValue],
         singleType: MessageType?
     ) throws(HTTPError) -> ([String: JSONValue], Bool) {
-        if shared.isEmpty, case .object(let message) = element, isPlainValid(message) { return (message, false) }
+        if shared.isEmpty, case .object(let message) = element, isPlainValid(message.lazy.map { ($0.key, $0.value) }) {
+            return (message, false)
+        }
         var changed = !shared.isEmpty
         func invalid(_ message: String) -> HTTPError {
             HTTPError(.invalidRequest, singleType == nil ? "message \(index): \(message)" : message)
@@ -380,38 +385,39 @@ public struct IncomingBatch: Sendable {
     /// seen in one pass over its members (about ten) instead of some twenty dictionary lookups,
     /// each hashing its key: the profile's largest cost in the handler. `false` sends the message
     /// through `validate`'s full path, which names the first problem.
-    private static func isPlainValid(_ message: [String: JSONValue]) -> Bool {
+    private static func isPlainValid(_ members: some Sequence<(String, JSONValue)>) -> Bool {
         var type: MessageType?
         var hasUser = false, hasEvent = false, hasGroupId = false, hasPreviousId = false, hasUserId = false
-        for (key, value) in message {
-            switch key {
-            case "type":
+        for (key, value) in members {
+            guard let field = MessageField(key) else { continue }
+            switch field {
+            case .type:
                 guard let text = value.stringValue, let known = MessageType(rawValue: text) else { return false }
                 type = known
-            case "userId", "anonymousId", "previousId", "groupId":
+            case .userId, .anonymousId, .previousId, .groupId:
                 guard case .string = value else { return false }
-                switch key {
-                case "userId":
+                switch field {
+                case .userId:
                     hasUser = true
                     hasUserId = true
-                case "anonymousId": hasUser = true
-                case "previousId": hasPreviousId = true
+                case .anonymousId: hasUser = true
+                case .previousId: hasPreviousId = true
                 default: hasGroupId = true
                 }
-            case "messageId":
+            case .messageId:
                 guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256, !text.utf8.contains(0) else {
                     return false
                 }
-            case "event":
+            case .event:
                 guard let text = value.stringValue, !text.isEmpty else { return false }
                 hasEvent = true
-            case "properties", "traits", "context", "integrations":
+            case .properties, .traits, .context, .integrations:
                 guard value.isNull || value.objectValue != nil else { return false }
-            case "timestamp", "originalTimestamp", "sentAt":
+            case .timestamp, .originalTimestamp, .sentAt:
                 guard (try? timestamp(value, field: key)) != nil || value.isNull else { return false }
-            case "writeKey":
+            case .writeKey:
                 return false
-            default:
+            case .receivedAt:
                 break
             }
         }

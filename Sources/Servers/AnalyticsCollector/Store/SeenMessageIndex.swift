@@ -8,34 +8,12 @@
 /// partitions by `receivedAt` (an eighth of the window wide); forgetting what is older than the
 /// window drops whole partitions, so no insert pays for pruning.
 ///
-/// About 20–40 bytes of memory per event received within the window (a dictionary of two
-/// 64-bit words per entry, at a load factor between 1/2 and 3/4 before it grows), plus at most one partition's worth of events
+/// About 23–46 bytes of memory per event received within the window (two 64-bit words per
+/// slot, at a load factor between 0.35 and 0.7), plus at most one partition's worth of events
 /// that are older than the window but not dropped yet.
 struct SeenMessageIndex {
-    /// One slice of the window: a key hash to a row id, and the rare further row ids of keys that
-    /// share a hash (or of a message stored again after its window ended).
-    struct Partition {
-        var rows: [UInt64: Int64] = [:]
-        var more: [UInt64: [Int64]] = [:]
-        var count: Int { rows.count + more.values.reduce(0) { $0 + $1.count } }
-
-        /// Files row `id` under `key`.
-        mutating func insert(key: UInt64, id: Int64) {
-            if rows[key] == nil {
-                rows[key] = id
-            } else {
-                more[key, default: []].append(id)
-            }
-        }
-
-        /// Whether `body` returns `true` for a row id filed under `key`.
-        func contains(_ key: UInt64, where body: (Int64) throws -> Bool) rethrows -> Bool {
-            guard let id = rows[key] else { return false }
-            if try body(id) { return true }
-            for id in more[key] ?? [] where try body(id) { return true }
-            return false
-        }
-    }
+    /// One slice of the window: key hashes to row ids (`RowIDTable`).
+    typealias Partition = RowIDTable
 
     /// Milliseconds of `receivedAt` each partition covers.
     let partitionWidth: Int64
