@@ -12,6 +12,10 @@ public struct PreparedMessage: Sendable {
     public let receivedAt: Int64
     /// The message as stored: merged context, corrected `timestamp`, `receivedAt`.
     public let payload: [UInt8]
+    /// The hash the in-memory dedupe index files the message under (`SeenMessageIndex.key`),
+    /// computed where the message is prepared, on the request's thread, so the one thread that
+    /// commits does not hash every message.
+    let dedupeHash: UInt64
 
     /// Creates a prepared message.
     public init(writeKey: String, messageId: String, type: String, receivedAt: Int64, payload: [UInt8]) {
@@ -20,6 +24,7 @@ public struct PreparedMessage: Sendable {
         self.type = type
         self.receivedAt = receivedAt
         self.payload = payload
+        dedupeHash = SeenMessageIndex.key(writeKey: writeKey, messageId: messageId)
     }
 }
 

@@ -59,13 +59,16 @@ extension SQLiteEventStore {
         let usage = try db.cachedStatement("UPDATE projects SET stored_bytes = stored_bytes + ?2 WHERE write_key = ?1")
         var outcomes: [CommitOutcome] = []
         outcomes.reserveCapacity(batches.count)
+        // The partition the last stored message fell in, known to be recorded: most messages of a
+        // commit share it, so the sets are not hashed per message.
+        var recordedPartition: Int64?
         for batch in batches {
             var outcome = CommitOutcome(stored: 0, duplicates: 0)
             // A batch is one request's, so nearly always one project: runs of one write key are
             // summed without hashing the key per message (a key seen again later adds again).
             var bytesByProject: [(writeKey: String, bytes: Int)] = []
             for message in batch {
-                let key = SeenMessageIndex.key(writeKey: message.writeKey, messageId: message.messageId)
+                let key = message.dedupeHash
                 let isSame = { (id: Int64) throws -> Bool in
                     try Self.isStored(message, asRow: id, since: cutoff, in: db)
                 }
@@ -85,11 +88,14 @@ extension SQLiteEventStore {
                 let id = db.lastInsertRowID
                 staged.add(.init(key: key, id: id, receivedAt: message.receivedAt))
                 let partition = seen.index.partition(of: message.receivedAt)
-                if !seen.recordedPartitions.contains(partition) && !staged.partitions.contains(partition) {
-                    try db.run(
-                        "INSERT OR IGNORE INTO dedupe_partitions(starts_at, first_event_id) VALUES (?1, ?2)",
-                        [.integer(partition), .integer(id)])
-                    staged.partitions.insert(partition)
+                if partition != recordedPartition {
+                    if !seen.recordedPartitions.contains(partition) && !staged.partitions.contains(partition) {
+                        try db.run(
+                            "INSERT OR IGNORE INTO dedupe_partitions(starts_at, first_event_id) VALUES (?1, ?2)",
+                            [.integer(partition), .integer(id)])
+                        staged.partitions.insert(partition)
+                    }
+                    recordedPartition = partition
                 }
                 outcome.stored += 1
                 outcome.storedBytes += message.payload.count
