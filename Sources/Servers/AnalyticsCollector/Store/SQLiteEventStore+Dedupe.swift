@@ -16,8 +16,14 @@ struct StagedMessages {
     }
 
     var entries: [Entry] = []
-    var byKey = SeenMessageIndex.Partition()
+    var byKey: SeenMessageIndex.Partition
     var partitions: Set<Int64> = []
+
+    /// Room for `capacity` messages, so the staging table does not grow during the commit.
+    init(capacity: Int) {
+        entries.reserveCapacity(capacity)
+        byKey = SeenMessageIndex.Partition(capacity: capacity)
+    }
 
     mutating func add(_ entry: Entry) {
         entries.append(entry)

@@ -41,7 +41,7 @@ public final class SQLiteEventStore: EventDatabaseStore {
         try storing {
             try seen.withLock { seen throws -> [CommitOutcome] in
                 if !seen.index.isLoaded { try load(&seen, cutoff: dedupeCutoff) }
-                var staged = StagedMessages()
+                var staged = StagedMessages(capacity: batches.reduce(0) { $0 + $1.count })
                 let outcomes = try pool.transaction { db in
                     try store(batches, in: db, seen: seen, staged: &staged, cutoff: dedupeCutoff)
                 }
