@@ -28,6 +28,24 @@ final class CollectionSignals: Sendable {
         let collection: String
         let continuation: AsyncStream<Void>.Continuation
         var pending: Pending
+
+        /// Adds the changes to this observer's collection to what it has pending; returns
+        /// whether any did. The pending records are changed in place: the observer lets go of
+        /// them first, so a burst of commits does not copy them once per commit.
+        mutating func absorb(_ changes: [RecordChange], states: [LocalRecord?]?) -> Bool {
+            guard case .records(var records) = pending else {
+                return changes.contains { $0.collection == collection }
+            }
+            pending = .all
+            var touched = false
+            // In commit order: a later change to the same record replaces what is known.
+            for (index, change) in changes.enumerated() where change.collection == collection {
+                records[change.id] = states.map { .state($0[index]) } ?? .unread
+                touched = true
+            }
+            pending = records.count > CollectionSignals.maximumPendingIDs ? .all : .records(records)
+            return touched
+        }
     }
 
     static let maximumPendingIDs = 512
@@ -66,22 +84,9 @@ final class CollectionSignals: Sendable {
         guard !changes.isEmpty else { return }
         let woken = observers.withLock { state -> [AsyncStream<Void>.Continuation] in
             var woken: [AsyncStream<Void>.Continuation] = []
-            for (key, observer) in state.all {
-                var touched = false
-                guard case .records(var pending) = observer.pending else {
-                    if changes.contains(where: { $0.collection == observer.collection }) {
-                        woken.append(observer.continuation)
-                    }
-                    continue
-                }
-                // In commit order: a later change to the same record replaces what is known.
-                for (index, change) in changes.enumerated() where change.collection == observer.collection {
-                    pending[change.id] = states.map { .state($0[index]) } ?? .unread
-                    touched = true
-                }
-                guard touched else { continue }
-                state.all[key]?.pending = pending.count > Self.maximumPendingIDs ? .all : .records(pending)
-                woken.append(observer.continuation)
+            // Keys first: changing an observer while iterating the dictionary would copy it.
+            for key in Array(state.all.keys) where state.all[key]!.absorb(changes, states: states) {
+                woken.append(state.all[key]!.continuation)
             }
             return woken
         }
