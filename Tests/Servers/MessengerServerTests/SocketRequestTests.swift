@@ -88,6 +88,8 @@ struct SocketRequestTests {
         let socket = try await harness.connect(alice, client: client)
         var reader = DeliveryReader(socket)
         let commitsBefore = store.sendGroupCommits
+        // Answered once the socket's session is set up (it writes when a device connects).
+        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
 
         // Another connection holds the database's write lock: no send can commit meanwhile.
         let holder = try Database(path: harness.directory + "/messenger.sqlite")
@@ -112,6 +114,47 @@ struct SocketRequestTests {
         // Stored in the order sent, and "b" and "c" in one commit (with or without "a").
         #expect(seqs == [1: 1, 3: 2, 4: 3])
         #expect(store.sendGroupCommits - commitsBefore <= 2)
+    }
+
+    /// More sends wait for their commit than the store has queues for blocking calls: a catch-up
+    /// read (which runs on those queues) is still answered before any of them, since a waiting
+    /// send holds no thread. When each waiting send blocked a queue, the read came after them.
+    @Test func sendsWaitingForTheirCommitDoNotHoldUpACatchUpRead() async throws {
+        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(alice, client: client)
+        var reader = DeliveryReader(socket)
+        // Answered once the socket's session is set up (it writes when a device connects).
+        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
+
+        // Another connection holds the database's write lock: no send can commit meanwhile.
+        let holder = try Database(path: harness.directory + "/messenger.sqlite")
+        try holder.execute("BEGIN IMMEDIATE")
+        let path = "/v1/messages/\(bob.accountId)"
+        let sends: [Int64] = Array(1...8)
+        for id in sends {
+            try await Self.post(id, "PUT", path, body: Self.send(to: bob, clientMessageId: "m\(id)"), on: socket)
+        }
+        try await Self.post(20, "GET", "/v1/messages?after=0&limit=10", on: socket)
+        var first: JSONValue?
+        while first == nil, let frame = await reader.next() {
+            if frame["type"] == "response" { first = frame }
+        }
+        #expect(first?["id"] == 20)
+        #expect(first?["status"] == 200)
+        try holder.execute("ROLLBACK")
+
+        var seqs: [Int64: Int64] = [:]
+        while seqs.count < sends.count, let frame = await reader.next() {
+            guard frame["type"] == "response", let id = frame["id"]?.intValue else { continue }
+            #expect(frame["status"] == 200)
+            seqs[id] = frame["body"]?["serverSeq"]?.intValue
+        }
+        #expect(seqs == Dictionary(uniqueKeysWithValues: sends.map { ($0, $0) }))
     }
 
     @Test(arguments: StoreBackend.allCases) func badSocketRequestsGetAClearAnswer(backend: StoreBackend) async throws {

@@ -79,8 +79,15 @@ extension MessengerServer {
 
     /// Waits (blocking) for a queued send's commit, wakes its devices, and gives the route's answer.
     func answer(_ message: QueuedMessage) throws(HTTPError) -> HTTPResponse {
+        try answer(message, committed: Result { () throws(MessengerStoreError) in try message.queued.outcome() })
+    }
+
+    /// Wakes a committed send's devices and gives the route's answer (or its error).
+    func answer(_ message: QueuedMessage, committed: Result<SendOutcome, MessengerStoreError>) throws(HTTPError)
+        -> HTTPResponse
+    {
         let destination = message.destination
-        let outcome = try stored { () throws(MessengerStoreError) in try message.queued.outcome() }
+        let outcome = try stored { () throws(MessengerStoreError) in try committed.get() }
         switch outcome {
         case .stored(let serverSeq, let mailboxIds):
             envelopesStored.add(mailboxIds.count, ordering: .relaxed)

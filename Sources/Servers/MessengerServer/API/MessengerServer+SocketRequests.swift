@@ -16,7 +16,8 @@ extension MessengerServer {
     /// store in the order they arrive (so a client's sends are stored in the order it sent them)
     /// without waiting for each other's commit: the ones a client sends together share one group
     /// commit, and each is answered when its commit is done, up to `SocketRequestWindow.limit` in
-    /// flight per socket. The store's blocking calls run on `storeQueues`, not on the receive loop.
+    /// flight per socket; a send waiting for its commit holds no thread. The store's other
+    /// blocking calls run on `storeQueues`, not on the receive loop.
     func socketMessage(_ message: WebSocketMessage, session: DeliverySession, window: SocketRequestWindow) async {
         guard case .text(let text) = message, let frame = try? JSONParser.parse(text) else { return }
         guard frame["type"]?.stringValue == "request" else {
@@ -41,9 +42,12 @@ extension MessengerServer {
                 let account = String(request.path.dropFirst("/v1/messages/".count))
                 let queued = try queueSend(request, from: session.device, to: account)
                 await window.admit(
-                    Task { [self, storeQueues] in
-                        let response = await storeQueues.run { [self] in
-                            Self.responding { () throws(HTTPError) in try answer(queued) }
+                    Task { [self] in
+                        // Suspended, not blocking a thread: the store's queues stay free for
+                        // the mailbox reads of deliveries while the send waits for its commit.
+                        let committed = await queued.queued.committed()
+                        let response = Self.responding { () throws(HTTPError) in
+                            try answer(queued, committed: committed)
                         }
                         await Self.respond(id, response, on: session)
                     })

@@ -23,11 +23,11 @@ extension MessengerDatabaseStore {
     }
 
     /// Queues the send behind those queued before it (the batcher keeps their order) and returns
-    /// at once; its `outcome()` blocks until the group it is in has committed.
+    /// at once; the batcher commits it with its group, and `QueuedSend` waits for that.
     public func queueSend(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) -> QueuedSend {
         let pending = SendBatcher.Pending(message: message, receivedAt: receivedAt, expiresAt: expiresAt)
-        batcher.enqueue(pending)
-        return QueuedSend { [self] in batcher.wait(for: pending) { batch in commit(batch) } }
+        batcher.enqueue(pending) { batch in commit(batch) }
+        return QueuedSend(pending)
     }
 
     public func createAccount(_ accountId: String, device: DeviceRecord) throws(MessengerStoreError) {

@@ -1,15 +1,20 @@
-/// A send in a store's queue (`MessengerStore.queueSend`): its place in the order is taken;
-/// `outcome()` blocks until it is stored, leading the group commit when no one else is.
+/// A send in a store's queue (`MessengerStore.queueSend`): its place in the order is taken, and
+/// the store commits it with the sends queued around it whether or not anyone waits.
 public struct QueuedSend: Sendable {
-    private let wait: @Sendable () -> Result<SendOutcome, MessengerStoreError>
+    private let pending: SendBatcher.Pending
 
-    init(_ wait: @escaping @Sendable () -> Result<SendOutcome, MessengerStoreError>) {
-        self.wait = wait
+    init(_ pending: SendBatcher.Pending) {
+        self.pending = pending
     }
 
     /// Blocks the calling thread until the send is committed (or refused), as `MessengerStore.send`.
     /// - Throws: `MessengerStoreError`, as `send`.
     public func outcome() throws(MessengerStoreError) -> SendOutcome {
-        try wait().get()
+        try pending.outcome().get()
+    }
+
+    /// Suspends until the send is committed (or refused), holding no thread meanwhile.
+    public func committed() async -> Result<SendOutcome, MessengerStoreError> {
+        await pending.committed()
     }
 }

@@ -1,27 +1,82 @@
 import CourierCore
-import Foundation
+import Dispatch
 import Synchronization
 
-/// Group commit for sends: callers that arrive while a commit is under way queue up, and the
-/// next one to take the lead stores the whole queue in one transaction (one fsync), each send in
-/// a savepoint of its own so that one failing send fails alone.
+/// Group commit for sends: sends are queued in the order they arrive, and the batcher's own
+/// serial queue stores whatever is queued in one transaction (one fsync), each send in a
+/// savepoint of its own so that one failing send fails alone, then the next group.
+///
+/// Nobody waiting for a send holds a thread for it unless it asks to: `Pending.outcome()` blocks
+/// (an HTTP handler's thread), `Pending.committed()` suspends (a socket's request task). Before,
+/// every waiter blocked a thread on a lock while one of them committed, so a socket's sends
+/// waiting for their commit held the store's shared queues, and the mailbox reads of deliveries
+/// queued behind them.
 final class SendBatcher: Sendable {
     final class Pending: @unchecked Sendable {
-        // Written by the leader that stores it, read by its caller after taking the lead lock.
+        // `result` is written by the commit on the batcher's queue before `finish()`, and read
+        // by waiters only through `finish()`'s hand-over.
         let message: OutgoingMessage
         let receivedAt: Int64
         let expiresAt: Int64
         var result: Result<SendOutcome, MessengerStoreError>?
+        private let settled = Mutex<Settled>(Settled())
+        private let done = DispatchSemaphore(value: 0)
+
+        private struct Settled {
+            var outcome: Result<SendOutcome, MessengerStoreError>?
+            var waiter: CheckedContinuation<Result<SendOutcome, MessengerStoreError>, Never>?
+        }
 
         init(message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) {
             self.message = message
             self.receivedAt = receivedAt
             self.expiresAt = expiresAt
         }
+
+        /// Hands the commit's result to whoever waits (called once, after the commit).
+        func finish() {
+            let outcome =
+                result ?? .failure(MessengerStoreError(.storage, "the send's commit gave no result"))
+            let waiter = settled.withLock { state in
+                state.outcome = outcome
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: outcome)
+            done.signal()
+        }
+
+        /// Blocks the calling thread until the send is committed (or refused).
+        func outcome() -> Result<SendOutcome, MessengerStoreError> {
+            if let outcome = settled.withLock({ $0.outcome }) { return outcome }
+            done.wait()
+            // Let any later blocking call through as well.
+            done.signal()
+            return settled.withLock { $0.outcome }
+                ?? .failure(MessengerStoreError(.storage, "the send's commit gave no result"))
+        }
+
+        /// Suspends until the send is committed (or refused), holding no thread meanwhile.
+        func committed() async -> Result<SendOutcome, MessengerStoreError> {
+            await withCheckedContinuation { continuation in
+                let ready = settled.withLock { state -> Result<SendOutcome, MessengerStoreError>? in
+                    if let outcome = state.outcome { return outcome }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 
-    private let queue = Mutex<[Pending]>([])
-    private let lead = NSLock()
+    private struct Queue {
+        var sends: [Pending] = []
+        /// Whether a drain is scheduled or running on `committer`.
+        var draining = false
+    }
+
+    private let queue = Mutex<Queue>(Queue())
+    private let committer = DispatchQueue(label: "courier.messenger.send-commit")
     private let groups = Atomic<Int>(0)
 
     /// Group commits run so far (each one transaction for one or more sends), for tests and
@@ -31,33 +86,37 @@ final class SendBatcher: Sendable {
     let maximumBatch = 256
 
     /// Stores `pending` with whatever else is queued; blocks until it is committed.
-    func submit(_ pending: Pending, commit: ([Pending]) -> Void) -> Result<SendOutcome, MessengerStoreError> {
-        enqueue(pending)
-        return wait(for: pending, commit: commit)
+    func submit(_ pending: Pending, commit: @escaping @Sendable ([Pending]) -> Void) -> Result<
+        SendOutcome, MessengerStoreError
+    > {
+        enqueue(pending, commit: commit)
+        return pending.outcome()
     }
 
-    /// Puts `pending` in the queue behind every send queued before it, without waiting: sends are
-    /// stored in the order they were queued. `wait(for:commit:)` must follow.
-    func enqueue(_ pending: Pending) {
-        queue.withLock { $0.append(pending) }
+    /// Puts `pending` in the queue behind every send queued before it, and returns at once:
+    /// sends are stored in the order they were queued, by `commit` on the batcher's queue.
+    func enqueue(_ pending: Pending, commit: @escaping @Sendable ([Pending]) -> Void) {
+        let starts = queue.withLock { state -> Bool in
+            state.sends.append(pending)
+            defer { state.draining = true }
+            return !state.draining
+        }
+        if starts { committer.async { self.drain(commit) } }
     }
 
-    /// Blocks until `pending` (queued with `enqueue`) is committed, leading a group commit of
-    /// the queue when no one else is.
-    func wait(for pending: Pending, commit: ([Pending]) -> Void) -> Result<SendOutcome, MessengerStoreError> {
+    /// Commits the queue group by group until it is empty.
+    private func drain(_ commit: ([Pending]) -> Void) {
         while true {
-            lead.lock()
-            defer { lead.unlock() }
-            if let result = pending.result { return result }
-            let batch = queue.withLock { queue -> [Pending] in
-                let taken = Array(queue.prefix(maximumBatch))
-                queue.removeFirst(taken.count)
+            let batch = queue.withLock { state -> [Pending] in
+                let taken = Array(state.sends.prefix(maximumBatch))
+                state.sends.removeFirst(taken.count)
+                if taken.isEmpty { state.draining = false }
                 return taken
             }
-            guard !batch.isEmpty else { continue }
+            guard !batch.isEmpty else { return }
             groups.add(1, ordering: .relaxed)
             commit(batch)
-            if let result = pending.result { return result }
+            for pending in batch { pending.finish() }
         }
     }
 }
