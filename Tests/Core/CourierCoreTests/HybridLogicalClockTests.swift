@@ -46,4 +46,17 @@ struct HybridLogicalClockTests {
         #expect(a < b && a.description < b.description)
         #expect(HLCTimestamp(a.description) == a)
     }
+
+    @Test(arguments: [
+        (HLCTimestamp(physical: 0, logical: 0, node: "n"), "000000000000000-0000000000-n"),
+        (
+            HLCTimestamp(physical: 1_764_662_400_123, logical: 42, node: "device-é"),
+            "001764662400123-0000000042-device-é"
+        ),
+        (HLCTimestamp(physical: 999_999_999_999_999, logical: .max, node: "x"), "999999999999999-4294967295-x"),
+    ])
+    func theTextFormIsFixedWidthDigitsThenTheNode(_ stamp: HLCTimestamp, _ text: String) {
+        #expect(stamp.description == text)
+        #expect(HLCTimestamp(text) == stamp)
+    }
 }

@@ -31,11 +31,33 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// Zero-padded physical and logical parts, then the node: sorts as the timestamps compare.
+    /// Written digit by digit into one string (every local write makes one, so no intermediate
+    /// strings); a physical time outside 15 digits keeps the padded general form.
     public var description: String {
-        let p = String(physical)
-        let l = String(logical)
-        return String(repeating: "0", count: max(0, 15 - p.count)) + p + "-"
-            + String(repeating: "0", count: max(0, 10 - l.count)) + l + "-" + node
+        guard physical >= 0, physical < 1_000_000_000_000_000 else {
+            let p = String(physical)
+            return String(repeating: "0", count: max(0, 15 - p.count)) + p + "-"
+                + String(repeating: "0", count: max(0, 10 - String(logical).count)) + String(logical) + "-" + node
+        }
+        var node = node
+        return node.withUTF8 { nodeBytes in
+            String(unsafeUninitializedCapacity: 27 + nodeBytes.count) { buffer in
+                var value = UInt64(physical)
+                for index in stride(from: 14, through: 0, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                buffer[15] = UInt8(ascii: "-")
+                var counter = logical
+                for index in stride(from: 25, through: 16, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(counter % 10)
+                    counter /= 10
+                }
+                buffer[26] = UInt8(ascii: "-")
+                for (offset, byte) in nodeBytes.enumerated() { buffer[27 + offset] = byte }
+                return 27 + nodeBytes.count
+            }
+        }
     }
 
     /// Orders by physical time, then the logical counter, then the node.
