@@ -46,6 +46,8 @@ public struct IncomingBatch: Sendable {
         }
         var sizes: [Int] = []
         var memberSpans: [[JSONMemberSpan]] = []
+        // The fast path: a batch's messages are read as members, not built.
+        let elementsBuilt = !(singleType == nil && shallow)
         let document: JSONValue
         do {
             // A batch's messages are checked member by member; what lies deeper (context,
@@ -55,8 +57,7 @@ public struct IncomingBatch: Sendable {
             // their members (and the scalar values checked below) are read from the spans.
             document = try JSONParser.parse(
                 body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
-                shallowFromDepth: singleType == nil && shallow ? 3 : Int.max,
-                buildingElements: !(singleType == nil && shallow))
+                shallowFromDepth: elementsBuilt ? Int.max : 3, buildingElements: elementsBuilt)
         } catch {
             throw HTTPError(.invalidJSON, "invalid JSON: \(error)")
         }
@@ -100,7 +101,6 @@ public struct IncomingBatch: Sendable {
         var addsShared: [Bool] = []
         messages.reserveCapacity(raw.count)
         let haveSpans = singleType == nil && memberSpans.count == raw.count
-        let elementsBuilt = !(singleType == nil && shallow)
         var fullTree: [JSONValue]?
         var rejected: [RejectedMessage] = []
         for (i, placeholder) in raw.enumerated() {
