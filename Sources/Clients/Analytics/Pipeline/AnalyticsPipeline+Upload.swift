@@ -11,7 +11,7 @@ extension AnalyticsPipeline {
     /// oldest event, so only batches that were not acknowledged are sent again (at most the ones
     /// that were in flight).
     func startUpload() {
-        guard !stopped, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted, upload.resend == nil,
+        guard !released, retryTimer == nil, !unauthorized, remote.enabled, consent == .granted, upload.resend == nil,
             let queue
         else {
             if !uploading { resumeWaiters() }

@@ -28,6 +28,11 @@ actor AnalyticsPipeline {
     var upload = UploadState()
     var settingsFetchStarted = false
     var stopped = false
+    /// The mailbox of the instance this pipeline serves: once it is closed (the app released the
+    /// instance), nothing new starts on its behalf, even before the run loop has seen the close.
+    private var mailbox: Mailbox?
+    /// Whether the app released the instance: the run loop has stopped, or is about to.
+    var released: Bool { stopped || mailbox?.isClosed == true }
     var unauthorized = false
     var lastAttemptFailed = false
     /// The last upload and its answer, reported by `flushed()`.
@@ -56,6 +61,7 @@ actor AnalyticsPipeline {
     /// Opens storage (off the caller's path), then handles commands in call order until the
     /// mailbox is closed.
     func run(_ mailbox: Mailbox) async {
+        self.mailbox = mailbox
         start()
         for await _ in mailbox.rings {
             var batch = mailbox.takeAll()
@@ -131,7 +137,7 @@ actor AnalyticsPipeline {
         case .flushed(let continuation):
             writeBuffer()
             waiters.append(continuation)
-            if (queue?.count ?? 0) == 0 || unauthorized || !remote.enabled || stopped {
+            if (queue?.count ?? 0) == 0 || unauthorized || !remote.enabled || released {
                 resumeWaiters()
             } else if retryTimer != nil && !uploading {
                 // Backing off after a failure: say so now rather than wait out the backoff.

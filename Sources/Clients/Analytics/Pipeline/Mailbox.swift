@@ -45,6 +45,9 @@ final class Mailbox: Sendable {
     }
 
     /// Refuses further posts and ends `rings` once the pipeline has taken what is left.
+    /// Whether the instance that posts here was released (`close()` was called).
+    var isClosed: Bool { state.withLock { $0.closed } }
+
     func close() {
         state.withLock { $0.closed = true }
         bell.finish()
