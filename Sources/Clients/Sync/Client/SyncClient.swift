@@ -171,8 +171,14 @@ public actor SyncClient {
         if fields == nil && (row.deleted || (row.version == 0 && row.base == nil && row.fields.isEmpty)) {
             return nil
         }
+        // A set on a record with no fields yet (new, or deleted) that removes none leaves the
+        // record's fields equal to the operation's: they are encoded once for both rows.
+        var encoded: String?
         if let fields {
             if row.deleted { row.fields = [:] }
+            if row.fields.isEmpty && !fields.values.contains(where: \.isNull) {
+                encoded = JSONWriter.string(.object(fields))
+            }
             for (name, value) in fields {
                 // Spelled out: `value.isNull ? nil : value` is a `JSONValue`, so its `nil` would
                 // store `null` instead of removing the field.
@@ -188,8 +194,10 @@ public actor SyncClient {
             row.deleted = true
         }
         row.hlc = stamp
-        try LocalStore.save(db, collection, id, row)
-        try store.append(db, collection: collection, id: id, fields: fields, baseVersion: row.version, hlc: stamp)
+        try LocalStore.save(db, collection, id, row, encodedFields: encoded)
+        try store.append(
+            db, collection: collection, id: id, fields: fields, baseVersion: row.version, hlc: stamp,
+            encodedFields: encoded)
         // Its operation was just appended, so it is pending.
         let state =
             row.deleted

@@ -85,14 +85,17 @@ final class LocalStore: Sendable {
         }.first
     }
 
-    static func save(_ db: Database, _ collection: String, _ id: String, _ row: Row) throws {
+    /// - Parameter encodedFields: `row.fields` already encoded, when the caller has them.
+    static func save(_ db: Database, _ collection: String, _ id: String, _ row: Row, encodedFields: String? = nil)
+        throws
+    {
         try db.run(
             """
             INSERT OR REPLACE INTO records(collection, id, fields, deleted, version, base_fields, base_deleted, hlc)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """,
             [
-                .text(collection), .text(id), .text(JSONWriter.string(.object(row.fields))),
+                .text(collection), .text(id), .text(encodedFields ?? JSONWriter.string(.object(row.fields))),
                 .integer(row.deleted ? 1 : 0), .integer(row.version),
                 row.base.map { .text(JSONWriter.string(.object($0.fields))) } ?? .null,
                 .integer(row.base?.deleted == true ? 1 : 0), .text(row.hlc),
@@ -178,9 +181,10 @@ final class LocalStore: Sendable {
 
     // MARK: oplog
 
+    /// - Parameter encodedFields: `fields` already encoded, when the caller has them.
     func append(
         _ db: Database, collection: String, id: String, fields: [String: JSONValue]?, baseVersion: Int64,
-        hlc: String
+        hlc: String, encodedFields: String? = nil
     ) throws {
         let sequence = lastSequence.withLock { last in
             last += 1
@@ -193,7 +197,8 @@ final class LocalStore: Sendable {
             """,
             [
                 .integer(sequence), .text(Identifier.uuid()), .text(collection), .text(id),
-                fields.map { .text(JSONWriter.string(.object($0))) } ?? .null, .integer(baseVersion), .text(hlc),
+                fields.map { .text(encodedFields ?? JSONWriter.string(.object($0))) } ?? .null, .integer(baseVersion),
+                .text(hlc),
             ])
     }
 
