@@ -27,12 +27,12 @@ actor AnalyticsPipeline {
     var retryTimer: Task<Void, Never>?
     var upload = UploadState()
     var settingsFetchStarted = false
-    var stopped = false
     /// The mailbox of the instance this pipeline serves: once it is closed (the app released the
     /// instance), nothing new starts on its behalf, even before the run loop has seen the close.
     private var mailbox: Mailbox?
-    /// Whether the app released the instance: the run loop has stopped, or is about to.
-    var released: Bool { stopped || mailbox?.isClosed == true }
+    /// Whether the app released the instance (the run loop has stopped, or is about to: closing
+    /// the mailbox is the only way it ends).
+    var released: Bool { mailbox?.isClosed == true }
     var unauthorized = false
     var lastAttemptFailed = false
     /// The last upload and its answer, reported by `flushed()`.
@@ -77,7 +77,6 @@ actor AnalyticsPipeline {
         for command in mailbox.takeAll() { handle(command) }
         // The instance was released: keep what is queued for the next launch, and stop every
         // timer so nothing runs on behalf of an object the app no longer holds.
-        stopped = true
         writeBuffer()
         for timer in [bufferTimer, flushTimer, retryTimer] { timer?.cancel() }
         bufferTimer = nil

@@ -36,8 +36,9 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     public var description: String {
         guard physical >= 0, physical < 1_000_000_000_000_000 else {
             let p = String(physical)
+            let l = String(logical)
             return String(repeating: "0", count: max(0, 15 - p.count)) + p + "-"
-                + String(repeating: "0", count: max(0, 10 - String(logical).count)) + String(logical) + "-" + node
+                + String(repeating: "0", count: max(0, 10 - l.count)) + l + "-" + node
         }
         var node = node
         return node.withUTF8 { nodeBytes in

@@ -8,8 +8,8 @@
 /// their own. The table grows to twice its size past a load of 0.7: 23 to 46 bytes per entry.
 struct RowIDTable {
     private struct Slot {
-        /// 0 marks an empty slot (a key of 0 is filed as 1: matches are confirmed against the
-        /// row, so merging two keys loses nothing).
+        /// 0 marks an empty slot (`stored`: a key of 0 is filed as 1; matches are confirmed
+        /// against the row, so merging two keys loses nothing).
         var key: UInt64
         var id: Int64
     }
@@ -28,14 +28,14 @@ struct RowIDTable {
     /// Files row `id` under `key` (beside any row already there).
     mutating func insert(key: UInt64, id: Int64) {
         if (count + 1) * 10 > slots.count * 7 { grow() }
-        Self.place(Slot(key: key == 0 ? 1 : key, id: id), in: &slots)
+        Self.place(Slot(key: Self.stored(key), id: id), in: &slots)
         count += 1
     }
 
     /// Whether `body` returns `true` for a row id filed under `key`; it is called for each such
     /// row until it does.
     func contains(_ key: UInt64, where body: (Int64) throws -> Bool) rethrows -> Bool {
-        let wanted = key == 0 ? 1 : key
+        let wanted = Self.stored(key)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: wanted) & mask
         while true {
@@ -45,6 +45,9 @@ struct RowIDTable {
             index = (index + 1) & mask
         }
     }
+
+    /// The key as a slot holds it: 0 marks an empty slot, so a key of 0 is filed as 1.
+    private static func stored(_ key: UInt64) -> UInt64 { key == 0 ? 1 : key }
 
     private mutating func grow() {
         var larger = Array(repeating: Slot(key: 0, id: 0), count: slots.count * 2)
