@@ -24,7 +24,7 @@ public actor SyncClient {
     /// This installation's id: the server keeps its last processed sequence under it.
     public nonisolated let clientID: String
     let changeFeed = Broadcast<RecordChange>()
-    let signals = CollectionSignals()
+    let signals: CollectionSignals
     let outcomeFeed = Broadcast<OperationOutcome>()
     var runningCycle: Task<SyncReport, any Error>?
 
@@ -53,6 +53,7 @@ public actor SyncClient {
             throw SyncError(.storage, "the local store could not be opened: \(error)")
         }
         self.configuration = configuration
+        signals = CollectionSignals(wakeInterval: configuration.observerWakeInterval)
         self.transport = transport
         self.clock = clock
     }
@@ -81,7 +82,8 @@ public actor SyncClient {
     /// The records of `collection` (by id) now, and again after commits that touch the
     /// collection, coalesced: GRDB's `ValueObservation` is the model. The records are read when
     /// the consumer asks for the next value, covering every commit since the last one it took,
-    /// and after a burst only the records that changed are read again.
+    /// and after a burst only the records that changed are read again. A parked consumer is
+    /// woken at most once per `SyncConfiguration.observerWakeInterval` (2 ms by default).
     public nonisolated func observe(collection: String) -> AsyncStream<[LocalRecord]> {
         let (signals, take) = signals.subscribe(collection)
         let reader = CollectionReader(collection: collection, store: store, signals: signals, take: take)

@@ -10,6 +10,12 @@ public struct SyncConfiguration: Sendable {
     public var pullBatchSize = 500
     /// How long one poke long-poll waits on the server.
     public var pokeWait: Duration = .seconds(25)
+    /// The shortest time between two wake-ups of an `observe` stream's consumer. The first
+    /// commit after a quiet interval wakes it at once; the commits of a burst within the interval
+    /// reach it together when the interval ends (their records are never lost, only coalesced).
+    /// Waking a parked consumer costs the writer a cross-thread wake-up, so a burst of single
+    /// writes pays one per interval instead of one per commit. Zero wakes it on every commit.
+    public var observerWakeInterval: Duration = .milliseconds(2)
 
     /// The defaults: server-wins for every type.
     public init() {}
