@@ -24,8 +24,13 @@ public final class Analytics: Sendable {
         clock = configuration.clock
         let mailbox = Mailbox(capacity: configuration.maximumPendingCalls)
         self.mailbox = mailbox
-        let pipeline = AnalyticsPipeline(configuration: configuration, stats: recorder)
-        Task.detached(priority: .utility) { await pipeline.run(mailbox) }
+        // The pipeline is made on its own task, not here: its state's first construction in a
+        // process (the storage folder's name, the identity's UUID, the id generator) costs a
+        // few hundred microseconds that the app's launch thread should not pay.
+        let recorder = recorder
+        Task.detached(priority: .utility) {
+            await AnalyticsPipeline(configuration: configuration, stats: recorder).run(mailbox)
+        }
     }
 
     deinit { mailbox.close() }

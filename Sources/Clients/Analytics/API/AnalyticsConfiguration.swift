@@ -63,8 +63,10 @@ public struct AnalyticsConfiguration: Sendable {
     /// applied at start in place of the ones stored by an earlier launch, so the first events
     /// follow them. `courier track` reads them before tracking; an app leaves this `nil`.
     package var currentSettings: JSONValue?
-    /// Application facts for `context.app` (read from the main bundle on Apple platforms).
-    public var app: AppInfo = .current
+    /// Application facts for `context.app`; `nil` (the default) reads `AppInfo.current` (the main
+    /// bundle on Apple platforms, the process name elsewhere) on the SDK's actor after launch, not
+    /// on the thread that creates the configuration.
+    public var app: AppInfo?
     /// Where log lines go (one line, never event contents); `nil` is silent.
     public var logger: (@Sendable (String) -> Void)?
     /// The clock (tests inject a manual one).

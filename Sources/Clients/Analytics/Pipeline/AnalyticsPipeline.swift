@@ -63,7 +63,7 @@ actor AnalyticsPipeline {
     func run(_ mailbox: Mailbox) async {
         self.mailbox = mailbox
         start()
-        for await _ in mailbox.rings {
+        for await _ in mailbox.openDoorbell() {
             var batch = mailbox.takeAll()
             while !batch.isEmpty {
                 for command in batch { handle(command) }

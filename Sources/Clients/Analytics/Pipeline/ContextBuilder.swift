@@ -21,7 +21,7 @@ enum ContextBuilder {
         #else
             let osName = "unknown"
         #endif
-        let app = configuration.app
+        let app = configuration.app ?? .current
         return [
             "app": [
                 "name": .string(app.name), "version": .string(app.version), "build": .string(app.build),

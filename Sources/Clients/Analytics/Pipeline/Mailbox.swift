@@ -3,35 +3,57 @@ import Synchronization
 /// How public calls reach the pipeline: a lock-protected list the caller appends to, and a
 /// doorbell rung only when the list goes from empty to non-empty. The pipeline takes everything
 /// in one go, so a burst of calls costs one hop onto the actor instead of one per call.
+///
+/// The doorbell is made by the pipeline when it starts (`openDoorbell()`), not by the app's
+/// thread, and the state holds it in a box: a stream continuation stored inline would make the
+/// runtime lay out this type's state by demangling its name the first time an instance is made
+/// in a process, about 200 µs that `Analytics.init` should not pay. Posts before the pipeline
+/// starts wait in the list; it takes them when it opens the doorbell.
 final class Mailbox: Sendable {
+    private final class Doorbell: Sendable {
+        let continuation: AsyncStream<Void>.Continuation
+        init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
+    }
+
     private struct State {
         var items: [Command] = []
         var closed = false
+        var bell: Doorbell?
     }
 
     private let state = Mutex(State())
     private let capacity: Int
-    private let bell: AsyncStream<Void>.Continuation
-    /// Rings (at most one pending ring) when there is something to take.
-    let rings: AsyncStream<Void>
 
     /// What `post` did.
     enum PostResult { case accepted, full, closed }
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The pipeline's doorbell: rings (at most one pending ring) when there is something to take,
+    /// and ends when the mailbox is closed. Made once, by the pipeline, when it starts; it rings
+    /// at once if anything was posted before.
+    func openDoorbell() -> AsyncStream<Void> {
+        let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (waiting, closed) = state.withLock { state -> (Bool, Bool) in
+            state.bell = Doorbell(bell)
+            return (!state.items.isEmpty, state.closed)
+        }
+        if waiting { bell.yield() }
+        if closed { bell.finish() }
+        return rings
     }
 
     /// Appends a command unless the mailbox is full or closed; never blocks on the pipeline.
     func post(_ command: Command) -> PostResult {
-        let (result, ring): (PostResult, Bool) = state.withLock { state in
-            if state.closed { return (.closed, false) }
-            if state.items.count >= capacity { return (.full, false) }
+        let (result, ring): (PostResult, Doorbell?) = state.withLock { state in
+            if state.closed { return (.closed, nil) }
+            if state.items.count >= capacity { return (.full, nil) }
             state.items.append(command)
-            return (.accepted, state.items.count == 1)
+            return (.accepted, state.items.count == 1 ? state.bell : nil)
         }
-        if ring { bell.yield() }
+        ring?.continuation.yield()
         return result
     }
 
@@ -44,12 +66,15 @@ final class Mailbox: Sendable {
         }
     }
 
-    /// Refuses further posts and ends `rings` once the pipeline has taken what is left.
     /// Whether the instance that posts here was released (`close()` was called).
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Refuses further posts and ends the doorbell once the pipeline has taken what is left.
     func close() {
-        state.withLock { $0.closed = true }
-        bell.finish()
+        let bell = state.withLock { state -> Doorbell? in
+            state.closed = true
+            return state.bell
+        }
+        bell?.continuation.finish()
     }
 }
