@@ -8,7 +8,8 @@ import Synchronization
 final class FakeTransport: AnalyticsTransport {
     struct Recorded: Sendable {
         let request: TransportRequest
-        /// The upload's messages (gunzipped), empty for settings requests.
+        /// The upload's messages (gunzipped), each with the batch's context when it shares it, as
+        /// a collector stores them; empty for settings requests.
         let messages: [JSONValue]
         let body: JSONValue?
         var delivered = false
@@ -67,7 +68,13 @@ final class FakeTransport: AnalyticsTransport {
         let body = request.body.flatMap { try? Gzip.decompress($0, limit: 1 << 24) }.flatMap {
             try? JSONParser.parse($0)
         }
-        let messages = body?["batch"]?.arrayValue ?? []
+        // As a collector stores them: the batch's `context` goes into each message without one.
+        let messages = (body?["batch"]?.arrayValue ?? []).map { message -> JSONValue in
+            guard let shared = body?["context"], message["context"] == nil, var members = message.objectValue
+            else { return message }
+            members["context"] = shared
+            return .object(members)
+        }
         let current = rules.withLock { $0 }
         let rule = current.byCount
         let answer = current.byBody?(messages)

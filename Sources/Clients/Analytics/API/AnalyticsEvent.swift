@@ -59,8 +59,10 @@ public struct AnalyticsEvent: Sendable, Equatable {
     }
 
     /// The message as JSON bytes. `encodedContext` is the already-encoded form of `context`, when
-    /// the caller knows it is unchanged (the common case: no plugin touched it).
-    package func encoded(encodedContext: [UInt8]? = nil) -> [UInt8] {
+    /// the caller knows it is unchanged (the common case: no plugin touched it). With
+    /// `omittingContext`, the message has no `context` member: the caller sends it once for the
+    /// batch (Segment's batch-level `context`, which the collector adds to each message).
+    package func encoded(encodedContext: [UInt8]? = nil, omittingContext: Bool = false) -> [UInt8] {
         var writer = JSONWriter(capacity: 512 + (encodedContext?.count ?? 256))
         // Per event on the SDK's hot path: member order means nothing to the collector.
         writer.sortsKeys = false
@@ -95,8 +97,10 @@ public struct AnalyticsEvent: Sendable, Equatable {
         case .alias:
             key("previousId"); writer.write(previousId.map(JSONValue.string) ?? .null)
         }
-        key("context")
-        if let encodedContext { writer.append(raw: encodedContext) } else { writer.write(.object(context)) }
+        if !omittingContext {
+            key("context")
+            if let encodedContext { writer.append(raw: encodedContext) } else { writer.write(.object(context)) }
+        }
         key("schemaVersion"); writer.write(.int(Int64(Self.schemaVersion)))
         writer.append(byte: UInt8(ascii: "}"))
         return writer.bytes

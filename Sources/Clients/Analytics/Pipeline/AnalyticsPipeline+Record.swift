@@ -41,9 +41,14 @@ extension AnalyticsPipeline {
         scrubber.scrub(&event, context: !configuration.plugins.isEmpty)
         let samplingId = configuration.samplingUnit == .user ? (event.userId ?? event.anonymousId) : String(sessionId)
         guard Sampler.isSampled(samplingId, rate: rate) else { return stats.drop(.sampled) }
-        let payload = event.encoded(encodedContext: configuration.plugins.isEmpty ? shared.bytes : nil)
-        guard payload.count <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
-        buffer.append(payload)
+        // Without plugins the context is the session's own: it is queued once and sent once per
+        // batch, not in every event (about half of a small event's bytes).
+        let pending =
+            configuration.plugins.isEmpty
+            ? PendingEvent(payload: event.encoded(omittingContext: true), context: shared.bytes)
+            : PendingEvent(payload: event.encoded(), context: nil)
+        guard pending.storedSize <= configuration.maximumEventBytes else { return stats.drop(.tooLarge) }
+        buffer.append(pending)
         let base = max(1, configuration.writeBufferCount)
         let group = writeGroup ?? base
         if buffer.count >= group {
@@ -87,17 +92,17 @@ extension AnalyticsPipeline {
             bufferTimer = nil
         }
         guard !buffer.isEmpty else { return }
-        let payloads = buffer
+        let events = buffer
         buffer.removeAll(keepingCapacity: true)
-        guard let queue else { return stats.drop(.storage, count: payloads.count) }
+        guard let queue else { return stats.drop(.storage, count: events.count) }
         do {
             let pushedOut = try queue.append(
-                payloads, createdAt: clock.nowMilliseconds,
+                events, createdAt: clock.nowMilliseconds,
                 maximumBytes: configuration.maximumQueueBytes)
-            stats.update { $0.stored += payloads.count }
+            stats.update { $0.stored += events.count }
             stats.drop(.queueFull, count: pushedOut)
         } catch {
-            stats.drop(.storage, count: payloads.count)
+            stats.drop(.storage, count: events.count)
             log("events could not be written to the queue: \(error)", once: "write")
         }
         updateQueueStats()

@@ -180,12 +180,19 @@ extension AnalyticsPipeline {
         sentAt: Int64
     ) async throws -> TransportRequest {
         var body: [UInt8] = Array("{\"batch\":[".utf8)
-        body.reserveCapacity(batch.reduce(64) { $0 + $1.payload.count + 1 })
+        let context = batch.first?.context
+        body.reserveCapacity(batch.reduce(64 + (context?.count ?? 0)) { $0 + $1.payload.count + 1 })
         for (i, event) in batch.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
             body.append(contentsOf: event.payload)
         }
-        body.append(contentsOf: "],\"sentAt\":\"\(Timestamp.format(milliseconds: sentAt))\"}".utf8)
+        body.append(contentsOf: "]".utf8)
+        // The batch's shared context, once (`peek` gives batches whose events share one).
+        if let context {
+            body.append(contentsOf: ",\"context\":".utf8)
+            body.append(contentsOf: context)
+        }
+        body.append(contentsOf: ",\"sentAt\":\"\(Timestamp.format(milliseconds: sentAt))\"}".utf8)
         let credentials = Array("\(writeKey):".utf8)
         return TransportRequest(
             method: "POST", url: host + "/v1/batch",

@@ -18,7 +18,7 @@ actor AnalyticsPipeline {
     var remote = RemoteSettings()
     var sessionId: Int64 = 0
     var policy: FlushPolicy
-    var buffer: [[UInt8]] = []
+    var buffer: [PendingEvent] = []
     /// How many buffered events make the next group written at once: `writeBufferCount`,
     /// doubling during a burst up to `writeBufferBurstCount` (`record`).
     var writeGroup: Int?

@@ -4,7 +4,22 @@ import Foundation
 /// One queued event.
 struct QueuedEvent: Sendable {
     let id: Int64
+    /// The message as JSON; without its `context` member when `context` is set.
     let payload: [UInt8]
+    /// The encoded context the message shares with the others of its session, sent once per
+    /// batch as the batch's `context` (the collector adds it to each message); `nil` when the
+    /// payload carries its own (a plugin changed it, or an older build queued it).
+    var context: [UInt8]? = nil
+}
+
+/// An event on its way into the queue: its JSON and, when it shares its session's context, that
+/// context's encoding (kept once in the queue, not in every row).
+struct PendingEvent: Sendable {
+    let payload: [UInt8]
+    let context: [UInt8]?
+
+    /// The message's size once its context is added back, as the collector stores it.
+    var storedSize: Int { payload.count + (context.map { $0.count + 11 } ?? 0) }
 }
 
 /// The persisted queue: events in SQLite (WAL, `synchronous=NORMAL`, which survives a killed
@@ -27,8 +42,20 @@ final class EventQueue {
                     payload BLOB NOT NULL
                 );
                 CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                """)
+                """),
+        .init(
+            "contexts kept once",
+            sql: """
+                CREATE TABLE contexts(id INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
+                ALTER TABLE events ADD COLUMN context_id INTEGER;
+                """),
     ])
+
+    /// The context most recently stored, and its row: a session's events share it, so each is
+    /// looked up once.
+    private var lastContext: (bytes: [UInt8], id: Int64)?
+    /// Contexts read back for batches, by row.
+    private var readContexts: [Int64: [UInt8]] = [:]
 
     /// How `open` found the queue file.
     enum Opening: Equatable {
@@ -75,6 +102,9 @@ final class EventQueue {
         let check = try db.query("PRAGMA quick_check") { $0.text(0) ?? "" }
         if check.first != "ok" { throw DatabaseError(resultCode: 11, message: "queue failed its integrity check") }
         self.path = path
+        // Contexts no queued event refers to any more (their session's events were sent).
+        try db.run(
+            "DELETE FROM contexts WHERE id NOT IN (SELECT context_id FROM events WHERE context_id IS NOT NULL)")
         try refreshTotals()
     }
 
@@ -84,23 +114,49 @@ final class EventQueue {
         bytes = Int(totals.first?.1 ?? 0)
     }
 
-    /// Appends events in one transaction, then enforces the byte cap.
+    /// Appends events in one transaction, then enforces the byte cap. A context shared by
+    /// several events is stored once, in `contexts`, and each row names it.
     /// - Returns: how many of the oldest events the cap pushed out.
-    func append(_ payloads: [[UInt8]], createdAt: Int64, maximumBytes: Int) throws -> Int {
-        guard !payloads.isEmpty else { return 0 }
+    func append(_ events: [PendingEvent], createdAt: Int64, maximumBytes: Int) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        var known = lastContext
         try db.transaction {
-            let insert = try db.cachedStatement("INSERT INTO events(created_at, bytes, payload) VALUES (?1, ?2, ?3)")
-            for payload in payloads {
+            let insert = try db.cachedStatement(
+                "INSERT INTO events(created_at, bytes, payload, context_id) VALUES (?1, ?2, ?3, ?4)")
+            for event in events {
+                var contextId: Int64?
+                if let context = event.context {
+                    if let known, known.bytes == context {
+                        contextId = known.id
+                    } else {
+                        let id = try storeContext(context)
+                        known = (context, id)
+                        contextId = id
+                    }
+                }
                 insert.reset()
                 try insert.bind(createdAt, at: 1)
-                try insert.bind(Int64(payload.count), at: 2)
-                try insert.bind(bytes: payload, at: 3)
+                try insert.bind(Int64(event.payload.count), at: 2)
+                try insert.bind(bytes: event.payload, at: 3)
+                if let contextId { try insert.bind(contextId, at: 4) } else { try insert.bindNull(at: 4) }
                 try insert.step()
             }
         }
-        count += payloads.count
-        bytes += payloads.reduce(0) { $0 + $1.count }
+        // Only once committed: a rolled-back row is not there to name.
+        lastContext = known
+        count += events.count
+        bytes += events.reduce(0) { $0 + $1.payload.count }
         return try enforceByteCap(maximumBytes)
+    }
+
+    /// The row of `context`: an existing one with the same bytes, or a new one.
+    private func storeContext(_ context: [UInt8]) throws -> Int64 {
+        if let id = try db.query("SELECT id FROM contexts WHERE bytes = ?1", [.blob(context)], row: { $0.int(0) }).first
+        {
+            return id
+        }
+        try db.run("INSERT INTO contexts(bytes) VALUES (?1)", [.blob(context)])
+        return db.lastInsertRowID
     }
 
     private func enforceByteCap(_ maximumBytes: Int) throws -> Int {
@@ -139,22 +195,40 @@ final class EventQueue {
     }
 
     /// The oldest events after queue id `after` that fit in `maximumCount` and `maximumBytes`
-    /// (at least one).
+    /// (at least one) and share one context (or each carry their own): a batch sends its shared
+    /// context once.
     func peek(after: Int64 = 0, maximumCount: Int, maximumBytes: Int) throws -> [QueuedEvent] {
         var batch: [QueuedEvent] = []
         var total = 0
         let rows = try db.query(
-            "SELECT id, payload FROM events WHERE id > ?1 ORDER BY id LIMIT ?2",
+            "SELECT id, payload, context_id FROM events WHERE id > ?1 ORDER BY id LIMIT ?2",
             [.integer(after), .integer(Int64(maximumCount))]
         ) {
-            QueuedEvent(id: $0.int(0), payload: $0.bytes(1))
+            (event: QueuedEvent(id: $0.int(0), payload: $0.bytes(1)), contextId: $0.isNull(2) ? nil : $0.int(2))
         }
+        guard let first = rows.first else { return [] }
+        let context = try first.contextId.flatMap(contextBytes)
+        if let context { total += context.count + 12 }
         for row in rows {
-            if !batch.isEmpty && total + row.payload.count + 1 > maximumBytes { break }
-            batch.append(row)
-            total += row.payload.count + 1
+            guard row.contextId == first.contextId else { break }
+            if !batch.isEmpty && total + row.event.payload.count + 1 > maximumBytes { break }
+            var event = row.event
+            event.context = context
+            batch.append(event)
+            total += row.event.payload.count + 1
         }
         return batch
+    }
+
+    /// A stored context's bytes (`nil` when its row is gone: the events then go without one).
+    private func contextBytes(_ id: Int64) throws -> [UInt8]? {
+        if let known = readContexts[id] { return known }
+        let bytes = try db.query("SELECT bytes FROM contexts WHERE id = ?1", [.integer(id)]) { $0.bytes(0) }.first
+        if let bytes {
+            if readContexts.count >= 16 { readContexts.removeAll() }
+            readContexts[id] = bytes
+        }
+        return bytes
     }
 
     /// Deletes a batch that `peek` returned (the oldest events, so their ids form one range).
@@ -183,6 +257,9 @@ final class EventQueue {
     /// Deletes every queued event.
     func deleteAll() throws {
         try db.run("DELETE FROM events")
+        try db.run("DELETE FROM contexts")
+        lastContext = nil
+        readContexts = [:]
         count = 0
         bytes = 0
     }
