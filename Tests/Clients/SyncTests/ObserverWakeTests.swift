@@ -56,6 +56,30 @@ struct ObserverWakeTests {
         #expect(signals.wakeCount == 2)
     }
 
+    @Test func eachObserverHasItsOwnIntervalAndATakenChangeIsNotWokenForAgain() async {
+        let signals = CollectionSignals(wakeInterval: .seconds(3600))
+        let (notes, takeNotes) = signals.subscribe("notes")
+        let (tasks, _) = signals.subscribe("tasks")
+        var noteWakes = notes.makeAsyncIterator()
+        _ = await noteWakes.next()
+        _ = takeNotes()
+        signals.send([change("a")], states: [record("a")])
+        #expect(signals.wakeCount == 1)
+        // Another collection's observer was never woken: its first commit wakes it at once.
+        signals.send([change("t", in: "tasks")], states: [record("t")])
+        #expect(signals.wakeCount == 2, "a quiet observer is not held by another's wake-up")
+
+        _ = await noteWakes.next()
+        _ = takeNotes()
+        signals.send([change("b")], states: [record("b")])
+        #expect(signals.wakeCount == 2, "held")
+        // The consumer reads before the interval ends (it was busy, and looks again): it takes b.
+        #expect(takeNotes() == .records(["b": .state(record("b"))]))
+        signals.wakeDeferred()
+        #expect(signals.wakeCount == 2, "nothing left to wake the notes' consumer for")
+        withExtendedLifetime(tasks) {}
+    }
+
     @Test func aZeroIntervalWakesOnEveryCommit() async {
         let signals = CollectionSignals(wakeInterval: .zero)
         let (stream, _) = signals.subscribe("notes")

@@ -1,4 +1,4 @@
-import CourierCore
+@testable import CourierCore
 import Foundation
 import Testing
 
@@ -73,6 +73,23 @@ struct DatabaseTests {
         // An app downgrade: its own error, so callers never take the file for a corrupt one.
         let error = #expect(throws: DatabaseSchemaError.self) { try DatabasePool(path: path, migrator: older) }
         #expect(error?.unknownMigrations == ["items.size"])
+    }
+
+    /// Two connections opening the same file at once: the second read the applied names before
+    /// the first recorded its migration. Its turn finds the migration recorded and skips it,
+    /// instead of running `ALTER TABLE` again and failing (which a caller could take for a
+    /// damaged file).
+    @Test func aMigrationAnotherConnectionAppliedMeanwhileIsSkipped() throws {
+        let path = Backend.file.path()
+        _ = try DatabasePool(path: path, migrator: Migrator([migrator.migrations[0]]))
+        let late = try Database(path: path)
+        // The other connection migrates fully first…
+        _ = try DatabasePool(path: path, migrator: migrator)
+        // …then this one takes its turn at the step it had found missing.
+        try migrator.apply(migrator.migrations[1], offset: 1, to: late)
+        #expect(
+            try late.query("SELECT name FROM courier_migrations ORDER BY rowid") { $0.text(0) ?? "" }
+                == ["items", "items.size"])
     }
 
     @Test func migrationsAreAppliedByNameNotByCount() throws {

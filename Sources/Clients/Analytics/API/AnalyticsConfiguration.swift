@@ -24,6 +24,8 @@ public struct AnalyticsConfiguration: Sendable {
     /// An event larger than this, encoded, is dropped (the collector's limit is 32 KB).
     public var maximumEventBytes = 32 * 1024
     /// The queue never holds more than this many bytes of events; the oldest are dropped first.
+    /// It counts what each event keeps in the queue: a session's shared context is kept once,
+    /// not in every event, and is not counted.
     public var maximumQueueBytes = 8 * 1024 * 1024
     /// A hard limit on the queue file's size (SQLite's page limit), beyond `maximumQueueBytes`
     /// which counts only event bytes. Writes past it fail like a full disk: the events are dropped

@@ -18,8 +18,9 @@ struct PendingEvent: Sendable {
     let payload: [UInt8]
     let context: [UInt8]?
 
-    /// The message's size once its context is added back, as the collector stores it.
-    var storedSize: Int { payload.count + (context.map { $0.count + 11 } ?? 0) }
+    /// The message's size once its context is added back, as the collector measures it (the
+    /// message, plus `{"context":…}` for the batch's shared members).
+    var storedSize: Int { payload.count + (context.map { $0.count + 12 } ?? 0) }
 }
 
 /// The persisted queue: events in SQLite (WAL, `synchronous=NORMAL`, which survives a killed
@@ -46,15 +47,18 @@ final class EventQueue {
         .init(
             "contexts kept once",
             sql: """
-                CREATE TABLE contexts(id INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
+                CREATE TABLE contexts(id INTEGER PRIMARY KEY AUTOINCREMENT, bytes BLOB NOT NULL);
                 ALTER TABLE events ADD COLUMN context_id INTEGER;
                 """),
     ])
 
-    /// The context most recently stored, and its row: a session's events share it, so each is
-    /// looked up once.
+    /// The context most recently stored, and its row: a session's events share it, so it is
+    /// looked up once per append, not per event. Another connection to the file (a second
+    /// instance with the same write key) may delete the row once no event names it, so `append`
+    /// checks it is still there inside its transaction.
     private var lastContext: (bytes: [UInt8], id: Int64)?
-    /// Contexts read back for batches, by row.
+    /// Contexts read back for batches, by row. Rows are never reused (`AUTOINCREMENT`), so an id
+    /// always means the same bytes.
     private var readContexts: [Int64: [UInt8]] = [:]
 
     /// How `open` found the queue file.
@@ -121,6 +125,11 @@ final class EventQueue {
         guard !events.isEmpty else { return 0 }
         var known = lastContext
         try db.transaction {
+            if let cached = known,
+                try db.query("SELECT 1 FROM contexts WHERE id = ?1", [.integer(cached.id)], row: { _ in true }).isEmpty
+            {
+                known = nil
+            }
             let insert = try db.cachedStatement(
                 "INSERT INTO events(created_at, bytes, payload, context_id) VALUES (?1, ?2, ?3, ?4)")
             for event in events {

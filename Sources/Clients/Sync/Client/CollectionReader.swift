@@ -32,6 +32,8 @@ final class CollectionReader: @unchecked Sendable {
                 guard let fresh = try? store.records(collection: collection) else { continue }
                 rows = fresh
             case .records(let changed):
+                // A signal whose changes an earlier read already took: nothing new to hand out.
+                if changed.isEmpty { continue }
                 var unread: Set<String> = []
                 for (id, known) in changed {
                     switch known {

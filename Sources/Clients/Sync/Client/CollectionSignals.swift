@@ -9,9 +9,10 @@ import Synchronization
 /// without reading it back: an observed write costs the writer no reader contending with it
 /// for SQLite's locks.
 ///
-/// Wake-ups are coalesced in time too: the first commit after a quiet `wakeInterval` wakes its
-/// observers at once, and commits within the interval after a wake-up are woken for together
-/// when it ends, from a queue of this object's. Waking a parked observer is a cross-thread
+/// Wake-ups are coalesced in time too, per observer: the first commit after an observer's quiet
+/// `wakeInterval` wakes it at once, and commits within the interval after its wake-up are woken
+/// for together when the interval ends, from a queue of this object's (a consumer that took them
+/// meanwhile is not woken for nothing). Waking a parked observer is a cross-thread
 /// wake-up (a `futex` system call on the writer's thread, several microseconds on a virtual
 /// machine), so a burst of writes pays it once per interval instead of once per commit.
 final class CollectionSignals: Sendable {
@@ -37,6 +38,8 @@ final class CollectionSignals: Sendable {
         var pending: Pending
         /// Changed since the last wake-up, which is held until the interval ends.
         var wakeDeferred = false
+        /// When this observer was last woken (monotonic nanoseconds), if ever.
+        var lastWake: UInt64?
 
         /// Adds the changes to this observer's collection to what it has pending; returns
         /// whether any did. The pending records are changed in place: the observer lets go of
@@ -60,24 +63,10 @@ final class CollectionSignals: Sendable {
     private struct State {
         var next = 0
         var all: [Int: Observer] = [:]
-        /// When observers were last woken (monotonic nanoseconds), if ever.
-        var lastWake: UInt64?
-        /// Whether the end of the current interval will wake the deferred observers.
-        var flushScheduled = false
+        /// When the earliest scheduled end of an interval wakes the deferred observers.
+        var flushAt: UInt64?
         /// Wake-ups handed to observers so far.
         var wakes = 0
-
-        /// The continuations of `keys` and of every deferred observer, clearing their deferral
-        /// and counting the wake-ups.
-        mutating func takeWakes(including keys: [Int]) -> [AsyncStream<Void>.Continuation] {
-            var woken: [AsyncStream<Void>.Continuation] = []
-            for key in Array(all.keys) where all[key]!.wakeDeferred || keys.contains(key) {
-                all[key]!.wakeDeferred = false
-                woken.append(all[key]!.continuation)
-            }
-            wakes += woken.count
-            return woken
-        }
     }
 
     static let maximumPendingIDs = 512
@@ -90,7 +79,9 @@ final class CollectionSignals: Sendable {
     /// - Parameter wakeInterval: the shortest time between two wake-ups of observers.
     init(wakeInterval: Duration = .zero) {
         self.wakeInterval = wakeInterval
-        let (seconds, attoseconds) = max(wakeInterval, .zero).components
+        // Clamped to a day: a longer interval means the same (held until flushed) and cannot
+        // overflow the nanosecond arithmetic.
+        let (seconds, attoseconds) = min(max(wakeInterval, .zero), .seconds(86_400)).components
         intervalNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 
@@ -117,35 +108,40 @@ final class CollectionSignals: Sendable {
             self?.state.withLock { state in
                 guard let pending = state.all[id]?.pending else { return .all }
                 state.all[id]?.pending = .records([:])
+                // What a held wake-up was for is taken now: it need not wake the consumer.
+                state.all[id]?.wakeDeferred = false
                 return pending
             } ?? .all
         }
         return (stream, take)
     }
 
-    /// Records the changes for the observers of their collections and signals them: at once
-    /// when the last wake-up is at least `wakeInterval` old, otherwise when the interval ends.
+    /// Records the changes for the observers of their collections and signals each: at once
+    /// when its last wake-up is at least `wakeInterval` old, otherwise when its interval ends.
     /// - Parameter states: for each change, the record as committed (`nil`: deleted), when the
     ///   writer knows it; `nil` when observers must read the records.
     func send(_ changes: [RecordChange], states: [LocalRecord?]? = nil) {
         guard !changes.isEmpty else { return }
         let now = intervalNanoseconds == 0 ? 0 : DispatchTime.now().uptimeNanoseconds
         let (woken, flushAt) = state.withLock { state -> ([AsyncStream<Void>.Continuation], UInt64?) in
-            var touched: [Int] = []
+            var woken: [AsyncStream<Void>.Continuation] = []
+            var due: UInt64?
             // Keys first: changing an observer while iterating the dictionary would copy it.
             for key in Array(state.all.keys) where state.all[key]!.absorb(changes, states: states) {
-                touched.append(key)
+                if intervalNanoseconds > 0, let last = state.all[key]!.lastWake, now < last &+ intervalNanoseconds {
+                    state.all[key]!.wakeDeferred = true
+                    due = min(due ?? .max, last &+ intervalNanoseconds)
+                } else {
+                    state.all[key]!.lastWake = now
+                    state.all[key]!.wakeDeferred = false
+                    woken.append(state.all[key]!.continuation)
+                }
             }
-            guard !touched.isEmpty else { return ([], nil) }
-            guard let lastWake = state.lastWake, intervalNanoseconds > 0, now < lastWake &+ intervalNanoseconds else {
-                state.lastWake = now
-                // Observers deferred earlier are due as well: they are woken with these.
-                return (state.takeWakes(including: touched), nil)
-            }
-            for key in touched { state.all[key]!.wakeDeferred = true }
-            guard !state.flushScheduled else { return ([], nil) }
-            state.flushScheduled = true
-            return ([], lastWake &+ intervalNanoseconds)
+            state.wakes += woken.count
+            // A flush already due by then wakes these too; otherwise one more is scheduled.
+            guard let due, due < state.flushAt ?? .max else { return (woken, nil) }
+            state.flushAt = due
+            return (woken, due)
         }
         for continuation in woken { continuation.yield() }
         if let flushAt {
@@ -155,12 +151,19 @@ final class CollectionSignals: Sendable {
         }
     }
 
-    /// Wakes the observers whose wake-up was held for the interval (at its end).
+    /// Wakes the observers whose wake-up was held (at the end of an interval).
     func wakeDeferred() {
         let woken = state.withLock { state -> [AsyncStream<Void>.Continuation] in
-            state.flushScheduled = false
-            state.lastWake = DispatchTime.now().uptimeNanoseconds
-            return state.takeWakes(including: [])
+            state.flushAt = nil
+            let now = DispatchTime.now().uptimeNanoseconds
+            var woken: [AsyncStream<Void>.Continuation] = []
+            for key in Array(state.all.keys) where state.all[key]!.wakeDeferred {
+                state.all[key]!.wakeDeferred = false
+                state.all[key]!.lastWake = now
+                woken.append(state.all[key]!.continuation)
+            }
+            state.wakes += woken.count
+            return woken
         }
         for continuation in woken { continuation.yield() }
     }

@@ -45,12 +45,24 @@ public struct Migrator: Sendable {
             throw DatabaseSchemaError(path: db.path, unknownMigrations: unknown.sorted())
         }
         for (offset, migration) in migrations.enumerated() where !applied.contains(migration.name) {
-            try db.transaction {
-                try db.execute(migration.sql)
-                try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(migration.name)])
-                // `user_version` still counts applied steps, for tools that read it.
-                try db.execute("PRAGMA user_version = \(offset + 1)")
-            }
+            try apply(migration, offset: offset, to: db)
+        }
+    }
+
+    /// Applies one migration in its own transaction unless it is recorded by then: another
+    /// connection to the same file (a second process, or a second instance in this one) may have
+    /// applied it since this one read the names, and running its SQL again would fail on what it
+    /// created.
+    func apply(_ migration: Migration, offset: Int, to db: Database) throws {
+        try db.transaction {
+            let recorded =
+                try db.query("SELECT 1 FROM courier_migrations WHERE name = ?1", [.text(migration.name)]) { _ in true }
+                .first ?? false
+            guard !recorded else { return }
+            try db.execute(migration.sql)
+            try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(migration.name)])
+            // `user_version` still counts applied steps, for tools that read it.
+            try db.execute("PRAGMA user_version = \(offset + 1)")
         }
     }
 
@@ -69,11 +81,14 @@ public struct Migrator: Sendable {
             throw DatabaseSchemaError(path: db.path, unknownMigrations: ["schema version \(version)"])
         }
         let names = migrations.prefix(version).map(\.name)
+        // `IF NOT EXISTS` and `OR IGNORE`: another connection may be doing the same at once.
         try db.transaction {
             try db.execute(
-                "CREATE TABLE courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))"
+                "CREATE TABLE IF NOT EXISTS courier_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))"
             )
-            for name in names { try db.run("INSERT INTO courier_migrations(name) VALUES (?1)", [.text(name)]) }
+            for name in names {
+                try db.run("INSERT OR IGNORE INTO courier_migrations(name) VALUES (?1)", [.text(name)])
+            }
         }
         return Set(names)
     }
