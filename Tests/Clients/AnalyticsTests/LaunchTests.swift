@@ -38,3 +38,18 @@ struct LaunchTests {
         #expect(steps == Array(0..<20).map(Int64.init))
     }
 }
+
+extension LaunchTests {
+    /// A flood of calls handed over at once is handled in turns of at most 256, so the pipeline's
+    /// other jobs (the upload that the first events start, its answer, the timers) run in
+    /// between instead of after the whole flood.
+    @Test func aFloodIsHandledInShortTurnsAndUploadsWhileItLasts() async throws {
+        let analytics = harness.make { $0.flushAt = 100 }
+        // Posted faster than the pipeline handles them: its first take finds thousands.
+        for index in 0..<5_000 { analytics.track("Flood", properties: ["i": .int(Int64(index))]) }
+        _ = await analytics.flushed()
+        #expect(analytics.longestPipelineTurn > 0)
+        #expect(analytics.longestPipelineTurn <= 256, "\(analytics.longestPipelineTurn) calls in one turn")
+        #expect(harness.transport.uploadedMessages.count == 5_000)
+    }
+}

@@ -137,6 +137,9 @@ public final class Analytics: Sendable {
     /// How many times remote settings were fetched and applied: lets tests wait for them.
     package var remoteSettingsApplied: Int { recorder.remoteSettingsApplied }
 
+    /// The most calls the pipeline has handled in one turn on its actor (a test hook).
+    package var longestPipelineTurn: Int { recorder.longestTurn }
+
     private func submit(
         _ kind: AnalyticsEvent.Kind, name: String?, properties: [String: JSONValue],
         extra: EventExtra = EventExtra()

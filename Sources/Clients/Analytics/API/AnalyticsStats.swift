@@ -51,6 +51,14 @@ public struct AnalyticsStats: Sendable, Equatable {
 final class StatsRecorder: Sendable {
     private let state = Mutex(AnalyticsStats())
     private let settingsApplied = Atomic<Int>(0)
+    private let turn = Atomic<Int>(0)
+
+    /// The most calls the pipeline handled in one turn on its actor (a test hook).
+    var longestTurn: Int { turn.load(ordering: .relaxed) }
+
+    func turnHandled(_ commands: Int) {
+        _ = turn.max(commands, ordering: .relaxed)
+    }
 
     /// How many times remote settings were fetched and applied (a test hook).
     var remoteSettingsApplied: Int { settingsApplied.load(ordering: .acquiring) }
