@@ -245,7 +245,10 @@ actor AnalyticsPipeline {
     /// Fetches settings once per launch, and only with consent: before it, the SDK makes no
     /// request at all.
     func fetchSettingsIfAllowed() {
-        guard configuration.fetchesRemoteSettings, consent == .granted, !settingsFetchStarted else { return }
+        // Not for an instance the app has released (its pipeline may start after the release).
+        guard !released, configuration.fetchesRemoteSettings, consent == .granted, !settingsFetchStarted else {
+            return
+        }
         settingsFetchStarted = true
         Task { await self.fetchSettings() }
     }
