@@ -1,4 +1,4 @@
-import Analytics
+@testable import Analytics
 import CourierCore
 import Foundation
 import Testing
@@ -69,19 +69,8 @@ extension SharedContextTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
             let db = try Database(path: folder.appendingPathComponent("queue.sqlite").path)
-            try Migrator([
-                .init(
-                    "queue and state",
-                    sql: """
-                        CREATE TABLE events(
-                            id INTEGER PRIMARY KEY,
-                            created_at INTEGER NOT NULL,
-                            bytes INTEGER NOT NULL,
-                            payload BLOB NOT NULL
-                        );
-                        CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                        """)
-            ]).migrate(db)
+            // The schema an earlier build left: its first migration only.
+            try Migrator([EventQueue.migrator.migrations[0]]).migrate(db)
             let old = Array(
                 #"{"type":"track","messageId":"m-old","timestamp":"2026-11-30T00:00:00.000Z","anonymousId":"a","event":"Old","properties":{},"context":{"library":{"name":"old-build"}}}"#
                     .utf8)
