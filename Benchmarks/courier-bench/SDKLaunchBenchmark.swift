@@ -76,7 +76,7 @@ struct SDKLaunchBenchmark {
                 configuration.transport = SDKBenchmark.Offline()
                 let analytics = Analytics(configuration: configuration)
                 let configured = DispatchTime.now().uptimeNanoseconds
-                if FileManager.default.fileExists(atPath: root.appendingPathComponent(String(index)).path) {
+                if FileManager.default.fileExists(atPath: directory.path) {
                     touchedDisk += 1
                 }
                 let beforeTrack = DispatchTime.now().uptimeNanoseconds

@@ -41,6 +41,13 @@ final class CollectionSignals: Sendable {
         /// When this observer was last woken (monotonic nanoseconds), if ever.
         var lastWake: UInt64?
 
+        /// Marks the observer woken at `now` and returns what to signal.
+        mutating func wake(at now: UInt64) -> AsyncStream<Void>.Continuation {
+            wakeDeferred = false
+            lastWake = now
+            return continuation
+        }
+
         /// Adds the changes to this observer's collection to what it has pending; returns
         /// whether any did. The pending records are changed in place: the observer lets go of
         /// them first, so a burst of commits does not copy them once per commit.
@@ -70,15 +77,14 @@ final class CollectionSignals: Sendable {
     }
 
     static let maximumPendingIDs = 512
-    /// The shortest time between two wake-ups of observers (zero: every commit wakes them).
-    let wakeInterval: Duration
+    /// The shortest time between two wake-ups of an observer, in nanoseconds (zero: every commit
+    /// wakes it).
     private let intervalNanoseconds: UInt64
     private let state = Mutex(State())
     private let flushQueue = DispatchQueue(label: "courier.sync.observer-wakes")
 
     /// - Parameter wakeInterval: the shortest time between two wake-ups of observers.
     init(wakeInterval: Duration = .zero) {
-        self.wakeInterval = wakeInterval
         // Clamped to a day: a longer interval means the same (held until flushed) and cannot
         // overflow the nanosecond arithmetic.
         let (seconds, attoseconds) = min(max(wakeInterval, .zero), .seconds(86_400)).components
@@ -132,9 +138,7 @@ final class CollectionSignals: Sendable {
                     state.all[key]!.wakeDeferred = true
                     due = min(due ?? .max, last &+ intervalNanoseconds)
                 } else {
-                    state.all[key]!.lastWake = now
-                    state.all[key]!.wakeDeferred = false
-                    woken.append(state.all[key]!.continuation)
+                    woken.append(state.all[key]!.wake(at: now))
                 }
             }
             state.wakes += woken.count
@@ -158,9 +162,7 @@ final class CollectionSignals: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             var woken: [AsyncStream<Void>.Continuation] = []
             for key in Array(state.all.keys) where state.all[key]!.wakeDeferred {
-                state.all[key]!.wakeDeferred = false
-                state.all[key]!.lastWake = now
-                woken.append(state.all[key]!.continuation)
+                woken.append(state.all[key]!.wake(at: now))
             }
             state.wakes += woken.count
             return woken
