@@ -8,6 +8,11 @@ extension MessengerServer {
     func mountSocket(on router: inout Router) {
         var socketConfiguration = WebSocketConfiguration()
         socketConfiguration.maximumMessageBytes = 64 * 1024
+        // No permessage-deflate: the frames carry ciphertext in base64, which deflate shrinks by
+        // little more than base64's third, while zlib's state is set up and torn down for every
+        // message (no context takeover). On the routing benchmark that was 46 % of all CPU samples,
+        // client and server, and routing doubled without it (docs/messenger-server.md).
+        socketConfiguration.compression = false
         router.webSocket(
             "/v1/websocket", configuration: socketConfiguration,
             shouldUpgrade: { [self] request, _ in _ = try socketDevice(request) }
