@@ -1,0 +1,72 @@
+import CourierCore
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import MessengerServer
+
+/// The SQLite store's group commit: a group is stored in one transaction, and a send that cannot
+/// be stored fails alone while the others of its group commit.
+@Suite struct SendGroupCommitTests {
+    static func message(_ id: String) -> OutgoingMessage {
+        OutgoingMessage(
+            sourceAccount: "alice", sourceDevice: 1, destinationAccount: "bob", conversationId: "c", clientMessageId: id,
+            timestamp: 1,
+            envelopes: [OutgoingEnvelope(destinationDeviceId: 1, destinationRegistrationId: 101, type: 2, content: [1])]
+        )
+    }
+
+    static func makeStore() throws -> SQLiteMessengerStore {
+        let store = try SQLiteMessengerStore(path: NSTemporaryDirectory() + "send-group-\(UUID().uuidString).sqlite")
+        try store.createAccount(
+            "bob", device: DeviceRecord(id: 1, registrationId: 101, name: "d1", passwordHash: "x", createdAt: 1))
+        return store
+    }
+
+    static func pending(_ ids: [String]) -> [SendBatcher.Pending] {
+        ids.map { SendBatcher.Pending(message: message($0), receivedAt: 1, expiresAt: Int64.max) }
+    }
+
+    @Test func aGroupIsStoredInOrderInOneTransaction() throws {
+        let store = try Self.makeStore()
+        let batch = Self.pending(["m1", "m2", "m3"])
+        store.commit(batch)
+        let sequences = batch.map { pending -> Int64? in
+            guard case .success(.stored(let serverSeq, _))? = pending.result else { return nil }
+            return serverSeq
+        }
+        #expect(sequences == [1, 2, 3])
+        let stored = try store.mailbox(accountId: "bob", deviceId: 1, afterId: 0, limit: 10)
+        #expect(stored.count == 3)
+    }
+
+    @Test func aSendThatCannotBeStoredFailsAloneAndTheOthersCommit() throws {
+        let store = try Self.makeStore()
+        // A send the database refuses mid-group, as a constraint or a trigger would.
+        try store.writingOne { db in
+            try db.execute(
+                """
+                CREATE TRIGGER refuse_poison BEFORE INSERT ON sends WHEN NEW.client_message_id = 'poison'
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        }
+        let batch = Self.pending(["m1", "poison", "m2"])
+        store.commit(batch)
+        guard case .failure? = batch[1].result else {
+            Issue.record("the refused send did not fail: \(String(describing: batch[1].result))")
+            return
+        }
+        for pending in [batch[0], batch[2]] {
+            guard case .success(.stored)? = pending.result else {
+                Issue.record("a send beside the refused one was not stored: \(String(describing: pending.result))")
+                return
+            }
+        }
+        // Only the stored sends' envelopes are in the mailbox, in order, and numbered without a gap.
+        let stored = try store.mailbox(accountId: "bob", deviceId: 1, afterId: 0, limit: 10)
+        #expect(stored.count == 2)
+        #expect(stored.map(\.id) == stored.map(\.id).sorted())
+        let again = try store.send(Self.message("m3"), receivedAt: 1, expiresAt: Int64.max)
+        #expect(again == .stored(serverSeq: 3, mailboxIds: [1: try #require(stored.last?.id) + 1]))
+    }
+}
