@@ -10,7 +10,8 @@ import Testing
 @Suite struct SendGroupCommitTests {
     static func message(_ id: String) -> OutgoingMessage {
         OutgoingMessage(
-            sourceAccount: "alice", sourceDevice: 1, destinationAccount: "bob", conversationId: "c", clientMessageId: id,
+            sourceAccount: "alice", sourceDevice: 1, destinationAccount: "bob", conversationId: "c",
+            clientMessageId: id,
             timestamp: 1,
             envelopes: [OutgoingEnvelope(destinationDeviceId: 1, destinationRegistrationId: 101, type: 2, content: [1])]
         )
