@@ -54,7 +54,7 @@ public final class MessengerServer: Sendable {
         self.hub = hub
         notifier = NATSMailboxNotifier(bus: bus, hub: hub)
         authenticator = DeviceAuthenticator(store: store, clock: clock, configuration: configuration)
-        acks = AckBatcher(store: store)
+        acks = AckBatcher(store: store, interval: configuration.ackBatchInterval)
         pushes = PushScheduler(
             senders: pushSenders, store: store, storeQueues: storeQueues, clock: clock,
             intervalMilliseconds: configuration.pushCoalescingMilliseconds)

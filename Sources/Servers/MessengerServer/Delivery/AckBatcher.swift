@@ -1,16 +1,29 @@
 import Foundation
 import Synchronization
 
-/// Acknowledgements from delivery sockets, deleted in batches: the first ack schedules a flush on
-/// a queue of its own, and every ack that arrives before it runs joins the same transaction. A
-/// device that connects again has its pending acks flushed first, so nothing acked is sent again.
+/// Acknowledgements from delivery sockets, deleted in batches: the first ack schedules a flush
+/// `interval` later on a queue of its own, and every ack that arrives before it runs joins the
+/// same transaction. A device that connects again has its pending acks flushed first, so nothing
+/// acked is sent again.
 final class AckBatcher: Sendable {
     private let store: any MessengerStore
     private let pending = Mutex<(acks: [AuthenticatedDevice: [Int64]], scheduled: Bool)>(([:], false))
     private let flushing = NSLock()
     private let queue = DispatchQueue(label: "courier.messenger.acks")
+    private let intervalNanoseconds: Int
+    private let transactions = Atomic<Int>(0)
 
-    init(store: any MessengerStore) { self.store = store }
+    /// Deletes acks `interval` after the first of a batch arrives (zero: as soon as the queue
+    /// gets to it). The timer is real time, not the server's clock: this is scheduling.
+    init(store: any MessengerStore, interval: Duration = .zero) {
+        self.store = store
+        let (seconds, attoseconds) = interval.components
+        intervalNanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// Flushes that deleted acks so far (one transaction each on SQLite), for tests and
+    /// benchmarks.
+    var flushes: Int { transactions.load(ordering: .relaxed) }
 
     /// Records an ack; it is deleted shortly, with others.
     func acknowledge(_ id: Int64, for device: AuthenticatedDevice) {
@@ -19,7 +32,12 @@ final class AckBatcher: Sendable {
             defer { state.scheduled = true }
             return !state.scheduled
         }
-        if schedule { queue.async { [self] in flush() } }
+        guard schedule else { return }
+        if intervalNanoseconds == 0 {
+            queue.async { [self] in flush() }
+        } else {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(intervalNanoseconds)) { [self] in flush() }
+        }
     }
 
     /// Deletes every pending ack now, on the caller's thread.
@@ -33,8 +51,8 @@ final class AckBatcher: Sendable {
             }
             return state.acks
         }
-        for (device, ids) in acks {
-            _ = try? store.acknowledge(accountId: device.accountId, deviceId: device.deviceId, ids: ids)
-        }
+        guard !acks.isEmpty else { return }
+        transactions.add(1, ordering: .relaxed)
+        _ = try? store.acknowledge(acks.map { (accountId: $0.key.accountId, deviceId: $0.key.deviceId, ids: $0.value) })
     }
 }

@@ -92,6 +92,11 @@ public protocol MessengerStore: Sendable {
     /// - Returns: how many were deleted.
     func acknowledge(accountId: String, deviceId: Int, ids: [Int64]) throws(MessengerStoreError) -> Int
 
+    /// Deletes acknowledged entries of several devices' mailboxes, each as
+    /// `acknowledge(accountId:deviceId:ids:)` does, in one transaction where the store can.
+    /// - Returns: how many were deleted.
+    func acknowledge(_ acks: [(accountId: String, deviceId: Int, ids: [Int64])]) throws(MessengerStoreError) -> Int
+
     /// Deletes every mailbox row, remembered send and attachment record whose time is before
     /// `now` (an index range, not a scan).
     /// - Returns: the expired attachments' ids, whose files the caller removes.
@@ -109,6 +114,17 @@ public protocol MessengerStore: Sendable {
     /// Devices with their mailbox depth and oldest envelope's expiry, at most `limit`, for the
     /// operators' overview (`GET /v1/messenger/devices`).
     func deviceOverview(limit: Int) throws(MessengerStoreError) -> [DeviceMailboxSummary]
+}
+
+extension MessengerStore {
+    /// One device after another, each in its own transaction: for stores without a batch.
+    public func acknowledge(_ acks: [(accountId: String, deviceId: Int, ids: [Int64])]) throws(MessengerStoreError)
+        -> Int
+    {
+        var deleted = 0
+        for ack in acks { deleted += try acknowledge(accountId: ack.accountId, deviceId: ack.deviceId, ids: ack.ids) }
+        return deleted
+    }
 }
 
 /// A store operation failed.

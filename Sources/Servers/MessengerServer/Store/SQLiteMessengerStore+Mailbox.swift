@@ -42,16 +42,25 @@ extension SQLiteMessengerStore {
     }
 
     public func acknowledge(accountId: String, deviceId: Int, ids: [Int64]) throws(MessengerStoreError) -> Int {
-        guard !ids.isEmpty else { return 0 }
+        try acknowledge([(accountId, deviceId, ids)])
+    }
+
+    /// Every device's acks in one transaction (the ack batcher's flush).
+    public func acknowledge(_ acks: [(accountId: String, deviceId: Int, ids: [Int64])]) throws(MessengerStoreError)
+        -> Int
+    {
+        guard acks.contains(where: { !$0.ids.isEmpty }) else { return 0 }
         return try storing {
             // A lost acknowledgement only redelivers: no fsync of its own (see the type's note).
             try pool.writeDeferringSync { db in
                 let delete = try db.cachedStatement(
                     "DELETE FROM mailbox WHERE account_id = ?1 AND device_id = ?2 AND id = ?3")
                 var deleted = 0
-                for id in ids {
-                    try delete.execute([.text(accountId), .integer(Int64(deviceId)), .integer(id)])
-                    deleted += db.changes
+                for ack in acks {
+                    for id in ack.ids {
+                        try delete.execute([.text(ack.accountId), .integer(Int64(ack.deviceId)), .integer(id)])
+                        deleted += db.changes
+                    }
                 }
                 return deleted
             }
