@@ -70,4 +70,22 @@ import Testing
         #expect(deleted == 2)
         #expect(try Self.pending(store, envelopes) == 0)
     }
+
+    @Test func throughAnyStoreSQLiteDeletesEveryDevicesAcksInOneTransaction() throws {
+        let (store, envelopes) = try Self.storeWithEnvelopes(accounts: 2)
+        // The second device's delete fails: in one transaction, the first's is undone with it
+        // (one transaction per device would have kept it).
+        try store.writingOne { db in
+            try db.execute(
+                """
+                CREATE TRIGGER refuse_second BEFORE DELETE ON mailbox WHEN OLD.account_id = 'bob-2'
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        }
+        let any: any MessengerStore = store
+        #expect(throws: MessengerStoreError.self) {
+            try any.acknowledge(envelopes.map { (accountId: $0.0.accountId, deviceId: 1, ids: [$0.1]) })
+        }
+        #expect(try Self.pending(store, envelopes) == 2)
+    }
 }

@@ -136,6 +136,18 @@ import Testing
         let upgraded = try #require(head)
         #expect(upgraded.hasPrefix("http/1.1 101"))
         #expect(!upgraded.contains("sec-websocket-extensions"))
+        // The same offer on the provisioning socket, which keeps the default, is accepted: the
+        // offer itself is one the engine takes.
+        let control = try await offPool { () throws -> String? in
+            let socket = try RawSocket(port: port)
+            try socket.send(
+                "GET /v1/websocket/provisioning HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n")
+            return socket.readResponse()?.head.lowercased()
+        }
+        #expect(try #require(control).contains("sec-websocket-extensions: permessage-deflate"))
     }
 
     @Test(arguments: StoreBackend.allCases) func aMailboxLargerThanTheWindowFlowsAsAcksComeBack(backend: StoreBackend)

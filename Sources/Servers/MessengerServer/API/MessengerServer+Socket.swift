@@ -22,9 +22,12 @@ extension MessengerServer {
                 device: device, socket: socket, connection: notifier.stamp(now: clock.nowMilliseconds), store: store,
                 storeQueues: storeQueues, acks: acks, window: configuration.deliveryWindow, unacked: unackedWatch)
             hub.register(session)
-            // Acks of an earlier connection that are still pending land before the mailbox is read.
-            acks.flush()
-            await storeQueues.run { [pushes] in pushes.connected(device) }
+            // Acks of an earlier connection that are still pending land before the mailbox is read
+            // (a write: on the store's queues, off the shared pool).
+            await storeQueues.run { [acks, pushes] in
+                acks.flush()
+                pushes.connected(device)
+            }
             // Subscribed before the mailbox is read: an envelope stored meanwhile is either in the
             // first read or wakes the session. A bus that refuses leaves the catch-up poll.
             try? await notifier.attach(session)

@@ -17,12 +17,13 @@ final class AckBatcher: Sendable {
     /// gets to it). The timer is real time, not the server's clock: this is scheduling.
     init(store: any MessengerStore, interval: Duration = .zero) {
         self.store = store
+        // At most a day: longer would only hold acks in memory.
         let (seconds, attoseconds) = interval.components
-        intervalNanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        intervalNanoseconds = max(0, Int(min(seconds, 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
-    /// Flushes that deleted acks so far (one transaction each on SQLite), for tests and
-    /// benchmarks.
+    /// Flushes whose delete succeeded so far (one transaction each on SQLite; one per device
+    /// on stores without a batch), for tests and benchmarks.
     var flushes: Int { transactions.load(ordering: .relaxed) }
 
     /// Records an ack; it is deleted shortly, with others.
@@ -52,7 +53,9 @@ final class AckBatcher: Sendable {
             return state.acks
         }
         guard !acks.isEmpty else { return }
-        transactions.add(1, ordering: .relaxed)
-        _ = try? store.acknowledge(acks.map { (accountId: $0.key.accountId, deviceId: $0.key.deviceId, ids: $0.value) })
+        // A failed delete drops the batch: those envelopes are sent again, as after a crash.
+        let deleted = try? store.acknowledge(
+            acks.map { (accountId: $0.key.accountId, deviceId: $0.key.deviceId, ids: $0.value) })
+        if deleted != nil { transactions.add(1, ordering: .relaxed) }
     }
 }
