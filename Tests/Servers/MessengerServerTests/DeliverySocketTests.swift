@@ -116,37 +116,36 @@ import Testing
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }
 
+    /// The head of the answer to a WebSocket upgrade of `path` that offers `permessage-deflate`,
+    /// lowercased.
+    static func upgradeOfferingCompression(port: Int, path: String, authorization: String?) async throws -> String? {
+        try await offPool { () throws -> String? in
+            let socket = try RawSocket(port: port)
+            try socket.send(
+                "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                    + (authorization.map { "Authorization: \($0)\r\n" } ?? "") + "\r\n")
+            return socket.readResponse()?.head.lowercased()
+        }
+    }
+
     /// Ciphertext in base64 barely compresses, and the engine's deflate sets zlib up per message:
     /// the delivery socket declines `permessage-deflate` even when the client offers it.
     @Test func theDeliverySocketDeclinesCompression() async throws {
         let harness = try await MessengerHarness(backend: .sqlite)
         defer { harness.stop() }
         let bob = try await harness.register()
-        let (port, authorization) = (harness.server.port, bob.authorization)
-        let head = try await offPool { () throws -> String? in
-            let socket = try RawSocket(port: port)
-            try socket.send(
-                "GET /v1/websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
-                    + "Authorization: \(authorization)\r\n\r\n")
-            guard let response = socket.readResponse() else { return nil }
-            return response.status == 101 ? response.head.lowercased() : "status \(response.status)"
-        }
-        let upgraded = try #require(head)
+        let port = harness.server.port
+        let upgraded = try #require(
+            try await Self.upgradeOfferingCompression(
+                port: port, path: "/v1/websocket", authorization: bob.authorization))
         #expect(upgraded.hasPrefix("http/1.1 101"))
         #expect(!upgraded.contains("sec-websocket-extensions"))
         // The same offer on the provisioning socket, which keeps the default, is accepted: the
         // offer itself is one the engine takes.
-        let control = try await offPool { () throws -> String? in
-            let socket = try RawSocket(port: port)
-            try socket.send(
-                "GET /v1/websocket/provisioning HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                    + "Sec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n")
-            return socket.readResponse()?.head.lowercased()
-        }
+        let control = try await Self.upgradeOfferingCompression(
+            port: port, path: "/v1/websocket/provisioning", authorization: nil)
         #expect(try #require(control).contains("sec-websocket-extensions: permessage-deflate"))
     }
 
