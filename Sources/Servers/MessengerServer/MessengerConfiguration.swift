@@ -53,8 +53,8 @@ public struct MessengerConfiguration: Sendable {
     /// Envelopes sent on a socket and not yet acknowledged, at most.
     public var deliveryWindow = 256
     /// How long an acknowledgement waits to be deleted, so that every ack arriving meanwhile,
-    /// from any socket of this instance, is deleted together (one transaction on SQLite; zero:
-    /// as soon as the ack queue gets to it). An ack not yet deleted when the process stops, or
+    /// from any socket of this instance, is deleted in the same transaction (zero: as soon as the
+    /// ack queue gets to it). An ack not yet deleted when the process stops, or
     /// when the device reconnects through another instance, only redelivers its envelope, which
     /// the device drops by `clientMessageId`; a device that reconnects to this instance has its
     /// pending acks deleted before its mailbox is read.

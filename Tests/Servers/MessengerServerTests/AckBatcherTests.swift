@@ -1,4 +1,5 @@
 import CourierCore
+import CourierPostgres
 import CourierTesting
 import Foundation
 import Testing
@@ -12,6 +13,11 @@ import Testing
     /// each device and its envelope's mailbox id.
     static func storeWithEnvelopes(accounts: Int) throws -> (SQLiteMessengerStore, [(AuthenticatedDevice, Int64)]) {
         let store = try SQLiteMessengerStore(path: NSTemporaryDirectory() + "acks-\(UUID().uuidString).sqlite")
+        return (store, try envelopes(accounts: accounts, in: store))
+    }
+
+    /// `accounts` accounts of one device each in `store`, and one envelope in each mailbox.
+    static func envelopes(accounts: Int, in store: any MessengerStore) throws -> [(AuthenticatedDevice, Int64)] {
         var envelopes: [(AuthenticatedDevice, Int64)] = []
         for index in 1...accounts {
             let account = "bob-\(index)"
@@ -28,13 +34,13 @@ import Testing
             guard case .stored(_, let ids) = outcome, let id = ids[1] else { throw StoreSetupFailed() }
             envelopes.append((AuthenticatedDevice(accountId: account, deviceId: 1), id))
         }
-        return (store, envelopes)
+        return envelopes
     }
 
     struct StoreSetupFailed: Error {}
 
     /// Envelopes still in the mailboxes of `devices`.
-    static func pending(_ store: SQLiteMessengerStore, _ devices: [(AuthenticatedDevice, Int64)]) throws -> Int {
+    static func pending(_ store: any MessengerStore, _ devices: [(AuthenticatedDevice, Int64)]) throws -> Int {
         try devices.reduce(0) { count, entry in
             count + (try store.mailbox(accountId: entry.0.accountId, deviceId: 1, afterId: 0, limit: 10).count)
         }
@@ -71,20 +77,38 @@ import Testing
         #expect(try Self.pending(store, envelopes) == 0)
     }
 
-    @Test func throughAnyStoreSQLiteDeletesEveryDevicesAcksInOneTransaction() throws {
-        let (store, envelopes) = try Self.storeWithEnvelopes(accounts: 2)
+    @Test(arguments: StoreBackend.allCases)
+    func throughAnyStoreEveryDevicesAcksAreDeletedInOneTransaction(backend: StoreBackend) async throws {
         // The second device's delete fails: in one transaction, the first's is undone with it
         // (one transaction per device would have kept it).
-        try store.writingOne { db in
-            try db.execute(
-                """
-                CREATE TRIGGER refuse_second BEFORE DELETE ON mailbox WHEN OLD.account_id = 'bob-2'
-                BEGIN SELECT RAISE(ABORT, 'refused'); END
-                """)
+        let store: any MessengerStore
+        switch backend {
+        case .sqlite:
+            let sqlite = try SQLiteMessengerStore(path: NSTemporaryDirectory() + "acks-\(UUID().uuidString).sqlite")
+            try sqlite.writingOne { db in
+                try db.execute(
+                    """
+                    CREATE TRIGGER refuse_second BEFORE DELETE ON mailbox WHEN OLD.account_id = 'bob-2'
+                    BEGIN SELECT RAISE(ABORT, 'refused'); END
+                    """)
+            }
+            store = sqlite
+        case .postgres:
+            let url = try await TestPostgres.shared.makeDatabase()
+            let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 2) }
+            try postgres.writingOne { db in
+                try db.execute(
+                    """
+                    CREATE FUNCTION refuse_second() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN IF OLD.account_id = 'bob-2' THEN RAISE EXCEPTION 'refused'; END IF; RETURN OLD; END $$;
+                    CREATE TRIGGER refuse_second BEFORE DELETE ON mailbox FOR EACH ROW EXECUTE FUNCTION refuse_second();
+                    """)
+            }
+            store = postgres
         }
-        let any: any MessengerStore = store
+        let envelopes = try Self.envelopes(accounts: 2, in: store)
         #expect(throws: MessengerStoreError.self) {
-            try any.acknowledge(envelopes.map { (accountId: $0.0.accountId, deviceId: 1, ids: [$0.1]) })
+            try store.acknowledge(envelopes.map { (accountId: $0.0.accountId, deviceId: 1, ids: [$0.1]) })
         }
         #expect(try Self.pending(store, envelopes) == 2)
     }

@@ -22,8 +22,8 @@ final class AckBatcher: Sendable {
         intervalNanoseconds = max(0, Int(min(seconds, 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
-    /// Flushes whose delete succeeded so far (one transaction each on SQLite; one per device
-    /// on stores without a batch), for tests and benchmarks.
+    /// Flushes whose delete succeeded so far (one transaction each, on stores that batch), for
+    /// tests and benchmarks.
     var flushes: Int { transactions.load(ordering: .relaxed) }
 
     /// Records an ack; it is deleted shortly, with others.

@@ -78,13 +78,34 @@ extension PostgresMessengerStore {
             try pool.withConnection { db in
                 // One statement, one round trip; it waits for its commit to be flushed like any
                 // other (PostgreSQL flushes concurrent commits together).
-                try db.run(
-                    "DELETE FROM mailbox WHERE account_id = $1 AND device_id = $2 AND id = ANY($3::bigint[])",
-                    [
-                        .text(accountId), .integer(Int64(deviceId)),
-                        .text("{\(ids.map(String.init).joined(separator: ","))}"),
-                    ])
+                try Self.deleteAcknowledged(accountId: accountId, deviceId: deviceId, ids: ids, in: db)
             }
         }
+    }
+
+    /// Every device's acks in one transaction (the ack batcher's flush): one commit to flush,
+    /// a statement per device.
+    public func acknowledge(_ acks: [(accountId: String, deviceId: Int, ids: [Int64])]) throws(MessengerStoreError)
+        -> Int
+    {
+        let acks = acks.filter { !$0.ids.isEmpty }
+        guard !acks.isEmpty else { return 0 }
+        return try storing {
+            try pool.write { db in
+                try acks.reduce(0) { deleted, ack in
+                    deleted
+                        + (try Self.deleteAcknowledged(
+                            accountId: ack.accountId, deviceId: ack.deviceId, ids: ack.ids, in: db))
+                }
+            }
+        }
+    }
+
+    private static func deleteAcknowledged(accountId: String, deviceId: Int, ids: [Int64], in db: PostgresConnection)
+        throws -> Int
+    {
+        try db.run(
+            "DELETE FROM mailbox WHERE account_id = $1 AND device_id = $2 AND id = ANY($3::bigint[])",
+            [.text(accountId), .integer(Int64(deviceId)), .text("{\(ids.map(String.init).joined(separator: ","))}")])
     }
 }
