@@ -183,6 +183,7 @@ enum ServerCommand {
             try await group.waitForAll()
         }
         collector.shutdown()
+        messenger.shutdown()
         withExtendedLifetime(lock) {}
         print("courier-server stopped")
     }

@@ -89,6 +89,13 @@ public final class MessengerServer: Sendable {
         }
     }
 
+    /// Deletes the acknowledgements still waiting for their batch (`ackBatchInterval`): call it
+    /// after the HTTP server has stopped, so that no ack arrives after it. Without it those
+    /// envelopes are only sent again on the devices' next connections.
+    public func shutdown() {
+        acks.flush()
+    }
+
     /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index
     /// range each, not a scan).
     /// - Returns: how many envelopes and attachments expired.

@@ -78,6 +78,36 @@ import Testing
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }
 
+    /// Acks wait for their batch; stopping the server deletes the ones still waiting.
+    @Test func acksStillWaitingForTheirBatchAreDeletedAtShutdown() async throws {
+        // A batch interval no test run reaches: only the shutdown deletes.
+        let harness = try await MessengerHarness(backend: .sqlite) {
+            $0.sendRate = nil
+            $0.ackBatchInterval = .seconds(3_600)
+        }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m")
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        do {
+            let socket = try await harness.connect(bob, client: client)
+            var reader = DeliveryReader(socket)
+            let envelope = await reader.next()
+            #expect(envelope?.envelopeContent == "m for 1")
+            try await Self.ack(envelope, on: socket)
+            socket.outbound.close()
+            _ = await socket.closed()
+        }
+        // The socket's frames are handled in order before it counts as gone: the ack is recorded.
+        #expect(await poll { harness.messenger.liveSockets == 0 })
+        let mailbox = { try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10) }
+        #expect(try mailbox().count == 1)
+        harness.messenger.shutdown()
+        #expect(try mailbox().isEmpty)
+    }
+
     @Test(arguments: StoreBackend.allCases) func aSecondConnectionReplacesTheFirst(backend: StoreBackend) async throws {
         let harness = try await MessengerHarness(backend: backend)
         defer { harness.stop() }
