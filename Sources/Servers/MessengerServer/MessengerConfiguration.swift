@@ -54,10 +54,10 @@ public struct MessengerConfiguration: Sendable {
     public var deliveryWindow = 256
     /// How long an acknowledgement waits to be deleted, so that every ack arriving meanwhile,
     /// from any socket of this instance, is deleted in the same transaction (zero: as soon as the
-    /// ack queue gets to it). An ack not yet deleted when the process stops, or
-    /// when the device reconnects through another instance, only redelivers its envelope, which
-    /// the device drops by `clientMessageId`; a device that reconnects to this instance has its
-    /// pending acks deleted before its mailbox is read.
+    /// ack queue gets to it). An ack not yet deleted when the process stops, or when the device
+    /// reconnects through another instance, only redelivers its envelope, which the device drops
+    /// by `clientMessageId`; a device that reconnects to this instance has its pending acks
+    /// deleted before its mailbox is read.
     public var ackBatchInterval: Duration = .milliseconds(5)
     /// A live device that has not acknowledged an envelope this many milliseconds after it was
     /// sent gets a push too (`nil`: never).

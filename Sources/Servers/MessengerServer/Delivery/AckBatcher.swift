@@ -1,3 +1,4 @@
+import CourierCore
 import Foundation
 import Synchronization
 
@@ -18,8 +19,7 @@ final class AckBatcher: Sendable {
     init(store: any MessengerStore, interval: Duration = .zero) {
         self.store = store
         // At most a day: longer would only hold acks in memory.
-        let (seconds, attoseconds) = interval.components
-        intervalNanoseconds = max(0, Int(min(seconds, 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        intervalNanoseconds = Int(max(0, min(interval, .seconds(86_400)).wholeNanoseconds))
     }
 
     /// Flushes whose delete succeeded so far (one transaction each, on stores that batch), for
