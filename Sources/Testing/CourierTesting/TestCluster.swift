@@ -166,7 +166,11 @@ public final class TestCluster: @unchecked Sendable {
             errorOutput: .discard)
         lock.withLock { proxy = process }
         guard await Self.answersHealthCheck(port: proxyPort) else {
-            throw StartError(description: "haproxy did not answer /healthz on port \(proxyPort)")
+            // What haproxy said (a port taken meanwhile, instances marked down) is removed with
+            // the directory: it goes into the error.
+            let log = (try? String(contentsOfFile: path + ".log", encoding: .utf8)) ?? "(no log)"
+            throw StartError(
+                description: "haproxy did not answer /healthz on port \(proxyPort); its log ends: \(log.suffix(2_000))")
         }
     }
 
