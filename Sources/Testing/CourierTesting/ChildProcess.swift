@@ -107,11 +107,30 @@ public final class ChildProcess: @unchecked Sendable {
     public func wait() -> Int32 {
         if let status = lock.withLock({ exitStatus }) { return status }
         var raw: Int32 = 0
-        while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
+        var result: Int32
+        repeat { result = waitpid(processIdentifier, &raw, 0) } while result < 0 && errno == EINTR
+        return lock.withLock {
+            // `hasExited` may have reaped it meanwhile (then `waitpid` failed and it set the status).
+            if result == processIdentifier && exitStatus == nil { exitStatus = Self.status(raw) }
+            return exitStatus ?? -1
+        }
+    }
+
+    /// Whether the child has ended, without waiting for it.
+    public var hasExited: Bool {
+        lock.withLock {
+            if exitStatus != nil { return true }
+            var raw: Int32 = 0
+            guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return false }
+            exitStatus = Self.status(raw)
+            return true
+        }
+    }
+
+    /// The exit status, or 128 + the signal, of a raw `waitpid` status.
+    private static func status(_ raw: Int32) -> Int32 {
         let signalled = raw & 0x7F
-        let status = signalled == 0 ? (raw >> 8) & 0xFF : 128 + signalled
-        lock.withLock { exitStatus = status }
-        return status
+        return signalled == 0 ? (raw >> 8) & 0xFF : 128 + signalled
     }
 
     /// Runs a program to its end and collects both of its outputs (read together, so neither

@@ -119,8 +119,9 @@ public final class TestCluster: @unchecked Sendable {
         let process = try ChildProcess(
             server, arguments, environment: environment, output: .discard, errorOutput: .discard)
         lock.withLock { processes[index] = process }
-        guard await Self.answersHealthCheck(port: ports[index]) else {
-            throw StartError(description: "\(name) did not answer /healthz on port \(ports[index])")
+        guard await Self.answersHealthCheck(port: ports[index], unlessExited: process) else {
+            let ended = process.hasExited ? "exited with status \(process.wait())" : "did not answer /healthz"
+            throw StartError(description: "\(name) \(ended) on port \(ports[index])")
         }
     }
 
@@ -165,24 +166,29 @@ public final class TestCluster: @unchecked Sendable {
             "/bin/sh", ["-c", "exec \"$0\" -f \"$1\" -db >\"$1.log\" 2>&1", haproxy, path], output: .discard,
             errorOutput: .discard)
         lock.withLock { proxy = process }
-        guard await Self.answersHealthCheck(port: proxyPort) else {
+        guard await Self.answersHealthCheck(port: proxyPort, unlessExited: process) else {
             // What haproxy said (a port taken meanwhile, instances marked down) is removed with
             // the directory: it goes into the error.
             let log = (try? String(contentsOfFile: path + ".log", encoding: .utf8)) ?? "(no log)"
-            throw StartError(
-                description: "haproxy did not answer /healthz on port \(proxyPort); its log ends: \(log.suffix(2_000))")
+            let ended = process.hasExited ? "exited with status \(process.wait())" : "did not answer /healthz"
+            throw StartError(description: "haproxy \(ended) on port \(proxyPort); its log ends: \(log.suffix(2_000))")
         }
     }
 
-    /// Whether `GET /healthz` on `port` answers 200 within 60 s (checked every 20 ms).
-    public static func answersHealthCheck(port: Int) async -> Bool {
-        await poll(every: .milliseconds(20)) {
-            await runOffPool {
+    /// Whether `GET /healthz` on `port` answers 200 within 60 s (checked every 20 ms); `false` as
+    /// soon as `process`, the server that should answer, has exited.
+    public static func answersHealthCheck(port: Int, unlessExited process: ChildProcess? = nil) async -> Bool {
+        var exited = false
+        let answered = await poll(every: .milliseconds(20)) {
+            exited = exited || process?.hasExited == true
+            if exited { return true }
+            return await runOffPool {
                 guard let socket = try? RawSocket(port: port, timeoutSeconds: 5) else { return false }
                 guard (try? socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) != nil
                 else { return false }
                 return socket.readResponse()?.status == 200
             }
         }
+        return answered && !exited
     }
 }
