@@ -54,17 +54,25 @@ final class LoopbackPorts: @unchecked Sendable {
     /// Whether a socket can bind `port` on 127.0.0.1 (without `SO_REUSEADDR`, so a port in
     /// `TIME_WAIT` counts as taken).
     static func isFree(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+        withLoopbackSocket(port: port) { fd, address, length in bind(fd, address, length) == 0 }
+    }
+}
+
+/// Runs `body` with a new TCP socket and the address of `port` on 127.0.0.1 (closing the socket
+/// after); `false` when no socket can be made.
+func withLoopbackSocket(
+    port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool
+) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
     }
 }
