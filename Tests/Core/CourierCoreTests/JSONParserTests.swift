@@ -201,6 +201,18 @@ struct JSONParserTests {
         #expect(sizes.count == 1)
     }
 
+    /// Only the sized array is read shallowly: the batch's own `context` beside it is built
+    /// whole, however deep (the collector copies it into every message).
+    @Test func valuesOutsideTheSizedArrayAreBuiltWhole() throws {
+        let text = #"{"context":{"a":{"b":{"c":{"d":[1,{"e":2}]}}}},"batch":[{"p":{"q":{"r":1}}}]}"#
+        var sizes: [Int] = []
+        var members: [[JSONMemberSpan]] = []
+        let value = try JSONParser.parse(
+            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3)
+        #expect(value["context"] == ["a": ["b": ["c": ["d": [1, ["e": 2]]]]]])
+        #expect(value["batch"] == [["p": .object([:])]])
+    }
+
     @Test func bigIntegersKeepEveryDigit() throws {
         let value = try JSONParser.parse("[18446744073709551616,-99999999999999999999999]")
         #expect(JSONWriter.string(value) == "[18446744073709551616,-99999999999999999999999]")

@@ -263,6 +263,28 @@ struct IncomingBatchTests {
         #expect(error?.message.contains("duplicate key") == true)
     }
 
+    /// The batch's `context` and `integrations` go into every message whole, however deep they
+    /// nest (the batch is read shallowly below its messages' members, the shared members are not).
+    @Test(arguments: [
+        #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1"}],"#,
+        #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","context":{"own":{"x":{"y":1}}}}],"#,
+    ])
+    func theBatchsDeeplyNestedContextIsStoredWhole(start: String) throws {
+        let context: JSONValue = [
+            "app": ["build": ["flavour": ["name": "beta", "flags": [1, ["deep": true]]]]],
+            "traits": ["address": ["geo": ["lat": 1.5, "lon": -2]]],
+        ]
+        let integrations: JSONValue = ["Amplitude": ["session": ["id": ["value": 7]]]]
+        let body =
+            start + #""context":"# + String(decoding: JSONWriter.encode(context), as: UTF8.self)
+            + #","integrations":"# + String(decoding: JSONWriter.encode(integrations), as: UTF8.self) + "}"
+        let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)
+        let message = try #require(try stored(batch).first)
+        #expect(message["integrations"] == integrations)
+        #expect(message["context"]?["app"] == context["app"])
+        #expect(message["context"]?["traits"] == context["traits"])
+    }
+
     @Test func untouchedMembersAreStoredByteForByte() throws {
         let body = #"{"batch":[{"type":"track","event":"A","userId":"u","messageId":"m1","properties":{"a" : 1.50}}]}"#
         let batch = try IncomingBatch(body: Array(body.utf8), singleType: nil, configuration: configuration)

@@ -38,10 +38,11 @@ public struct JSONParser {
     /// re-encoding them.
     /// - Throws: `JSONError`.
     ///
-    /// With `shallowFromDepth`, objects and arrays nested at that depth or deeper (the members of
-    /// the sized array's objects are at depth 3) are checked for validity but not built: they
-    /// come back as empty `.object`/`.array` placeholders that still tell their kind. A caller
-    /// that copies such members as sent needs no tree for them.
+    /// With `shallowFromDepth`, objects and arrays inside the sized array nested at that depth or
+    /// deeper (the members of the sized array's objects are at depth 3) are checked for validity
+    /// but not built: they come back as empty `.object`/`.array` placeholders that still tell
+    /// their kind. A caller that copies such members as sent needs no tree for them. Values
+    /// outside the sized array are always built whole.
     /// - Throws: `JSONError`.
     ///
     /// With `buildingElements: false`, the sized array's objects are not built either: they come
@@ -82,6 +83,8 @@ public struct JSONParser {
         /// objects nested in it) records where its members lie.
         var recordMembersOfNextObject = false
         var shallowFromDepth = Int.max
+        /// Whether the reader is inside the sized array, the only place `shallowFromDepth` applies.
+        var insideSizedArray = false
         /// Whether the sized array's objects are built, or only recorded as member spans.
         var buildingElements = true
         /// Members of the objects being read, innermost last: one growing buffer shared by every
@@ -109,7 +112,7 @@ public struct JSONParser {
 
         mutating func value(depth: Int) throws(JSONError) -> JSONValue {
             guard index < bytes.count else { throw error("unexpected end of input") }
-            if depth >= shallowFromDepth {
+            if depth >= shallowFromDepth && insideSizedArray {
                 switch bytes[index] {
                 case UInt8(ascii: "{"):
                     try skipValue(depth: depth)
@@ -213,6 +216,8 @@ public struct JSONParser {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
             // An array element of the sized array: its objects are not the ones to record.
             recordMembersOfNextObject = false
+            if recordSizes { insideSizedArray = true }
+            defer { if recordSizes { insideSizedArray = false } }
             index += 1
             var elements: [JSONValue] = []
             skipWhitespace()
