@@ -104,33 +104,48 @@ struct JSONParserTests {
         }
     }
 
-    @Test func elementsNotBuiltComeAsMembersWithTheirValues() throws {
-        let text = #"{"batch":[{"type":"track","n":2,"p":{"x":[1]}},7,{}],"sentAt":"s"}"#
+    @Test func elementsNotBuiltComeAsMembersWithTheirKinds() throws {
+        let text =
+            #"{"batch":[{"type":"track","n":2,"p":{"x":[1]},"e\u0078":"a\"b","b":true,"z":null},7,{}],"sentAt":"s"}"#
+        let bytes = Array(text.utf8)
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
-        let value = try JSONParser.parse(
-            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3,
-            buildingElements: false)
+        var members = JSONElementMembers()
+        let value = try JSONParser.parse(bytes, elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         #expect(value == ["batch": [.object([:]), 7, .object([:])], "sentAt": "s"])
         #expect(members.count == 3)
-        #expect(members[0].map(\.key) == ["type", "n", "p"])
-        #expect(members[0].map(\.value) == ["track", 2, .object([:])])
+        let first = Array(members[0])
+        func slice(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        #expect(first.map { slice($0.key) } == ["type", "n", "p", #"e\u0078"#, "b", "z"])
+        #expect(first.map(\.kind) == [.string, .number, .object, .string, .bool, .null])
+        #expect(first.map { slice($0.value) } == [#""track""#, "2", #"{"x":[1]}"#, #""a\"b""#, "true", "null"])
+        #expect(first.map { slice($0.range) }.first == #""type":"track""#)
+        #expect(first.map(\.keyHasEscapes) == [false, false, false, true, false, false])
+        #expect(first.map(\.valueHasEscapes) == [false, false, false, true, false, false])
+        #expect(JSONParser.string(in: bytes, quoted: first[3].value) == "a\"b")
+        #expect(first[0].stringContent.map(slice) == "track")
         #expect(members[1].isEmpty && members[2].isEmpty)
+        #expect(sizes.count == 3)
     }
 
     @Test(arguments: [
         #"{"batch":[{"type":"track","type":"identify"}]}"#,
         #"{"batch":[{"type":"track","\u0074ype":"identify"}]}"#,
         "{\"batch\":[{" + (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",") + ",\"k39\":1}]}",
+        // …and what lies inside them is checked as when built.
+        #"{"batch":[{"p":{"x":1,"x":2}}]}"#,
+        #"{"batch":[{"p":[1,2,]}]}"#,
+        #"{"batch":[{"p":1e999}]}"#,
+        #"{"batch":[{"p":"\u00zz"}]}"#,
+        #"{"batch":[{"p":tru}]}"#,
+        #"{"batch":[{"p":01}]}"#,
     ])
-    func elementsNotBuiltStillRefuseRepeatedKeys(text: String) {
+    func elementsNotBuiltAreCheckedAsStrictly(text: String) {
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
+        var members = JSONElementMembers()
         #expect(throws: JSONError.self) {
-            try JSONParser.parse(
-                Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3,
-                buildingElements: false)
+            try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         }
+        #expect(throws: JSONError.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 
     @Test func errorsCarryTheOffset() {

@@ -43,28 +43,71 @@ public struct JSONParser {
     /// but not built: they come back as empty `.object`/`.array` placeholders that still tell
     /// their kind. A caller that copies such members as sent needs no tree for them. Values
     /// outside the sized array are always built whole.
-    /// - Throws: `JSONError`.
-    ///
-    /// With `buildingElements: false`, the sized array's objects are not built either: they come
-    /// back as empty `.object` placeholders, and their members (values included) are only in
-    /// `members`. They are checked as strictly (a repeated key is refused).
     package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
-        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max,
-        buildingElements: Bool = true
+        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max
     ) throws(JSONError) -> JSONValue {
-        let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: member)
-            reader.shallowFromDepth = shallowFromDepth
-            reader.buildingElements = buildingElements
+        let (value, read) = try read(bytes, maximumDepth: maximumDepth, sizedMember: member) {
+            $0.shallowFromDepth = shallowFromDepth
+        } collect: {
+            ($0.elementSizes, $0.elementMembers)
+        }
+        sizes.append(contentsOf: read.0)
+        members.append(contentsOf: read.1)
+        return value
+    }
+
+    /// Like `parse(_:maximumDepth:elementSizesOf:into:)`, without building the sized array's
+    /// objects: they come back as empty `.object` placeholders, and where each of their members
+    /// lies, with its value's kind, goes into `members` (`JSONRawMember`; plain data, no string or
+    /// tree per member). They are checked as strictly as when built: every string, number and
+    /// nested value, and a repeated key is refused. Elements that are not objects are checked and
+    /// come back as placeholders of their kind (or as read, for a scalar), with no members.
+    /// - Throws: `JSONError`.
+    package static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
+        into sizes: inout [Int], rawMembers members: inout JSONElementMembers
+    ) throws(JSONError) -> JSONValue {
+        let (value, read) = try read(bytes, maximumDepth: maximumDepth, sizedMember: member) {
+            $0.shallowFromDepth = 3
+            $0.recordsRaw = true
+            // About one member per 24 bytes of a typical batch: the list rarely grows.
+            $0.rawMembers.reserve(elements: 0, members: bytes.count / 24)
+        } collect: {
+            ($0.elementSizes, $0.rawMembers)
+        }
+        sizes.append(contentsOf: read.0)
+        members = read.1
+        return value
+    }
+
+    /// The text of the JSON string whose quoted bytes are `quoted` in `bytes` (escapes decoded),
+    /// or `nil` when they are not a valid string.
+    package static func string(in bytes: [UInt8], quoted: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(
+                bytes: UnsafeBufferPointer(rebasing: buffer[..<quoted.upperBound]), maximumDepth: 1, sizedMember: "")
+            reader.index = quoted.lowerBound
+            guard let text = try? reader.string(), reader.index == quoted.upperBound else { return nil }
+            return text
+        }
+    }
+
+    /// Parses one document with a reader that `setUp` configures, and returns the document and
+    /// what `collect` takes from the reader after it.
+    private static func read<T>(
+        _ bytes: [UInt8], maximumDepth: Int, sizedMember: String, setUp: (inout Reader) -> Void,
+        collect: (inout Reader) -> T
+    ) throws(JSONError) -> (JSONValue, T) {
+        let result: Result<(JSONValue, T), JSONError> = bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, sizedMember: sizedMember)
+            setUp(&reader)
             do throws(JSONError) {
                 reader.skipWhitespace()
                 let value = try reader.value(depth: 0)
                 reader.skipWhitespace()
                 if reader.index != buffer.count { throw reader.error("unexpected data after the document") }
-                sizes.append(contentsOf: reader.elementSizes)
-                members.append(contentsOf: reader.elementMembers)
-                return .success(value)
+                return .success((value, collect(&reader)))
             } catch {
                 return .failure(error)
             }
@@ -85,8 +128,11 @@ public struct JSONParser {
         var shallowFromDepth = Int.max
         /// Whether the reader is inside the sized array, the only place `shallowFromDepth` applies.
         var insideSizedArray = false
-        /// Whether the sized array's objects are built, or only recorded as member spans.
-        var buildingElements = true
+        /// Whether the sized array's objects are only recorded in `rawMembers`, not built.
+        var recordsRaw = false
+        var rawMembers = JSONElementMembers()
+        /// Set by `scanString` when the string it read had an escape.
+        var sawEscape = false
         /// Members of the objects being read, innermost last: one growing buffer shared by every
         /// object, so each object's dictionary is allocated once at its final size.
         var members: [(String, JSONValue)] = []
@@ -150,6 +196,7 @@ public struct JSONParser {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
             let recording = recordMembersOfNextObject
             recordMembersOfNextObject = false
+            if recording && recordsRaw { return try rawObject(depth: depth) }
             var spans: [JSONMemberSpan] = []
             index += 1
             skipWhitespace()
@@ -175,13 +222,8 @@ public struct JSONParser {
                     element = try value(depth: depth)
                 }
                 if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index, value: element)) }
-                if !recording || buildingElements { members.append((key, element)) }
+                members.append((key, element))
                 guard try endsContainer(UInt8(ascii: "}")) else { continue }
-                if recording && !buildingElements {
-                    if let repeated = Self.firstRepeatedKey(spans) { throw error("duplicate key \"\(repeated)\"") }
-                    elementMembers.append(spans)
-                    return .object([:])
-                }
                 var object = [String: JSONValue](minimumCapacity: members.count - start)
                 for (key, value) in members[start...] {
                     // A repeated key is refused: readers disagree on which value wins, so a
@@ -196,20 +238,59 @@ public struct JSONParser {
             }
         }
 
-        /// A key that occurs twice among `spans`, if any: compared pairwise for the few members a
-        /// message has, through a set past that.
-        static func firstRepeatedKey(_ spans: [JSONMemberSpan]) -> String? {
-            if spans.count <= 16 {
-                for i in spans.indices.dropFirst() {
-                    let key = spans[i].key
-                    let length = key.utf8.count
-                    for j in 0..<i where spans[j].key.utf8.count == length && spans[j].key == key { return key }
-                }
-                return nil
+        /// Reads one object of the sized array into `rawMembers` without building it, `index`
+        /// on its `{`: each member's key and value are checked as `object` would (values as
+        /// `skipValue` does), a repeated key refused, and only where they lie is kept.
+        mutating func rawObject(depth: Int) throws(JSONError) -> JSONValue {
+            index += 1
+            skipWhitespace()
+            var keys = SkippedKeys(on: skippedKeys)
+            defer { keys.finish(&skippedKeys) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                rawMembers.endElement()
+                return .object([:])
             }
-            var seen = Set<String>(minimumCapacity: spans.count)
-            for span in spans where !seen.insert(span.key).inserted { return span.key }
-            return nil
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let memberStart = index
+                sawEscape = false
+                _ = try scanString(decoding: false)
+                let keyHasEscapes = sawEscape
+                guard keys.insert(UnsafeBufferPointer(rebasing: bytes[memberStart..<index]), stack: &skippedKeys) else {
+                    let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[memberStart..<index]), as: UTF8.self)
+                    throw JSONError(offset: memberStart, reason: "duplicate key \(key)")
+                }
+                let key = (memberStart + 1)..<(index - 1)
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                skipWhitespace()
+                let valueStart = index
+                guard index < bytes.count else { throw error("unexpected end of input") }
+                let kind: JSONRawMember.Kind
+                sawEscape = false
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    _ = try scanString(decoding: false)
+                    kind = .string
+                case UInt8(ascii: "{"): kind = .object
+                case UInt8(ascii: "["): kind = .array
+                case UInt8(ascii: "t"), UInt8(ascii: "f"): kind = .bool
+                case UInt8(ascii: "n"): kind = .null
+                default: kind = .number
+                }
+                if kind != .string { try skipValue(depth: depth) }
+                rawMembers.append(
+                    JSONRawMember(
+                        range: memberStart..<index, key: key, value: valueStart..<index, kind: kind,
+                        keyHasEscapes: keyHasEscapes, valueHasEscapes: kind == .string && sawEscape))
+                if try endsContainer(UInt8(ascii: "}")) {
+                    rawMembers.endElement()
+                    return .object([:])
+                }
+            }
         }
 
         mutating func array(depth: Int, recordSizes: Bool = false) throws(JSONError) -> JSONValue {
@@ -229,12 +310,14 @@ public struct JSONParser {
                 skipWhitespace()
                 let start = index
                 let recorded = elementMembers.count
+                let recordedRaw = rawMembers.count
                 recordMembersOfNextObject = recordSizes
                 elements.append(try value(depth: depth))
                 recordMembersOfNextObject = false
                 if recordSizes {
                     elementSizes.append(index - start)
                     if elementMembers.count == recorded { elementMembers.append([]) }
+                    if recordsRaw && rawMembers.count == recordedRaw { rawMembers.endElement() }
                 }
                 if try endsContainer(UInt8(ascii: "]")) { return .array(elements) }
             }
@@ -280,6 +363,7 @@ public struct JSONParser {
                     continue
                 }
                 if decoding && out == nil { out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+                sawEscape = true
                 let scalar = try escape()
                 if scalar.isASCII {
                     out?.append(UInt8(scalar.value))

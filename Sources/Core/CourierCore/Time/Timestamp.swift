@@ -9,6 +9,11 @@ public enum Timestamp {
         return text.withUTF8 { parse(Span(bytes: $0)) }
     }
 
+    /// Parses a timestamp given as UTF-8 bytes, as `parseMilliseconds(_:)` does.
+    package static func parseMilliseconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        parse(Span(bytes: bytes))
+    }
+
     /// Formats milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.sssZ` (years outside 0…9999 are
     /// clamped to the first or last instant that format can hold).
     public static func format(milliseconds: Int64) -> String {

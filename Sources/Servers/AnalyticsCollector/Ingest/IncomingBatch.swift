@@ -11,6 +11,8 @@ public struct IncomingBatch: Sendable {
     let messages: [IncomingMessage]
     /// The request body the messages' members lie in.
     private let body: [UInt8]
+    /// The members of the batch's messages as read (`IncomingMessage.members` indexes it).
+    private let rawMembers: [JSONRawMember]
     /// The batch's `context` and `integrations`, and the same encoded as members (`"context":{…}`),
     /// added as bytes to the copied messages that have no member of those names.
     private let shared: [String: JSONValue]
@@ -33,8 +35,8 @@ public struct IncomingBatch: Sendable {
         try self.init(body: body, singleType: singleType, configuration: configuration, shallow: true)
     }
 
-    /// - Parameter shallow: read a batch's nested members without building them (the fast path);
-    ///   `false` builds every tree (tests compare both).
+    /// - Parameter shallow: read a batch's messages as members without building them (the fast
+    ///   path); `false` builds every tree (tests compare both).
     init(
         body: [UInt8], singleType: MessageType?, configuration: CollectorConfiguration,
         shallow: Bool
@@ -45,19 +47,17 @@ public struct IncomingBatch: Sendable {
             throw HTTPError(code, "body is \(body.count) bytes; the limit is \(byteLimit)")
         }
         var sizes: [Int] = []
-        var memberSpans: [[JSONMemberSpan]] = []
-        // The fast path: a batch's messages are read as members, not built.
-        let elementsBuilt = !(singleType == nil && shallow)
+        var members = JSONElementMembers()
+        // The fast path: a batch's messages are read as members (where each lies, and its
+        // value's kind), not built; what lies deeper (context, properties) is only checked and
+        // later copied as sent. Only a message that validation must rewrite gets a tree.
+        let fast = singleType == nil && shallow
         let document: JSONValue
         do {
-            // A batch's messages are checked member by member; what lies deeper (context,
-            // properties) is only checked for validity and later copied as sent, so it is not
-            // built unless a message must be rewritten (see below).
-            // On the fast path the messages themselves are not built as dictionaries either:
-            // their members (and the scalar values checked below) are read from the spans.
-            document = try JSONParser.parse(
-                body, elementSizesOf: "batch", into: &sizes, members: &memberSpans,
-                shallowFromDepth: elementsBuilt ? Int.max : 3, buildingElements: elementsBuilt)
+            document =
+                fast
+                ? try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes, rawMembers: &members)
+                : try JSONParser.parse(body, elementSizesOf: "batch", into: &sizes)
         } catch {
             throw HTTPError(.invalidJSON, "invalid JSON: \(error)")
         }
@@ -100,70 +100,68 @@ public struct IncomingBatch: Sendable {
         var messages: [IncomingMessage] = []
         var addsShared: [Bool] = []
         messages.reserveCapacity(raw.count)
-        let haveSpans = singleType == nil && memberSpans.count == raw.count
+        addsShared.reserveCapacity(raw.count)
+        let haveMembers = fast && members.count == raw.count
         var fullTree: [JSONValue]?
         var rejected: [RejectedMessage] = []
-        for (i, placeholder) in raw.enumerated() {
+        for (i, element) in raw.enumerated() {
             guard singleType == nil else {
-                let (message, _) = try Self.validate(placeholder, index: i, shared: shared, singleType: singleType)
-                messages.append(IncomingMessage(sent: nil, tree: message))
+                let (message, _) = try Self.validate(element, index: i, shared: shared, singleType: singleType)
+                messages.append(IncomingMessage(members: nil, tree: message))
                 addsShared.append(false)
                 continue
             }
-            // What the parse built for the message, or (fast path) its members as read.
-            let sent: [JSONMemberSpan]? = haveSpans && placeholder.objectValue != nil ? memberSpans[i] : nil
-            let element = IncomingMessage(sent: sent, tree: elementsBuilt ? placeholder.objectValue : nil)
+            // The message's members as read (fast path, objects only).
+            let range = haveMembers && element.objectValue != nil ? members.range(of: i) : nil
             let size = i < sizes.count ? sizes[i] : 0
             if size + sharedBytes > configuration.maximumEventBytes {
                 let what = sharedBytes > 0 ? "with the batch's context and integrations " : ""
+                let messageId =
+                    range.map { Self.string(.messageId, in: members.all[$0], body: body) }
+                    ?? element["messageId"]?.stringValue
                 rejected.append(
                     RejectedMessage(
-                        index: i, messageId: element["messageId"]?.stringValue,
+                        index: i, messageId: messageId,
                         error: HTTPError(
                             .eventTooLarge,
                             "message \(i) \(what)is \(size + sharedBytes) bytes; "
                                 + "the limit is \(configuration.maximumEventBytes)")))
                 continue
             }
-            // The batch's members go in as bytes when the message has none of its own to merge
-            // with (the usual case), so the message need not be read and written out again.
-            let splicesShared = haveSpans && !shared.isEmpty && !shared.keys.contains { element[$0] != nil }
-            if !elementsBuilt, let sent, shared.isEmpty || splicesShared,
-                Self.isPlainValid(sent.lazy.map { ($0.key, $0.value) })
-            {
-                messages.append(IncomingMessage(sent: sent, tree: nil))
-                addsShared.append(splicesShared)
-                continue
+            if let range {
+                // The batch's members go in as bytes when the message has none of its own to
+                // merge with (the usual case), so the message need not be read and written out.
+                let check = body.withUnsafeBufferPointer { Self.plainCheck(members.all[range], body: $0) }
+                let splicesShared = !shared.isEmpty && !check.hasSharedKey
+                if check.isPlainValid && (shared.isEmpty || splicesShared) {
+                    messages.append(IncomingMessage(members: range, tree: nil))
+                    addsShared.append(splicesShared)
+                    continue
+                }
             }
-            var message: [String: JSONValue]
-            var changed: Bool
+            // Anything else is checked (and rewritten where needed) as a tree: on the fast path
+            // the body is read once more, in full, for the first such message (rare: numeric
+            // ids, a message with its own context beside the batch's, an escaped key).
+            var tree = element
+            if range != nil {
+                if fullTree == nil { fullTree = (try? JSONParser.parse(body))?["batch"]?.arrayValue }
+                if let full = fullTree, i < full.count { tree = full[i] }
+            }
             do throws(HTTPError) {
-                let value = placeholder.objectValue == nil ? placeholder : .object(element.tree ?? element.dictionary)
-                (message, changed) = try Self.validate(
-                    value, index: i, shared: splicesShared ? [:] : shared, singleType: singleType)
+                let (message, changed) = try Self.validate(tree, index: i, shared: shared, singleType: nil)
+                messages.append(IncomingMessage(members: changed ? nil : range, tree: message))
+                addsShared.append(false)
             } catch {
                 rejected.append(
                     RejectedMessage(
-                        index: i, messageId: element["messageId"]?.stringValue,
+                        index: i, messageId: tree["messageId"]?.stringValue,
                         error: HTTPError(.invalidMessage, error.message)))
-                continue
             }
-            if changed && singleType == nil {
-                // This message is rewritten in full, so it needs its whole tree: read the body
-                // again without the shallow shortcut (rare: numeric ids, a batch-level context).
-                if fullTree == nil {
-                    fullTree = (try? JSONParser.parse(body))?["batch"]?.arrayValue
-                }
-                if let tree = fullTree, i < tree.count {
-                    (message, changed) = try Self.validate(tree[i], index: i, shared: shared, singleType: singleType)
-                }
-            }
-            messages.append(IncomingMessage(sent: haveSpans && !changed ? memberSpans[i] : nil, tree: message))
-            addsShared.append(splicesShared && !changed)
         }
         self.rejected = rejected
         self.messages = messages
         self.body = body
+        self.rawMembers = members.all
         self.shared = shared
         self.addsShared = addsShared
         // `{"context":{…}}` without its braces.
@@ -186,7 +184,10 @@ public struct IncomingBatch: Sendable {
         let messageId: String
         let receivedAt: String
         let timestamp: String
+        /// The client's own time, written back as `originalTimestamp`: a value of the tree, or
+        /// (a message read as members) where its JSON string lies in the body.
         let originalTimestamp: JSONValue?
+        let originalTimestampBytes: Range<Int>?
         let sentAt: String?
     }
 
@@ -198,14 +199,20 @@ public struct IncomingBatch: Sendable {
         let batchSentText = sentAt.map { Timestamp.format(milliseconds: $0) }
         return messages.indices.map { i in
             let message = messages[i]
-            let stamp = Self.stamp(
-                message, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
-                batchSentText: batchSentText)
+            let stamp =
+                message.tree.map {
+                    Self.stamp(
+                        $0, receivedAt: receivedAt, receivedText: receivedText, batchSentAt: sentAt,
+                        batchSentText: batchSentText)
+                }
+                ?? stampAsSent(
+                    message.members ?? 0..<0, receivedAt: receivedAt, receivedText: receivedText,
+                    batchSentText: batchSentText)
             let payload: [UInt8]
-            if let members = message.sent, copyingMembers || message.tree == nil {
+            if let members = message.members, copyingMembers || message.tree == nil {
                 payload = spliced(members, stamp, addingShared: addsShared[i])
             } else {
-                var full = message.tree ?? message.dictionary
+                var full = message.tree ?? [:]
                 if addsShared[i] {
                     for (key, value) in shared { full[key] = value }
                 }
@@ -217,14 +224,17 @@ public struct IncomingBatch: Sendable {
                 full["sentAt"] = stamp.sentAt.map(JSONValue.string)
                 payload = JSONWriter.encode(.object(full))
             }
+            let type =
+                message.tree.map { $0["type"]?.stringValue }
+                ?? message.members.map { Self.string(.type, in: rawMembers[$0], body: body) }
             return PreparedMessage(
-                writeKey: writeKey, messageId: stamp.messageId,
-                type: message["type"]?.stringValue ?? "track", receivedAt: receivedAt, payload: payload)
+                writeKey: writeKey, messageId: stamp.messageId, type: (type ?? nil) ?? "track",
+                receivedAt: receivedAt, payload: payload)
         }
     }
 
     private static func stamp(
-        _ message: IncomingMessage, receivedAt: Int64, receivedText: String,
+        _ message: [String: JSONValue], receivedAt: Int64, receivedText: String,
         batchSentAt: Int64?, batchSentText: String?
     ) -> Stamp {
         // The client's clock: `timestamp` when it set one, else `originalTimestamp`.
@@ -237,11 +247,50 @@ public struct IncomingBatch: Sendable {
         return Stamp(
             messageId: message["messageId"]?.stringValue ?? Identifier.uuid(), receivedAt: receivedText,
             timestamp: Timestamp.format(milliseconds: corrected),
-            originalTimestamp: clientTime == nil ? nil : clientText, sentAt: sentText)
+            originalTimestamp: clientTime == nil ? nil : clientText, originalTimestampBytes: nil, sentAt: sentText)
+    }
+
+    /// The stamp of a message read as members that passed `plainCheck` (so its timestamps are
+    /// strings without escapes, or null): read from the body's bytes, with no tree.
+    private func stampAsSent(
+        _ range: Range<Int>, receivedAt: Int64, receivedText: String, batchSentText: String?
+    ) -> Stamp {
+        var messageId: String?
+        var client: (time: Int64, bytes: Range<Int>, own: Bool)?
+        var ownSent: Int64?
+        body.withUnsafeBufferPointer { bytes in
+            for member in rawMembers[range] where !member.keyHasEscapes {
+                guard let field = MessageField(utf8: UnsafeBufferPointer(rebasing: bytes[member.key])),
+                    let content = member.stringContent
+                else { continue }
+                let text = UnsafeBufferPointer(rebasing: bytes[content])
+                switch field {
+                case .messageId:
+                    messageId = String(decoding: text, as: UTF8.self)
+                case .timestamp, .originalTimestamp:
+                    // `timestamp` wins over `originalTimestamp`, wherever each lies.
+                    guard client?.own != true, let time = Timestamp.parseMilliseconds(utf8: text) else { continue }
+                    client = (time, member.value, field == .timestamp)
+                case .sentAt:
+                    ownSent = Timestamp.parseMilliseconds(utf8: text)
+                default:
+                    continue
+                }
+            }
+        }
+        let sent = ownSent ?? sentAt
+        let sentText = ownSent.map { Timestamp.format(milliseconds: $0) } ?? batchSentText
+        let corrected =
+            client.map { client in sent.map { receivedAt - ($0 - client.time) } ?? client.time } ?? receivedAt
+        return Stamp(
+            messageId: messageId ?? Identifier.uuid(), receivedAt: receivedText,
+            timestamp: Timestamp.format(milliseconds: corrected), originalTimestamp: nil,
+            originalTimestampBytes: client?.bytes, sentAt: sentText)
     }
 
     /// The message as sent, minus the members the collector sets, plus the collector's own.
-    private func spliced(_ members: [JSONMemberSpan], _ stamp: Stamp, addingShared: Bool) -> [UInt8] {
+    private func spliced(_ range: Range<Int>, _ stamp: Stamp, addingShared: Bool) -> [UInt8] {
+        let members = rawMembers[range]
         var writer = JSONWriter(
             capacity: (members.last?.range.upperBound ?? 0) - (members.first?.range.lowerBound ?? 0) + 200
                 + (addingShared ? sharedMembers.count : 0))
@@ -250,9 +299,9 @@ public struct IncomingBatch: Sendable {
             sharedMembers.withUnsafeBytes { writer.append(raw: $0) }
             writer.append(byte: UInt8(ascii: ","))
         }
-        body.withUnsafeBytes { raw in
-            for member in members where !Self.isStamped(member.key) {
-                writer.append(raw: UnsafeRawBufferPointer(rebasing: raw[member.range]))
+        body.withUnsafeBufferPointer { bytes in
+            for member in members where !isStamped(member, in: bytes) {
+                writer.append(raw: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[member.range])))
                 writer.append(byte: UInt8(ascii: ","))
             }
         }
@@ -269,6 +318,11 @@ public struct IncomingBatch: Sendable {
         if let original = stamp.originalTimestamp {
             writer.append(byte: UInt8(ascii: ","))
             add("originalTimestamp", original)
+        } else if let original = stamp.originalTimestampBytes {
+            writer.append(byte: UInt8(ascii: ","))
+            writer.write(string: "originalTimestamp")
+            writer.append(byte: UInt8(ascii: ":"))
+            body.withUnsafeBytes { writer.append(raw: UnsafeRawBufferPointer(rebasing: $0[original])) }
         }
         if let sent = stamp.sentAt {
             writer.append(byte: UInt8(ascii: ","))
@@ -276,6 +330,29 @@ public struct IncomingBatch: Sendable {
         }
         writer.append(byte: UInt8(ascii: "}"))
         return writer.bytes
+    }
+
+    /// Whether a member read as sent is one the collector sets itself (its key decoded first
+    /// when it has escapes: `"\u0074imestamp"` is `timestamp`).
+    private func isStamped(_ member: JSONRawMember, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if member.keyHasEscapes {
+            let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
+            return JSONParser.string(in: body, quoted: quoted).map(Self.isStamped) ?? false
+        }
+        return MessageField(utf8: UnsafeBufferPointer(rebasing: bytes[member.key]))?.isStamped ?? false
+    }
+
+    /// The text of a message's string member `field` read as sent (escapes decoded), if it has one.
+    private static func string(_ field: MessageField, in members: ArraySlice<JSONRawMember>, body: [UInt8]) -> String? {
+        body.withUnsafeBufferPointer { bytes in
+            for member in members where !member.keyHasEscapes {
+                guard MessageField(utf8: UnsafeBufferPointer(rebasing: bytes[member.key])) == field else { continue }
+                guard let content = member.stringContent else { return nil }
+                if member.valueHasEscapes { return JSONParser.string(in: body, quoted: member.value) }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+            }
+            return nil
+        }
     }
 
     /// How many messages the batch holds.
@@ -304,7 +381,7 @@ public struct IncomingBatch: Sendable {
         _ element: JSONValue, index: Int, shared: [String: JSONValue],
         singleType: MessageType?
     ) throws(HTTPError) -> ([String: JSONValue], Bool) {
-        if shared.isEmpty, case .object(let message) = element, isPlainValid(message.lazy.map { ($0.key, $0.value) }) {
+        if shared.isEmpty, case .object(let message) = element, isPlainValid(message) {
             return (message, false)
         }
         var changed = !shared.isEmpty
@@ -385,48 +462,116 @@ public struct IncomingBatch: Sendable {
     /// seen in one pass over its members (about ten) instead of some twenty dictionary lookups,
     /// each hashing its key: the profile's largest cost in the handler. `false` sends the message
     /// through `validate`'s full path, which names the first problem.
-    private static func isPlainValid(_ members: some Sequence<(String, JSONValue)>) -> Bool {
+    private static func isPlainValid(_ message: [String: JSONValue]) -> Bool {
         var type: MessageType?
-        var hasUser = false, hasEvent = false, hasGroupId = false, hasPreviousId = false, hasUserId = false
-        for (key, value) in members {
+        var seen = SeenFields()
+        for (key, value) in message {
             guard let field = MessageField(key) else { continue }
+            let ok: Bool
             switch field {
             case .type:
-                guard let text = value.stringValue, let known = MessageType(rawValue: text) else { return false }
-                type = known
+                type = value.stringValue.flatMap(MessageType.init(rawValue:))
+                ok = type != nil
             case .userId, .anonymousId, .previousId, .groupId:
                 guard case .string = value else { return false }
-                switch field {
-                case .userId:
-                    hasUser = true
-                    hasUserId = true
-                case .anonymousId: hasUser = true
-                case .previousId: hasPreviousId = true
-                default: hasGroupId = true
-                }
+                ok = true
             case .messageId:
-                guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256, !text.utf8.contains(0) else {
-                    return false
-                }
+                ok = value.stringValue.map(isPlainMessageId) ?? false
             case .event:
-                guard let text = value.stringValue, !text.isEmpty else { return false }
-                hasEvent = true
+                ok = value.stringValue?.isEmpty == false
             case .properties, .traits, .context, .integrations:
-                guard value.isNull || value.objectValue != nil else { return false }
+                ok = value.isNull || value.objectValue != nil
             case .timestamp, .originalTimestamp, .sentAt:
-                guard (try? timestamp(value, field: key)) != nil || value.isNull else { return false }
+                ok = value.isNull || value.stringValue.flatMap(Timestamp.parseMilliseconds) != nil
             case .writeKey:
-                return false
+                ok = false
             case .receivedAt:
-                break
+                ok = true
+            }
+            guard ok else { return false }
+            seen.insert(field)
+        }
+        return seen.complete(for: type)
+    }
+
+    /// What `plainCheck` found in a message read as members.
+    private struct PlainCheck {
+        /// Whether it passes every check of `validate` as it is (as `isPlainValid`).
+        var isPlainValid: Bool
+        /// Whether it has a `context` or `integrations` member of its own.
+        var hasSharedKey: Bool
+    }
+
+    /// `isPlainValid` for a message read as members, from the body's bytes: no string or tree
+    /// is made. A key or a checked string with escapes sends the message to the full path.
+    private static func plainCheck(_ members: ArraySlice<JSONRawMember>, body: UnsafeBufferPointer<UInt8>) -> PlainCheck
+    {
+        var type: MessageType?
+        var seen = SeenFields()
+        var hasSharedKey = false
+        for member in members {
+            guard !member.keyHasEscapes else { return PlainCheck(isPlainValid: false, hasSharedKey: true) }
+            guard let field = MessageField(utf8: UnsafeBufferPointer(rebasing: body[member.key])) else { continue }
+            let text = member.stringContent.map { UnsafeBufferPointer(rebasing: body[$0]) }
+            let plainText = member.valueHasEscapes ? nil : text
+            let ok: Bool
+            switch field {
+            case .type:
+                type = plainText.flatMap { MessageType(rawValue: String(decoding: $0, as: UTF8.self)) }
+                ok = type != nil
+            case .userId, .anonymousId, .previousId, .groupId:
+                ok = member.kind == .string
+            case .messageId:
+                // Without escapes the text has no U+0000 (a raw control byte is refused).
+                ok = plainText.map { !$0.isEmpty && $0.count <= 256 } ?? false
+            case .event:
+                ok = text?.isEmpty == false
+            case .properties, .traits, .context, .integrations:
+                ok = member.kind == .object || member.kind == .null
+                if field == .context || field == .integrations { hasSharedKey = true }
+            case .timestamp, .originalTimestamp, .sentAt:
+                ok = member.kind == .null || plainText.flatMap(Timestamp.parseMilliseconds(utf8:)) != nil
+            case .writeKey:
+                ok = false
+            case .receivedAt:
+                ok = true
+            }
+            guard ok else { return PlainCheck(isPlainValid: false, hasSharedKey: hasSharedKey) }
+            seen.insert(field)
+        }
+        return PlainCheck(isPlainValid: seen.complete(for: type), hasSharedKey: hasSharedKey)
+    }
+
+    private static func isPlainMessageId(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 256 && !text.utf8.contains(0)
+    }
+
+    /// The identifying members a message has, for the checks its type needs.
+    private struct SeenFields {
+        var user = false, event = false, groupId = false, previousId = false, userId = false
+
+        mutating func insert(_ field: MessageField) {
+            switch field {
+            case .userId:
+                user = true
+                userId = true
+            case .anonymousId: user = true
+            case .previousId: previousId = true
+            case .groupId: groupId = true
+            case .event: event = true
+            default: break
             }
         }
-        guard let type, hasUser else { return false }
-        switch type {
-        case .track: return hasEvent
-        case .group: return hasGroupId
-        case .alias: return hasPreviousId && hasUserId
-        case .identify, .screen, .page: return true
+
+        /// Whether a message of `type` with these members has every one its type needs.
+        func complete(for type: MessageType?) -> Bool {
+            guard let type, user else { return false }
+            switch type {
+            case .track: return event
+            case .group: return groupId
+            case .alias: return previousId && userId
+            case .identify, .screen, .page: return true
+            }
         }
     }
 }
