@@ -89,8 +89,11 @@ package struct PIIScrubber: Sendable {
         let bytes = Array(text.utf8)
         let at = bytes.contains(UInt8(ascii: "@"))
         let digits = bytes.reduce(0) { $0 + ($1 >= 48 && $1 <= 57 ? 1 : 0) }
-        var out = at ? redactEmails(bytes) : bytes
-        if digits >= 7 { out = redactPhones(out) }
+        // Most such strings hold nothing to replace (a UUID has a dozen digits): then the text
+        // is returned as it is, with no copy made.
+        let emailsRedacted = at ? redactEmails(bytes) : nil
+        let phonesRedacted = digits >= 7 ? redactPhones(emailsRedacted ?? bytes) : nil
+        guard let out = phonesRedacted ?? emailsRedacted else { return text }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -104,8 +107,9 @@ package struct PIIScrubber: Sendable {
             || b == UInt8(ascii: ".")
     }
 
-    /// `local@domain.tld` with a non-empty local part and a dot inside the domain.
-    private static func redactEmails(_ bytes: [UInt8]) -> [UInt8] {
+    /// `local@domain.tld` with a non-empty local part and a dot inside the domain; `nil` when
+    /// `bytes` hold none.
+    private static func redactEmails(_ bytes: [UInt8]) -> [UInt8]? {
         var out: [UInt8] = []
         var i = 0
         var copiedUpTo = 0
@@ -126,13 +130,14 @@ package struct PIIScrubber: Sendable {
                 i += 1
             }
         }
+        guard copiedUpTo > 0 else { return nil }
         out.append(contentsOf: bytes[copiedUpTo...])
         return out
     }
 
     /// A run of 7 to 15 digits, optionally led by `+`, with spaces, dots, dashes or parentheses
-    /// between them (E.164 allows at most 15 digits).
-    private static func redactPhones(_ bytes: [UInt8]) -> [UInt8] {
+    /// between them (E.164 allows at most 15 digits); `nil` when `bytes` hold none.
+    private static func redactPhones(_ bytes: [UInt8]) -> [UInt8]? {
         func isSeparator(_ b: UInt8) -> Bool {
             b == 32 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "(")
                 || b == UInt8(ascii: ")")
@@ -141,6 +146,8 @@ package struct PIIScrubber: Sendable {
         func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b >= 65 && b <= 122) }
         func isJoiner(_ b: UInt8) -> Bool { b == UInt8(ascii: "-") || b == UInt8(ascii: ".") }
         var out: [UInt8] = []
+        // Bytes before this were copied into `out` (the rest of a run is copied at a match).
+        var copiedUpTo = 0
         var i = 0
         while i < bytes.count {
             let startsRun =
@@ -150,7 +157,7 @@ package struct PIIScrubber: Sendable {
             // Digits hyphenated or dotted onto a word belong to a token such as a UUID or a SKU
             // (`3f2c8a1e-77aa-4123-8123-…`, `SKU-5551234-XL`), not to a phone number.
             let joinedBefore = i > 1 && isJoiner(bytes[i - 1]) && isWord(bytes[i - 2])
-            guard startsRun, !afterWord, !joinedBefore else { out.append(bytes[i]); i += 1; continue }
+            guard startsRun, !afterWord, !joinedBefore else { i += 1; continue }
             var end = i
             var digits = 0
             var lastDigitEnd = i
@@ -168,13 +175,16 @@ package struct PIIScrubber: Sendable {
             let joinedAfter =
                 lastDigitEnd + 1 < bytes.count && isJoiner(bytes[lastDigitEnd]) && isWord(bytes[lastDigitEnd + 1])
             if digits >= 7, digits <= 15, !followedByWord, !joinedAfter {
+                out.append(contentsOf: bytes[copiedUpTo..<i])
                 out.append(contentsOf: phoneMarker.utf8)
+                copiedUpTo = lastDigitEnd
                 i = lastDigitEnd
             } else {
-                out.append(contentsOf: bytes[i..<max(lastDigitEnd, i + 1)])
                 i = max(lastDigitEnd, i + 1)
             }
         }
+        guard copiedUpTo > 0 else { return nil }
+        out.append(contentsOf: bytes[copiedUpTo...])
         return out
     }
 }

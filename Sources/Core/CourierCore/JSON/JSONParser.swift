@@ -258,7 +258,11 @@ public struct JSONParser {
                 sawEscape = false
                 _ = try scanString(decoding: false)
                 let keyHasEscapes = sawEscape
-                guard keys.insert(UnsafeBufferPointer(rebasing: bytes[memberStart..<index]), stack: &skippedKeys) else {
+                guard
+                    keys.insert(
+                        UnsafeBufferPointer(rebasing: bytes[memberStart..<index]), hasEscapes: keyHasEscapes,
+                        stack: &skippedKeys)
+                else {
                     let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[memberStart..<index]), as: UTF8.self)
                     throw JSONError(offset: memberStart, reason: "duplicate key \(key)")
                 }
@@ -479,8 +483,10 @@ public struct JSONParser {
                             throw error("expected a key")
                         }
                         let keyStart = index
+                        sawEscape = false
                         try skipString()
-                        if !keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<index]), stack: &skippedKeys) {
+                        let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<index])
+                        if !keys.insert(key, hasEscapes: sawEscape, stack: &skippedKeys) {
                             throw JSONError(offset: keyStart, reason: "duplicate key")
                         }
                         skipWhitespace()

@@ -25,9 +25,12 @@ struct SkippedKeys {
     }
 
     /// Adds a quoted key (its quotes included); returns `false` if the object already has it.
-    mutating func insert(_ quoted: UnsafeBufferPointer<UInt8>, stack: inout [UnsafeBufferPointer<UInt8>]) -> Bool {
-        let raw = UnsafeBufferPointer(rebasing: quoted.dropFirst().dropLast())
-        if raw.contains(UInt8(ascii: "\\")) {
+    /// - Parameter hasEscapes: whether the key has an escape (the reader knows it from its scan).
+    mutating func insert(
+        _ quoted: UnsafeBufferPointer<UInt8>, hasEscapes: Bool, stack: inout [UnsafeBufferPointer<UInt8>]
+    ) -> Bool {
+        let raw = UnsafeBufferPointer(rebasing: quoted[(quoted.startIndex + 1)..<(quoted.endIndex - 1)])
+        if hasEscapes {
             // Rare: `"a"` and `"\u0061"` are the same key, so compare the decoded text.
             guard let text = try? JSONParser.parse(Array(quoted)).stringValue else { return true }
             let decoded = Array(text.utf8)
@@ -41,8 +44,8 @@ struct SkippedKeys {
             return true
         }
         if large.isEmpty {
-            if stack[base...].contains(where: { Self.same($0, raw) }) { return false }
-            if decodedEscapes.contains(where: { $0.elementsEqual(raw) }) { return false }
+            for index in base..<stack.count where Self.same(stack[index], raw) { return false }
+            if !decodedEscapes.isEmpty && decodedEscapes.contains(where: { $0.elementsEqual(raw) }) { return false }
             stack.append(raw)
             if stack.count - base > 16 {
                 large = Set(stack[base...].map { Array($0) } + decodedEscapes)
