@@ -103,10 +103,11 @@ enum LibWebSocketsHeaders {
     private static func lookUp(
         _ keys: [(name: String, key: [CChar])], in wsi: OpaquePointer, into headers: inout [String: String]
     ) {
-        for (name, key) in keys where headers[name] == nil {
+        for (name, key) in keys {
+            // Asking lws first: most requests carry none of these, and then no name is hashed.
             let keyLength = Int32(key.count - 1)
             let length = Int(lws_hdr_custom_length(wsi, key, keyLength))
-            guard length >= 0 else { continue }
+            guard length >= 0, headers[name] == nil else { continue }
             let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
                 let n = lws_hdr_custom_copy(wsi, buffer.baseAddress, Int32(buffer.count), key, keyLength)
                 return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil

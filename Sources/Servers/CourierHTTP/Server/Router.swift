@@ -35,6 +35,8 @@ public struct Router: Sendable {
         let handler: AsyncHTTPHandler
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
+        /// The path a route without parameters matches (`/a/b`), compared whole with a request's.
+        var literalPath: String? = nil
         /// The route's group middleware, body layer and handler, chained once when the server's
         /// `Responder` is built (`nil` before), so a request allocates no closure per layer.
         var pipeline: HTTPResponder? = nil
@@ -116,7 +118,17 @@ public struct Router: Sendable {
             Route(
                 method: method, pattern: fullPattern, segments: segments, crossOrigin: crossOrigin, body: body,
                 execution: body == .stream ? .task : execution, middleware: middleware, handler: handler,
-                webSocket: webSocket))
+                webSocket: webSocket, literalPath: Self.literalPath(segments)))
+    }
+
+    /// The one path `segments` match when none is a parameter (`/` for none at all).
+    static func literalPath(_ segments: [Segment]) -> String? {
+        var path = ""
+        for segment in segments {
+            guard case .literal(let literal) = segment else { return nil }
+            path += "/" + literal
+        }
+        return path.isEmpty ? "/" : path
     }
 
     static func segments(_ pattern: String) -> [Segment] {
@@ -137,26 +149,51 @@ public struct Router: Sendable {
     }
 
     func match(method: HTTPMethod, path: String) -> Match {
-        let parts = path.split(separator: "/")
+        // A path written as its segments joined by single slashes (nearly all) is compared whole
+        // with a literal route's path; it is split only for a route with parameters, or when it
+        // has an empty segment (`/a//b/` matches `/a/b`).
+        let plain = Self.isPlain(path)
+        var split: [Substring]?
         var allowed: [HTTPMethod] = []
-        for route in routes where route.segments.count == parts.count {
+        for route in routes {
             var parameters: [String: String] = [:]
-            var matches = true
-            for (segment, part) in zip(route.segments, parts) {
-                switch segment {
-                case .literal(let literal):
-                    if literal != part { matches = false }
-                case .parameter(let name):
-                    parameters[name] = String(part)
+            if plain, let literal = route.literalPath {
+                guard literal == path else { continue }
+            } else {
+                let parts = split ?? path.split(separator: "/")
+                split = parts
+                guard route.segments.count == parts.count else { continue }
+                var matches = true
+                for (segment, part) in zip(route.segments, parts) {
+                    switch segment {
+                    case .literal(let literal):
+                        if literal != part { matches = false }
+                    case .parameter(let name):
+                        parameters[name] = String(part)
+                    }
+                    if !matches { break }
                 }
-                if !matches { break }
+                guard matches else { continue }
             }
-            guard matches else { continue }
             if route.method == method || (method == .head && route.method == .get) {
                 return .found(route, parameters)
             }
             allowed.append(route.method)
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
+    }
+
+    /// Whether `path` starts with a slash and has no empty segment (`//`, or a trailing slash
+    /// after a segment): then it is exactly the literal path of the routes it matches.
+    static func isPlain(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        var count = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return false }
+            if count == 0 && byte != UInt8(ascii: "/") { return false }
+            previous = byte
+            count += 1
+        }
+        return count == 1 || (count > 1 && previous != UInt8(ascii: "/"))
     }
 }
