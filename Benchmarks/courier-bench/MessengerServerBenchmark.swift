@@ -90,19 +90,20 @@ struct MessengerServerBenchmark {
                 readers.append(
                     Task {
                         for await message in socket.inbound {
-                            guard case .text(let text) = message, let frame = try? JSONParser.parse(text),
-                                let id = frame["id"]?.intValue
+                            // Read as a device acks: only the frame's id, path and send time.
+                            guard case .text(let text) = message, let id = DeliveryFrames.integer(after: "id", in: text)
                             else { continue }
                             try? socket.outbound.sendNow(.text("{\"type\":\"response\",\"id\":\(id),\"status\":200}"))
-                            guard frame["path"] == "/api/v1/message" else { continue }
+                            guard text.contains(#""path":"/api/v1/message""#) else { continue }
                             latencies.delivered.add(1, ordering: .relaxed)
-                            if index == 0, let sent = frame["body"]?["timestamp"]?.intValue {
+                            if index == 0, let sent = DeliveryFrames.integer(after: "timestamp", in: text) {
                                 latencies.add(DispatchTime.now().uptimeNanoseconds - UInt64(sent))
                             }
                         }
                     })
             }
             let content = Base64.encode([UInt8](repeating: 7, count: 160))
+            let envelopes = DeliveryFrames.envelopes(deviceIds: devices.map(\.deviceId), content: content)
             let start = DispatchTime.now().uptimeNanoseconds
             let end = start + UInt64(seconds) * 1_000_000_000
             var senderSockets: [WebSocket] = []
@@ -122,6 +123,16 @@ struct MessengerServerBenchmark {
                         var frames = overSockets ? openSenders[sender].inbound.makeAsyncIterator() : nil
                         var requestId: Int64 = 0
                         while DispatchTime.now().uptimeNanoseconds < end {
+                            if overSockets {
+                                requestId += 1
+                                let request = DeliveryFrames.send(
+                                    id: requestId, account: bob.accountId, envelopes: envelopes,
+                                    timestamp: DispatchTime.now().uptimeNanoseconds)
+                                try await openSenders[sender].outbound.send(text: request)
+                                guard case .text(let text)? = await frames?.next(), text.contains(#""status":200"#)
+                                else { throw BenchError("a send on the socket was not answered 200") }
+                                continue
+                            }
                             let body: JSONValue = [
                                 "messages": .array(
                                     devices.map {
@@ -133,22 +144,10 @@ struct MessengerServerBenchmark {
                                 "conversationId": "bench", "clientMessageId": .string(UUID().uuidString),
                                 "timestamp": .int(Int64(DispatchTime.now().uptimeNanoseconds)),
                             ]
-                            if overSockets {
-                                requestId += 1
-                                let request: JSONValue = [
-                                    "type": "request", "id": .int(requestId), "verb": "PUT",
-                                    "path": .string("/v1/messages/\(bob.accountId)"), "body": body,
-                                ]
-                                try await openSenders[sender].outbound.send(text: JSONWriter.string(request))
-                                guard case .text(let text)? = await frames?.next(),
-                                    (try? JSONParser.parse(text))?["status"] == 200
-                                else { throw BenchError("a send on the socket was not answered 200") }
-                            } else {
-                                let answer = try await client.sendJSON(
-                                    "PUT", server.baseURL + "/v1/messages/\(bob.accountId)", body,
-                                    headers: ["Authorization": senderCredentials[sender]])
-                                guard answer.status == 200 else { throw BenchError("a send answered \(answer.status)") }
-                            }
+                            let answer = try await client.sendJSON(
+                                "PUT", server.baseURL + "/v1/messages/\(bob.accountId)", body,
+                                headers: ["Authorization": senderCredentials[sender]])
+                            guard answer.status == 200 else { throw BenchError("a send answered \(answer.status)") }
                         }
                     }
                 }
