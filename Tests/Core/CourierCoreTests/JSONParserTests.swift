@@ -67,14 +67,14 @@ struct JSONParserTests {
         #expect(sizes == [7, 5, 6])
     }
 
-    @Test func recordsMemberSpansOfTheNamedArraysObjectsOnly() throws {
+    @Test func recordsMembersOfTheNamedArraysObjectsOnly() throws {
         let text = #"{"batch":[{"a": 1 ,"n":{"x":2}}, 5, [{"no":1}], {}],"other":[{"z":1}]}"#
         let bytes = Array(text.utf8)
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
-        _ = try JSONParser.parse(bytes, elementSizesOf: "batch", into: &sizes, members: &members)
+        var members = JSONElementMembers()
+        _ = try JSONParser.parse(bytes, elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         #expect(members.count == 4)
-        #expect(members[0].map(\.key) == ["a", "n"])
+        #expect(members[0].map { String(decoding: bytes[$0.key], as: UTF8.self) } == ["a", "n"])
         #expect(members[0].map { String(decoding: bytes[$0.range], as: UTF8.self) } == [#""a": 1"#, #""n":{"x":2}"#])
         #expect(members[1].isEmpty && members[2].isEmpty && members[3].isEmpty)
     }
@@ -172,9 +172,9 @@ struct JSONParserTests {
         // …also where the parser only checks a value without building it.
         let batch = Array(#"{"batch":[{"properties":{"a":"#.utf8) + string + Array("}}]}".utf8)
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
+        var members = JSONElementMembers()
         #expect(throws: JSONError.self) {
-            try JSONParser.parse(batch, elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3)
+            try JSONParser.parse(batch, elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         }
     }
 
@@ -198,21 +198,17 @@ struct JSONParserTests {
     ])
     func refusesDuplicateKeysInSkippedObjects(text: String) {
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
+        var members = JSONElementMembers()
         #expect(throws: JSONError.self) {
-            try JSONParser.parse(
-                Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
-                shallowFromDepth: 3)
+            try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         }
     }
 
     @Test func manyDistinctKeysInSkippedObjectsAreFine() throws {
         let text = "{\"batch\":[{\"p\":{" + (0..<200).map { "\"k\($0)\":0" }.joined(separator: ",") + "}}]}"
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
-        _ = try JSONParser.parse(
-            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members,
-            shallowFromDepth: 3)
+        var members = JSONElementMembers()
+        _ = try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         #expect(sizes.count == 1)
     }
 
@@ -221,11 +217,11 @@ struct JSONParserTests {
     @Test func valuesOutsideTheSizedArrayAreBuiltWhole() throws {
         let text = #"{"context":{"a":{"b":{"c":{"d":[1,{"e":2}]}}}},"batch":[{"p":{"q":{"r":1}}}]}"#
         var sizes: [Int] = []
-        var members: [[JSONMemberSpan]] = []
-        let value = try JSONParser.parse(
-            Array(text.utf8), elementSizesOf: "batch", into: &sizes, members: &members, shallowFromDepth: 3)
+        var members = JSONElementMembers()
+        let value = try JSONParser.parse(Array(text.utf8), elementSizesOf: "batch", into: &sizes, rawMembers: &members)
         #expect(value["context"] == ["a": ["b": ["c": ["d": [1, ["e": 2]]]]]])
-        #expect(value["batch"] == [["p": .object([:])]])
+        #expect(value["batch"] == [.object([:])])
+        #expect(members.count == 1 && members[0].first?.kind == .object)
     }
 
     @Test func bigIntegersKeepEveryDigit() throws {

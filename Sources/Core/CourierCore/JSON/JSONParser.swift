@@ -28,32 +28,11 @@ public struct JSONParser {
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
         into sizes: inout [Int]
     ) throws(JSONError) -> JSONValue {
-        var members: [[JSONMemberSpan]] = []
-        return try parse(bytes, maximumDepth: maximumDepth, elementSizesOf: member, into: &sizes, members: &members)
-    }
-
-    /// Like `parse(_:maximumDepth:elementSizesOf:into:)`, and also appends to `members`, for each
-    /// element of that array, where each of its members lies in `bytes` (empty for an element
-    /// that is not an object). Lets a caller copy members as they were sent instead of
-    /// re-encoding them.
-    /// - Throws: `JSONError`.
-    ///
-    /// With `shallowFromDepth`, objects and arrays inside the sized array nested at that depth or
-    /// deeper (the members of the sized array's objects are at depth 3) are checked for validity
-    /// but not built: they come back as empty `.object`/`.array` placeholders that still tell
-    /// their kind. A caller that copies such members as sent needs no tree for them. Values
-    /// outside the sized array are always built whole.
-    package static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
-        into sizes: inout [Int], members: inout [[JSONMemberSpan]], shallowFromDepth: Int = Int.max
-    ) throws(JSONError) -> JSONValue {
-        let (value, read) = try read(bytes, maximumDepth: maximumDepth, sizedMember: member) {
-            $0.shallowFromDepth = shallowFromDepth
+        let (value, read) = try read(bytes, maximumDepth: maximumDepth, sizedMember: member) { _ in
         } collect: {
-            ($0.elementSizes, $0.elementMembers)
+            $0.elementSizes
         }
-        sizes.append(contentsOf: read.0)
-        members.append(contentsOf: read.1)
+        sizes.append(contentsOf: read)
         return value
     }
 
@@ -62,7 +41,8 @@ public struct JSONParser {
     /// lies, with its value's kind, goes into `members` (`JSONRawMember`; plain data, no string or
     /// tree per member). They are checked as strictly as when built: every string, number and
     /// nested value, and a repeated key is refused. Elements that are not objects are checked and
-    /// come back as placeholders of their kind (or as read, for a scalar), with no members.
+    /// come back as empty placeholders of their kind (or as read, for a scalar), with no members.
+    /// What lies outside the sized array is built whole.
     /// - Throws: `JSONError`.
     package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, elementSizesOf member: String,
@@ -121,10 +101,10 @@ public struct JSONParser {
         let sizedMember: String
         var index = 0
         var elementSizes: [Int] = []
-        var elementMembers: [[JSONMemberSpan]] = []
         /// Set by the sized array just before an element, so that object (and only it, not the
         /// objects nested in it) records where its members lie.
         var recordMembersOfNextObject = false
+        /// Objects and arrays nested this deep inside the sized array are checked, not built.
         var shallowFromDepth = Int.max
         /// Whether the reader is inside the sized array, the only place `shallowFromDepth` applies.
         var insideSizedArray = false
@@ -196,20 +176,17 @@ public struct JSONParser {
             guard depth <= maximumDepth else { throw error("nesting too deep") }
             let recording = recordMembersOfNextObject
             recordMembersOfNextObject = false
-            if recording && recordsRaw { return try rawObject(depth: depth) }
-            var spans: [JSONMemberSpan] = []
+            if recording { return try rawObject(depth: depth) }
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                if recording { elementMembers.append([]) }
                 return .object([:])
             }
             let start = members.count
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
-                let memberStart = index
                 let key = try string()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -221,7 +198,6 @@ public struct JSONParser {
                 } else {
                     element = try value(depth: depth)
                 }
-                if recording { spans.append(JSONMemberSpan(key: key, range: memberStart..<index, value: element)) }
                 members.append((key, element))
                 guard try endsContainer(UInt8(ascii: "}")) else { continue }
                 var object = [String: JSONValue](minimumCapacity: members.count - start)
@@ -233,7 +209,6 @@ public struct JSONParser {
                     }
                 }
                 members.removeSubrange(start...)
-                if recording { elementMembers.append(spans) }
                 return .object(object)
             }
         }
@@ -313,15 +288,13 @@ public struct JSONParser {
             while true {
                 skipWhitespace()
                 let start = index
-                let recorded = elementMembers.count
-                let recordedRaw = rawMembers.count
-                recordMembersOfNextObject = recordSizes
+                let recorded = rawMembers.count
+                recordMembersOfNextObject = recordSizes && recordsRaw
                 elements.append(try value(depth: depth))
                 recordMembersOfNextObject = false
                 if recordSizes {
                     elementSizes.append(index - start)
-                    if elementMembers.count == recorded { elementMembers.append([]) }
-                    if recordsRaw && rawMembers.count == recordedRaw { rawMembers.endElement() }
+                    if recordsRaw && rawMembers.count == recorded { rawMembers.endElement() }
                 }
                 if try endsContainer(UInt8(ascii: "]")) { return .array(elements) }
             }
