@@ -25,16 +25,9 @@ enum DeliveryFrames {
 
     /// The integer after the first `"key":` in `text`, if any.
     static func integer(after key: String, in text: String) -> Int64? {
-        let pattern = Array("\"\(key)\":".utf8)
         let bytes = Array(text.utf8)
-        guard bytes.count >= pattern.count else { return nil }
-        var start = 0
-        while start + pattern.count <= bytes.count {
-            if bytes[start] == pattern[0] && bytes[start..<(start + pattern.count)].elementsEqual(pattern) { break }
-            start += 1
-        }
-        var index = start + pattern.count
-        guard index <= bytes.count else { return nil }
+        guard let found = bytes.firstRange(of: Array("\"\(key)\":".utf8)) else { return nil }
+        var index = found.upperBound
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
         var value: Int64 = 0

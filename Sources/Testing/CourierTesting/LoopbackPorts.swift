@@ -24,9 +24,9 @@ final class LoopbackPorts: @unchecked Sendable {
     private let lock = NSLock()
     private var handedOut: Set<Int> = []
 
-    init(ephemeralRange: ClosedRange<Int>? = LoopbackPorts.ephemeralRange()) {
+    private init() {
         // Linux's default ephemeral range is 32768–60999: 10000–32767 lies below it.
-        let lowest = ephemeralRange?.lowerBound ?? 32_768
+        let lowest = Self.ephemeralRange()?.lowerBound ?? 32_768
         range = lowest > 12_000 ? 10_000...(lowest - 1) : 61_000...65_535
     }
 

@@ -123,12 +123,8 @@ public struct Router: Sendable {
 
     /// The one path `segments` match when none is a parameter (`/` for none at all).
     static func literalPath(_ segments: [Segment]) -> String? {
-        var path = ""
-        for segment in segments {
-            guard case .literal(let literal) = segment else { return nil }
-            path += "/" + literal
-        }
-        return path.isEmpty ? "/" : path
+        let hasParameter = segments.contains { if case .parameter = $0 { true } else { false } }
+        return hasParameter ? nil : pattern(segments)
     }
 
     static func segments(_ pattern: String) -> [Segment] {
