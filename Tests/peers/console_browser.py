@@ -444,9 +444,13 @@ def run(driver, wait):
     body = driver.find_element(By.TAG_NAME, "body")
     body.click()
     for _ in range(80):
-        driver.switch_to.active_element.send_keys(Keys.TAB)
-        active = driver.switch_to.active_element
-        reached.add(active.get_attribute("id") or active.get_attribute("data-event-id") and "event" or active.text)
+        # The live rows are re-rendered as their relative times refresh: a reference to the
+        # focused element can go stale between two calls, so the key goes to whatever has focus
+        # and the focused element is named in one script.
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        reached.add(driver.execute_script(
+            "const a = document.activeElement;"
+            "return a.id || (a.hasAttribute('data-event-id') ? 'event' : a.innerText);"))
     for wanted in ("pause", "filter-type", "filter-name", "event", "event-json", "setting-enabled",
                    "setting-sample-rate", "setting-allow-list", "sign-out"):
         assert wanted in reached, f"{wanted} is not reachable by Tab at 200 %: {sorted(map(str, reached))}"
