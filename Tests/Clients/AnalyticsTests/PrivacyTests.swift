@@ -109,6 +109,24 @@ struct PrivacyTests {
         #expect(messages.first { $0["type"] == "group" }?["groupId"] == "3f2c8a1e-77aa-4123-8123-abcdefabcdef")
     }
 
+    /// A numeric user id given to `identify` or `alias` is a database key, kept as it is on every
+    /// later event: read as a phone number, every such user would become one `[phone]` user.
+    @Test func numericUserIdsFromIdentifyAndAliasAreKept() async throws {
+        let analytics = harness.make()
+        analytics.identify(userId: "4155550134")
+        analytics.track("After identify")
+        analytics.alias("98765432101")
+        analytics.track("After alias")
+        _ = await analytics.flushed()
+        let messages = harness.transport.uploadedMessages
+        #expect(messages.first { $0["type"] == "identify" }?["userId"] == "4155550134")
+        #expect(messages.first { $0["event"] == "After identify" }?["userId"] == "4155550134")
+        let alias = try #require(messages.first { $0["type"] == "alias" })
+        #expect(alias["userId"] == "98765432101")
+        #expect(alias["previousId"] == "4155550134")
+        #expect(messages.first { $0["event"] == "After alias" }?["userId"] == "98765432101")
+    }
+
     @Test func messageIdsAreRandomVersion4UUIDs() async throws {
         let analytics = harness.make { $0.flushAt = 500 }
         for _ in 0..<2_000 { analytics.track("Id") }

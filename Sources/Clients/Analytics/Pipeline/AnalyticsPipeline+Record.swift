@@ -14,13 +14,13 @@ extension AnalyticsPipeline {
         var previousId: String?
         switch kind {
         case .identify:
-            if let userId = extra.userId { identity.userId = scrubber.redact(userId) }
+            if let userId = extra.userId { identity.userId = scrubber.redactIdentifier(userId) }
             identity.traits.merge(scrubber.scrub(properties)) { _, new in new }
             if let queue { try? identity.save(to: queue) }
         case .alias:
             // The id the user had until now, as analytics-swift sends it: the collector needs both.
             previousId = identity.userId ?? identity.anonymousId
-            if let userId = extra.userId { identity.userId = scrubber.redact(userId) }
+            if let userId = extra.userId { identity.userId = scrubber.redactIdentifier(userId) }
             if let queue { try? identity.save(to: queue) }
         default:
             break
