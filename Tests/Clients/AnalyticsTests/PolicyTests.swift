@@ -171,6 +171,24 @@ struct PIIScrubberTests {
         #expect(PIIScrubber(allowList: nil, redacts: true).redactIdentifier(id) == expected)
     }
 
+    /// Remembered ids give what the scrubber gives, whatever their order and however many
+    /// there are (more than it remembers at once, some seen again after being forgotten).
+    @Test func rememberedIdsAreRedactedAsTheScrubberWould() {
+        let scrubber = PIIScrubber(allowList: nil, redacts: true)
+        let ids = [
+            "a1b2c3d4-1234-4567-8901-abcdef123456", "4155550134", "jane@example.com", "+14155550134", "u-1",
+            "415-555-0134", "a1b2c3d4-1234-4567-8901-abcdef123456", "jane@example.com", "x@y.org",
+        ]
+        var remembered = RedactedIdentifiers()
+        for id in ids + ids.reversed() + ids {
+            #expect(remembered.redacted(id, by: scrubber) == scrubber.redactIdentifier(id), "\(id)")
+        }
+        var unredacted = RedactedIdentifiers()
+        #expect(
+            unredacted.redacted("jane@example.com", by: PIIScrubber(allowList: nil, redacts: false))
+                == "jane@example.com")
+    }
+
     @Test(arguments: [
         "order 12345", "2026-11-29T08:00:00Z", "price 19.99", "@handle", "me@localhost", "v1.2.3", "ab12345678cd",
         // UUIDs (ids are scrubbed too): digit groups joined to hex letters are no phone.

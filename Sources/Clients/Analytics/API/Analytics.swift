@@ -137,6 +137,10 @@ public final class Analytics: Sendable {
     /// How many times remote settings were fetched and applied: lets tests wait for them.
     package var remoteSettingsApplied: Int { recorder.remoteSettingsApplied }
 
+    /// How many settings fetches the pipeline has decided to start: a test reads it after
+    /// `flushed()` (which the pipeline answers after its start) to know that none was started.
+    package var settingsFetchesStarted: Int { recorder.settingsFetchesStarted }
+
     /// The most calls the pipeline has handled in one turn on its actor (a test hook).
     package var longestPipelineTurn: Int { recorder.longestTurn }
 

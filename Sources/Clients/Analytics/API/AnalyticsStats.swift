@@ -51,6 +51,7 @@ public struct AnalyticsStats: Sendable, Equatable {
 final class StatsRecorder: Sendable {
     private let state = Mutex(AnalyticsStats())
     private let settingsApplied = Atomic<Int>(0)
+    private let settingsFetches = Atomic<Int>(0)
     private let turn = Atomic<Int>(0)
 
     /// The most calls the pipeline handled in one turn on its actor (a test hook).
@@ -64,6 +65,11 @@ final class StatsRecorder: Sendable {
     var remoteSettingsApplied: Int { settingsApplied.load(ordering: .acquiring) }
 
     func settingsWereApplied() { settingsApplied.add(1, ordering: .releasing) }
+
+    /// How many settings fetches the pipeline has started (a test hook).
+    var settingsFetchesStarted: Int { settingsFetches.load(ordering: .acquiring) }
+
+    func settingsFetchWasStarted() { settingsFetches.add(1, ordering: .releasing) }
 
     var snapshot: AnalyticsStats { state.withLock { $0 } }
 

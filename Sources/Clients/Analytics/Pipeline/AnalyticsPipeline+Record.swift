@@ -38,7 +38,7 @@ extension AnalyticsPipeline {
         }
         // After the plugins, so what they add is scrubbed too. The shared context is the SDK's
         // own (app, os, device…); it is scanned only when a plugin may have changed it.
-        scrubber.scrub(&event, context: !configuration.plugins.isEmpty)
+        scrubber.scrub(&event, context: !configuration.plugins.isEmpty, identifiers: &redactedIdentifiers)
         let samplingId = configuration.samplingUnit == .user ? (event.userId ?? event.anonymousId) : String(sessionId)
         guard Sampler.isSampled(samplingId, rate: rate) else { return stats.drop(.sampled) }
         // Without plugins the context is the session's own: it is queued once and sent once per

@@ -46,6 +46,9 @@ actor AnalyticsPipeline {
     /// its encoded bytes, so events share one dictionary and one encoding.
     var sessionContext: (rate: Double, session: Int64, value: [String: JSONValue], bytes: [UInt8])?
     var messageIds = RandomUUIDGenerator()
+    /// The ids every event carries, as the scrubber left them (`configuration.redactsPII` never
+    /// changes for an instance).
+    var redactedIdentifiers = RedactedIdentifiers()
 
     /// The most calls handled before the actor's other jobs get a turn (about 1 ms of work).
     static let commandsPerTurn = 256
@@ -250,6 +253,7 @@ actor AnalyticsPipeline {
             return
         }
         settingsFetchStarted = true
+        stats.settingsFetchWasStarted()
         Task { await self.fetchSettings() }
     }
 

@@ -17,15 +17,17 @@ package struct PIIScrubber: Sendable {
     }
 
     /// Scrubs every field of `event` that can carry personal data: properties (allow-list and
-    /// redaction), the event name, every id, and `context` when `context` is true.
-    package func scrub(_ event: inout AnalyticsEvent, context: Bool) {
+    /// redaction), the event name, every id, and `context` when `context` is true. Ids seen
+    /// lately are taken from `identifiers` (a scrubber's `redacts` must not change between the
+    /// calls that share one).
+    package func scrub(_ event: inout AnalyticsEvent, context: Bool, identifiers: inout RedactedIdentifiers) {
         event.properties = scrub(event.properties)
         guard redacts else { return }
         event.name = event.name.map(redact)
-        event.userId = event.userId.map(redactIdentifier)
-        event.anonymousId = redactIdentifier(event.anonymousId)
-        event.groupId = event.groupId.map(redactIdentifier)
-        event.previousId = event.previousId.map(redactIdentifier)
+        event.userId = event.userId.map { identifiers.redacted($0, by: self) }
+        event.anonymousId = identifiers.redacted(event.anonymousId, by: self)
+        event.groupId = event.groupId.map { identifiers.redacted($0, by: self) }
+        event.previousId = event.previousId.map { identifiers.redacted($0, by: self) }
         if context, event.context.values.contains(where: Self.mayContainPII) {
             event.context = event.context.mapValues(redact)
         }
