@@ -75,6 +75,31 @@ static inline void courier_ev_io_start(struct ev_loop *loop, struct ev_io *watch
 }
 static inline void courier_ev_io_stop(struct ev_loop *loop, struct ev_io *watcher) { ev_io_stop(loop, watcher); }
 
+/* A libev prepare watcher: called on every turn of the loop before it waits, and before libev
+   hands the turn's descriptor changes to the kernel (ev_prepare_init is a macro). */
+typedef void (*courier_ev_prepare_callback)(struct ev_loop *loop, struct ev_prepare *watcher, int events);
+static inline void courier_ev_prepare_start(struct ev_loop *loop, struct ev_prepare *watcher,
+                                            courier_ev_prepare_callback callback, void *data) {
+    ev_prepare_init(watcher, callback);
+    watcher->data = data;
+    ev_prepare_start(loop, watcher);
+}
+static inline void courier_ev_prepare_stop(struct ev_loop *loop, struct ev_prepare *watcher) {
+    ev_prepare_stop(loop, watcher);
+}
+
+/* Services a connection as if the kernel had reported it writable. lws 4.1 parks a keep-alive
+   connection after each completed transaction until it sees POLLOUT (LRS_DEFERRING_ACTION); a
+   connection whose whole answer the kernel has just taken is writable. */
+static inline int courier_lws_service_writable(struct lws_context *context, struct lws *wsi) {
+    struct lws_pollfd pollfd;
+    pollfd.fd = lws_get_socket_fd(wsi);
+    if (pollfd.fd < 0) return 0;
+    pollfd.events = LWS_POLLIN | LWS_POLLOUT;
+    pollfd.revents = LWS_POLLOUT;
+    return lws_service_fd(context, &pollfd);
+}
+
 /* The vhost port that serves adopted connections without listening itself. */
 static inline int courier_lws_no_listen_server(void) { return CONTEXT_PORT_NO_LISTEN_SERVER; }
 

@@ -96,7 +96,7 @@ struct RouteExecutionTests {
 
     @Test func answersWrittenInTheCallbackKeepTheConnectionPipelinedRequestsAndLargeBodies() async throws {
         let port = server.port
-        let (first, second, pipelined, big) = try await offPool {
+        let (first, second, pipelined, big, afterBig) = try await offPool {
             let socket = try RawSocket(port: port)
             try socket.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
             let first = socket.readResponse()
@@ -109,7 +109,10 @@ struct RouteExecutionTests {
             let pipelined = String(decoding: pipelining.readUntilClosed().bytes, as: UTF8.self)
             let slow = try RawSocket(port: port, receiveBufferBytes: 4096)
             try slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-            return (first, second, pipelined, slow.readResponse())
+            let big = slow.readResponse()
+            // The same connection after an answer lws had to hold back: it is kept, and read.
+            try slow.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (first, second, pipelined, big, slow.readResponse())
         }
         #expect(first?.status == 200)
         #expect(second?.body == Array("on the loop".utf8))
@@ -118,6 +121,7 @@ struct RouteExecutionTests {
         #expect(pipelined.contains("as a task"))
         #expect(big?.body.count == Self.bigBytes)
         #expect(big?.body.allSatisfy { $0 == 0x61 } == true)
+        #expect(afterBig?.body == Array("on the loop".utf8))
         await server.shutdown(deadline: .zero)
     }
 

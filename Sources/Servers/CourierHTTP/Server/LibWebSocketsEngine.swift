@@ -170,9 +170,14 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         let ticker = UnsafeMutablePointer<ev_timer>.allocate(capacity: 1)
         ticker.initialize(to: ev_timer())
         courier_ev_timer_start(loop, ticker, libWebSocketsTick, 0.1, UnsafeMutableRawPointer(context))
+        let prepare = UnsafeMutablePointer<ev_prepare>.allocate(capacity: 1)
+        prepare.initialize(to: ev_prepare())
+        courier_ev_prepare_start(loop, prepare, libWebSocketsPrepare, UnsafeMutableRawPointer(context))
         listener?.start(on: loop)
         courier_ev_run(loop)
         listener?.stop(on: loop)
+        courier_ev_prepare_stop(loop, prepare)
+        prepare.deallocate()
         courier_ev_timer_stop(loop, ticker)
         ticker.deallocate()
         // The loop has stopped: no handler may wake a context that is about to go.
@@ -191,6 +196,16 @@ final class LibWebSocketsEngine: HTTPEngine, @unchecked Sendable {
         protocols.deallocate()
         Foundation.free(name)
     }
+}
+
+/// The prepare watcher's callback, on the service thread before the loop waits: connections with
+/// an answer to write or parked by lws are serviced as writable (`LibWebSocketsService.serviceWritable`).
+private func libWebSocketsPrepare(
+    _ loop: OpaquePointer?, _ watcher: UnsafeMutablePointer<ev_prepare>?, _ events: Int32
+) {
+    guard let data = watcher?.pointee.data, let owner = lws_context_user(OpaquePointer(data)) else { return }
+    Unmanaged<LibWebSocketsService>.fromOpaque(owner).takeUnretainedValue().serviceWritable(
+        context: OpaquePointer(data))
 }
 
 /// The ticker's callback, on the service thread: wakes lws (see `runLoop`).

@@ -136,6 +136,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// lws is freeing a connection's state (the listening socket's too, when the context goes).
     func connectionClosed(_ wsi: OpaquePointer) {
         openConnections = max(0, openConnections - 1)
+        if !writableNow.isEmpty { writableNow.removeAll { $0 == wsi } }
         if let kept = lws_get_opaque_user_data(wsi) {
             lws_set_opaque_user_data(wsi, nil)
             Unmanaged<PeerAddress>.fromOpaque(kept).release()
@@ -322,7 +323,7 @@ final class LibWebSocketsService: @unchecked Sendable {
             guard let exchange = exchanges[id] else { continue }
             lws_callback_on_writable(exchange.wsi)
         }
-        sockets.wake()
+        sockets.wake(writable: &writableNow)
         // At least every 100 ms: the engine's ticker wakes the loop that often.
         let now = DispatchTime.now().uptimeNanoseconds
         if now &- lastSocketTick >= 100_000_000 {
@@ -355,7 +356,9 @@ final class LibWebSocketsService: @unchecked Sendable {
             return
         }
         if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
-        lws_callback_on_writable(exchange.wsi)
+        // Written before the loop waits (`serviceWritable`), not on a writable callback a turn
+        // later: a connection waiting for its answer has nothing held back, so it is writable.
+        writableNow.append(exchange.wsi)
     }
 
     /// In the callback that started an `.onLoop` handler: writes its answer now when it has
@@ -426,7 +429,7 @@ final class LibWebSocketsService: @unchecked Sendable {
                 session?.storeBytes(of: 0, as: UInt64.self)
                 finish(id)
                 if !exchange.sendEnd() || exchange.closeAfter { return -1 }
-                return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+                return completeTransaction(exchange.wsi)
             }
         }
         guard exchange.outgoing != nil else { return 0 }
@@ -434,7 +437,37 @@ final class LibWebSocketsService: @unchecked Sendable {
         finish(id)
         let written = exchange.send()
         if written < 0 || exchange.closeAfter { return -1 }
-        return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+        return completeTransaction(exchange.wsi)
+    }
+
+    /// Ends a keep-alive transaction whose answer has been written. lws 4.1 then parks the
+    /// connection until the kernel reports it writable, and only after that reads its next
+    /// request; on the libev loop that is an `epoll_ctl` to watch for writability and another to
+    /// stop, and a loop turn, per request. When lws holds nothing back of the answer, the
+    /// connection is writable now: it is told so before the loop waits (`serviceWritable`), so
+    /// both changes fall in one turn and libev makes neither.
+    /// - Returns: what the callback returns (-1 closes the connection).
+    private func completeTransaction(_ wsi: OpaquePointer) -> Int32 {
+        let heldBack = lws_partial_buffered(wsi) != 0
+        guard lws_http_transaction_completed(wsi) == 0 else { return -1 }
+        if !heldBack { writableNow.append(wsi) }
+        return 0
+    }
+
+    /// Connections to service as writable before the loop next waits: answers to write, and
+    /// keep-alive connections lws parked with their whole answer taken by the kernel. A
+    /// connection is dropped from it when lws destroys it.
+    private var writableNow: [OpaquePointer] = []
+
+    /// Before the loop waits (libev's prepare watcher, on the service thread): services each
+    /// connection in `writableNow` as lws would on the kernel's word that it is writable (which
+    /// a writable callback would wait a turn and two `epoll_ctl` calls for). What that writes
+    /// may add more; they are serviced in the same pass.
+    func serviceWritable(context: OpaquePointer) {
+        // One at a time: servicing one may destroy it (its entry is then already gone).
+        while !writableNow.isEmpty {
+            _ = courier_lws_service_writable(context, writableNow.removeFirst())
+        }
     }
 
     /// The connection closed, or the transaction's state is going: whatever its handler answers

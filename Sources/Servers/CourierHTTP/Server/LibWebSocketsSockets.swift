@@ -270,12 +270,14 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         socket.channel.ended()
     }
 
-    /// Handles what channels posted: writable callbacks asked for, reading resumed.
-    func wake() {
+    /// Handles what channels posted: sockets with a message to send go into `writable`, which
+    /// the service treats as writable before the loop waits (a writable callback would cost a
+    /// turn and two `epoll_ctl` calls); reading resumed.
+    func wake(writable: inout [OpaquePointer]) {
         let (writes, resumes) = mailbox.take()
         for id in writes {
             guard let socket = sockets[id] else { continue }
-            lws_callback_on_writable(socket.wsi)
+            writable.append(socket.wsi)
             socket.armCloseGrace()
         }
         for id in resumes {
