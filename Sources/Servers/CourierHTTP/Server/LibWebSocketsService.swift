@@ -136,7 +136,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// lws is freeing a connection's state (the listening socket's too, when the context goes).
     func connectionClosed(_ wsi: OpaquePointer) {
         openConnections = max(0, openConnections - 1)
-        if !writableNow.isEmpty { writableNow.removeAll { $0 == wsi } }
+        for index in writableNow.indices where writableNow[index] == wsi { writableNow[index] = nil }
         if let kept = lws_get_opaque_user_data(wsi) {
             lws_set_opaque_user_data(wsi, nil)
             Unmanaged<PeerAddress>.fromOpaque(kept).release()
@@ -456,18 +456,27 @@ final class LibWebSocketsService: @unchecked Sendable {
 
     /// Connections to service as writable before the loop next waits: answers to write, and
     /// keep-alive connections lws parked with their whole answer taken by the kernel. A
-    /// connection is dropped from it when lws destroys it.
-    private var writableNow: [OpaquePointer] = []
+    /// connection lws destroys is blanked out (`nil`), so a pass never touches it.
+    private var writableNow: [OpaquePointer?] = []
 
     /// Before the loop waits (libev's prepare watcher, on the service thread): services each
     /// connection in `writableNow` as lws would on the kernel's word that it is writable (which
     /// a writable callback would wait a turn and two `epoll_ctl` calls for). What that writes
-    /// may add more; they are serviced in the same pass.
+    /// may add more; they are serviced in the same pass, in order, by index (a broadcast can list
+    /// every socket).
     func serviceWritable(context: OpaquePointer) {
-        // One at a time: servicing one may destroy it (its entry is then already gone).
-        while !writableNow.isEmpty {
-            _ = courier_lws_service_writable(context, writableNow.removeFirst())
+        guard !writableNow.isEmpty else { return }
+        var index = 0
+        while index < writableNow.count {
+            // Read afresh each time: servicing one may destroy another, which blanks its entry.
+            if let wsi = writableNow[index] { _ = courier_lws_service_writable(context, wsi) }
+            index += 1
         }
+        writableNow.removeAll(keepingCapacity: true)
+        // lws reads a request it has already buffered (the next of a pipelined series) only in a
+        // pass it schedules after a descriptor event, and servicing a connection here is none: a
+        // wake-up lets it run that pass now rather than at the next tick (100 ms).
+        if lws_service_adjust_timeout(context, 1, 0) == 0 { lws_cancel_service(context) }
     }
 
     /// The connection closed, or the transaction's state is going: whatever its handler answers

@@ -273,7 +273,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     /// Handles what channels posted: sockets with a message to send go into `writable`, which
     /// the service treats as writable before the loop waits (a writable callback would cost a
     /// turn and two `epoll_ctl` calls); reading resumed.
-    func wake(writable: inout [OpaquePointer]) {
+    func wake(writable: inout [OpaquePointer?]) {
         let (writes, resumes) = mailbox.take()
         for id in writes {
             guard let socket = sockets[id] else { continue }
