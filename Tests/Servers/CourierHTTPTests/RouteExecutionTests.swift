@@ -148,6 +148,25 @@ struct RouteExecutionTests {
         await server.shutdown(deadline: .zero)
     }
 
+    /// Pipelined answers come back in the order of the requests, whichever way each route runs:
+    /// a request to a route on the loop behind one whose task is still running waits for it.
+    @Test func pipelinedAnswersKeepTheRequestsOrderAcrossTaskAndLoopRoutes() async throws {
+        let port = server.port
+        let text = try await offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send(
+                "GET /task HTTP/1.1\r\nHost: x\r\n\r\nGET /loop HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /task HTTP/1.1\r\nHost: x\r\n\r\nGET /loop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return String(decoding: socket.readUntilClosed().bytes, as: UTF8.self)
+        }
+        let bodies = ["as a task", "on the loop"]
+        let order = text.components(separatedBy: "\r\n\r\n").compactMap { part in
+            bodies.first { part.hasPrefix($0) }
+        }
+        #expect(order == ["as a task", "on the loop", "as a task", "on the loop"], "\(text)")
+        await server.shutdown(deadline: .zero)
+    }
+
     @Test func aChunkedBodyWholeInItsLastPieceIsAnsweredOnTheLoop() async throws {
         let port = server.port
         let answer = try await offPool { () -> (status: Int, head: String, body: [UInt8])? in
