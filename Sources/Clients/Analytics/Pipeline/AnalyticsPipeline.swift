@@ -26,7 +26,8 @@ actor AnalyticsPipeline {
     var flushTimer: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
     var upload = UploadState()
-    var settingsFetchStarted = false
+    /// Whether this launch's settings fetch has begun (the stats count it, for tests too).
+    var settingsFetchStarted: Bool { stats.settingsFetchesStarted > 0 }
     /// The mailbox of the instance this pipeline serves: once it is closed (the app released the
     /// instance), nothing new starts on its behalf, even before the run loop has seen the close.
     private var mailbox: Mailbox?
@@ -252,7 +253,6 @@ actor AnalyticsPipeline {
         guard !released, configuration.fetchesRemoteSettings, consent == .granted, !settingsFetchStarted else {
             return
         }
-        settingsFetchStarted = true
         stats.settingsFetchWasStarted()
         Task { await self.fetchSettings() }
     }
