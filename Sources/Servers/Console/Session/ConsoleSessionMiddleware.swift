@@ -8,9 +8,15 @@ import CourierHTTP
 /// A request it passes on for a session carries `X-Courier-Actor: console`, which the flag audit
 /// records as who made a change; any other request has that header removed (emptied), so only a
 /// session is recorded as the console.
-struct ConsoleSessionMiddleware: HTTPMiddleware {
+struct ConsoleSessionMiddleware: RouteScopedMiddleware {
     let console: Console
     static let actorHeader = "x-courier-actor"
+
+    /// Only admin routes (under `/v1/`, admitting no browser origin) take a session or read the
+    /// actor header: others (health, metrics, public ingest) go without this layer.
+    func applies(toRoute pattern: String, crossOrigin: CrossOriginPolicy) -> Bool {
+        pattern.hasPrefix("/v1/") && crossOrigin == .none
+    }
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
         let request = request.header(Self.actorHeader) == nil ? request : request.settingHeader(Self.actorHeader, "")

@@ -7,7 +7,7 @@
 ///     admin.add("GET", "/v1/projects") { request in try listProjects(request) }
 /// }
 /// ```
-public struct AdminAuthMiddleware: HTTPMiddleware {
+public struct AdminAuthMiddleware: SynchronousHTTPMiddleware {
     let token: String?
 
     /// Creates the middleware.
@@ -20,12 +20,24 @@ public struct AdminAuthMiddleware: HTTPMiddleware {
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws
         -> HTTPResponse
     {
+        try check(request)
+        return try await next(request, context)
+    }
+
+    /// Checks the token, then calls `next`, without waiting.
+    public func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        try check(request)
+        return try next(request, context)
+    }
+
+    private func check(_ request: HTTPRequest) throws {
         guard let token else {
             throw HTTPError(.forbidden, "the admin API is disabled (no admin token configured)")
         }
         guard request.hasBearerToken(in: [token]) else {
             throw HTTPError(.forbidden, "a valid admin token is required (Authorization: Bearer …)")
         }
-        return try await next(request, context)
     }
 }

@@ -4,7 +4,7 @@
 /// ```swift
 /// let admin = BearerAuthMiddleware(tokens: [adminToken]) { _, context in context.route?.hasPrefix("/admin") == true }
 /// ```
-public struct BearerAuthMiddleware: HTTPMiddleware {
+public struct BearerAuthMiddleware: SynchronousHTTPMiddleware {
     let tokens: [String]
     let applies: @Sendable (HTTPRequest, RequestContext) -> Bool
 
@@ -23,11 +23,20 @@ public struct BearerAuthMiddleware: HTTPMiddleware {
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws
         -> HTTPResponse
     {
-        if applies(request, context) {
-            guard request.hasBearerToken(in: tokens) else {
-                throw HTTPError(.forbidden, "a valid token is required (Authorization: Bearer …)")
-            }
-        }
+        try check(request, context: context)
         return try await next(request, context)
+    }
+
+    /// Checks the token, then calls `next`, without waiting.
+    public func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        try check(request, context: context)
+        return try next(request, context)
+    }
+
+    private func check(_ request: HTTPRequest, context: RequestContext) throws {
+        guard applies(request, context), !request.hasBearerToken(in: tokens) else { return }
+        throw HTTPError(.forbidden, "a valid token is required (Authorization: Bearer …)")
     }
 }

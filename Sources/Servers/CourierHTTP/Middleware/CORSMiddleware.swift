@@ -2,17 +2,34 @@
 /// with 204 for a route that admits any origin and 403 otherwise, and adds
 /// `Access-Control-Allow-Origin: *` to the answers of such routes when the request has an
 /// `Origin`. A route that takes credentials must keep the default policy, `.none`.
-struct CORSMiddleware: HTTPMiddleware {
+struct CORSMiddleware: SynchronousHTTPMiddleware {
     let router: Router
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
-        if request.method == "OPTIONS", let wanted = request.header("access-control-request-method") {
-            return preflight(request, method: HTTPMethod(rawValue: wanted))
+        if let answer = preflightAnswer(request) { return answer }
+        return allowingOrigin(request, context: context, response: try await next(request, context))
+    }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        if let answer = preflightAnswer(request) { return answer }
+        return allowingOrigin(request, context: context, response: try next(request, context))
+    }
+
+    private func preflightAnswer(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "OPTIONS", let wanted = request.header("access-control-request-method") else {
+            return nil
         }
-        var response = try await next(request, context)
-        if context.crossOrigin == .anyOrigin, request.header("origin") != nil {
-            response.headers.append(("Access-Control-Allow-Origin", "*"))
-        }
+        return preflight(request, method: HTTPMethod(rawValue: wanted))
+    }
+
+    private func allowingOrigin(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse)
+        -> HTTPResponse
+    {
+        guard context.crossOrigin == .anyOrigin, request.header("origin") != nil else { return response }
+        var response = response
+        response.headers.append(("Access-Control-Allow-Origin", "*"))
         return response
     }
 

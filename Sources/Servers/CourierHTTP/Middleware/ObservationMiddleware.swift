@@ -2,12 +2,22 @@ import Foundation
 
 /// The outermost layer: one access-log line and one metrics sample per request, with the final
 /// status, and the request id on every answer (`X-Request-Id`).
-struct ObservationMiddleware: HTTPMiddleware {
+struct ObservationMiddleware: SynchronousHTTPMiddleware {
     let metrics: HTTPMetrics
     let accessLog: (@Sendable (String) -> Void)?
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
-        var response = try await next(request, context)
+        observed(request, context: context, response: try await next(request, context))
+    }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        observed(request, context: context, response: try next(request, context))
+    }
+
+    private func observed(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse) -> HTTPResponse {
+        var response = response
         response.headers.append(("X-Request-Id", context.requestID))
         record(request, context: context, response: response)
         return response

@@ -5,7 +5,7 @@
 /// let perClient = RateLimitMiddleware(RateLimiter(perSecond: 100, burst: 200, clock: SystemClock()))
 /// let perToken = RateLimitMiddleware(limiter) { request, _ in request.bearerToken }
 /// ```
-public struct RateLimitMiddleware: HTTPMiddleware {
+public struct RateLimitMiddleware: SynchronousHTTPMiddleware {
     let limiter: RateLimiter
     let key: @Sendable (HTTPRequest, RequestContext) -> String?
 
@@ -25,9 +25,21 @@ public struct RateLimitMiddleware: HTTPMiddleware {
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws
         -> HTTPResponse
     {
+        try spend(request, context: context)
+        return try await next(request, context)
+    }
+
+    /// Spends a token of the request's bucket, or refuses it, without waiting.
+    public func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        try spend(request, context: context)
+        return try next(request, context)
+    }
+
+    private func spend(_ request: HTTPRequest, context: RequestContext) throws {
         if let bucket = key(request, context), case .limited(let seconds) = limiter.take(bucket) {
             throw HTTPError(.rateLimited, "too many requests; retry later", headers: [("Retry-After", String(seconds))])
         }
-        return try await next(request, context)
     }
 }

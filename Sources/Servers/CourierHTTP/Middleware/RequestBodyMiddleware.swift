@@ -3,18 +3,30 @@ import CourierCore
 /// The innermost layer before a handler: refuses a body that was over the limit (413) and
 /// decompresses `Content-Encoding: gzip` (or `deflate`) bodies within their own limit. A
 /// streamed body reaches its handler as it came, still encoded.
-struct RequestBodyMiddleware: HTTPMiddleware {
+struct RequestBodyMiddleware: SynchronousHTTPMiddleware {
     let maximumBodyBytes: Int
     let maximumDecompressedBodyBytes: Int
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        try await next(decoded(request, context: context), context)
+    }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        try next(decoded(request, context: context), context)
+    }
+
+    /// The request as its handler gets it: refused when its body was over the limit, its body
+    /// decompressed when it came encoded.
+    private func decoded(_ request: HTTPRequest, context: RequestContext) throws -> HTTPRequest {
         if context.bodyTooLarge {
             throw HTTPError(.payloadTooLarge, "request body exceeds \(maximumBodyBytes) bytes")
         }
         guard request.bodyFeed == nil, let encoding = request.headers["content-encoding"]?.lowercased(),
             encoding != "identity"
         else {
-            return try await next(request, context)
+            return request
         }
         guard encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate" else {
             throw HTTPError(.unsupportedEncoding, "Content-Encoding \(encoding) is not supported")
@@ -32,6 +44,6 @@ struct RequestBodyMiddleware: HTTPMiddleware {
             body: body, remoteAddress: request.remoteAddress)
         decoded.pathParameters = request.pathParameters
         decoded.peerAddress = request.peerAddress
-        return try await next(decoded, context)
+        return decoded
     }
 }

@@ -9,7 +9,7 @@ import CourierCore
 ///     ingest.add("POST", "/v1/batch") { request, _ in try await collector.ingest(request) }
 /// }
 /// ```
-public struct TopLevelErrorFieldsMiddleware: HTTPMiddleware {
+public struct TopLevelErrorFieldsMiddleware: SynchronousHTTPMiddleware {
     /// Creates the middleware.
     public init() {}
 
@@ -19,6 +19,17 @@ public struct TopLevelErrorFieldsMiddleware: HTTPMiddleware {
     {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError {
+            throw error.withTopLevelFields()
+        }
+    }
+
+    /// Calls `next` without waiting, and adds the fields to the `HTTPError` it throws.
+    public func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        do {
+            return try next(request, context)
         } catch let error as HTTPError {
             throw error.withTopLevelFields()
         }

@@ -13,12 +13,19 @@ extension HTTPServer {
         defer { lifecycle.leave() }
         let match = responder.router.match(method: request.method, path: request.path)
         let tooLarge = request.body.count > configuration.maximumBodyBytes
-        var response = await responder.respond(
-            to: tooLarge
-                ? HTTPRequest(
-                    method: request.method, path: request.path, queryString: request.queryString,
-                    headers: request.headers, remoteAddress: request.remoteAddress) : request,
-            match: match, bodyTooLarge: tooLarge, startedAt: DispatchTime.now().uptimeNanoseconds)
+        let started = DispatchTime.now().uptimeNanoseconds
+        var response: HTTPResponse
+        if !tooLarge, case .found(let route, _) = match, let pipeline = route.loopPipeline {
+            // As the engine runs it: the synchronous chain, with no task.
+            response = responder.respondOnLoop(to: request, match: match, pipeline: pipeline, startedAt: started)
+        } else {
+            response = await responder.respond(
+                to: tooLarge
+                    ? HTTPRequest(
+                        method: request.method, path: request.path, queryString: request.queryString,
+                        headers: request.headers, remoteAddress: request.remoteAddress) : request,
+                match: match, bodyTooLarge: tooLarge, startedAt: started)
+        }
         if request.method == .head {
             response.body = []
             response.bodyStream = nil

@@ -504,6 +504,12 @@ final class LibWebSocketsService: @unchecked Sendable {
         let match = exchange.match
         let responder = responder
         if case .found(let route, _) = match, route.execution == .onLoop, outcome == .complete {
+            if let pipeline = route.loopPipeline {
+                // Nothing in its chain waits: answered in this callback, with no task.
+                let response = responder.respondOnLoop(
+                    to: request, match: match, pipeline: pipeline, startedAt: started)
+                return answer(id, response, inCallback: true)
+            }
             return answerOnLoop(id, request: request, match: match, started: started)
         }
         // The handler runs as a task on the server's handler executor: one that awaits holds no

@@ -7,7 +7,8 @@ import Foundation
 /// The chain, outermost first: observation (access log, metrics, `X-Request-Id`) → CORS → error
 /// answers → server guard (framing, draining) → the application's middleware → the route's group
 /// middleware → request body (413, gzip) → the route's handler; the last three are chained once
-/// per route (`Route.pipeline`).
+/// per route (`Route.pipeline`). An `.onLoop` route with a synchronous handler and middleware
+/// that never waits has the whole chain built once as plain calls (`Route.loopPipeline`).
 struct Responder: Sendable {
     let router: Router
     let configuration: HTTPServerConfiguration
@@ -42,24 +43,39 @@ struct Responder: Sendable {
                 throw HTTPError(.notFound, "no route for \(request.path)")
             }
         }
-        self.router = router
-        self.configuration = configuration
-        self.metrics = metrics
-        self.lifecycle = lifecycle
         let observation = ObservationMiddleware(metrics: metrics, accessLog: configuration.accessLog)
-        self.observation = observation
         let layers: [any HTTPMiddleware] =
             [
                 observation, CORSMiddleware(router: router), ErrorAnswerMiddleware(),
                 ServerGuardMiddleware(lifecycle: lifecycle),
             ]
             + middleware
+        for index in router.routes.indices {
+            router.routes[index].loopPipeline = Self.loopPipeline(of: router.routes[index], layers: layers, body: body)
+        }
+        self.router = router
+        self.configuration = configuration
+        self.metrics = metrics
+        self.lifecycle = lifecycle
+        self.observation = observation
         chain = layers.chained { request, context in
             guard case .found(let route, _) = context.match else { return try await unrouted(request, context) }
             // A match from a router this responder did not prepare (a test's own) is chained now.
             let pipeline = route.pipeline ?? (route.middleware + [body]).chained(to: route.handler)
             return try await pipeline(request, context)
         }
+    }
+
+    /// The whole chain of an `.onLoop` route as plain calls, when its handler is synchronous and
+    /// no middleware that applies to it can wait; `nil` otherwise (it then runs as a task).
+    private static func loopPipeline(
+        of route: Router.Route, layers: [any HTTPMiddleware], body: RequestBodyMiddleware
+    ) -> SynchronousHTTPResponder? {
+        guard route.execution == .onLoop, route.body == .whole, route.webSocket == nil,
+            let handler = route.synchronousHandler
+        else { return nil }
+        return (layers + route.middleware + [body]).synchronouslyChained(
+            to: { request, _ in try handler(request) }, route: route.pattern, crossOrigin: route.crossOrigin)
     }
 
     /// Answers a request whose body did not arrive whole (timeout or reset) without routing it.
@@ -78,23 +94,58 @@ struct Responder: Sendable {
     func respond(
         to request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
     ) async -> HTTPResponse {
+        let (request, context) = prepared(request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt)
+        return await answer(request, context: context)
+    }
+
+    /// Answers a request to a route with a `loopPipeline` by running it, in the caller's turn.
+    func respondOnLoop(
+        to request: HTTPRequest, match: Router.Match, pipeline: SynchronousHTTPResponder, startedAt: UInt64
+    ) -> HTTPResponse {
+        let (request, context) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
+        let response: HTTPResponse
+        do {
+            response = try pipeline(request, context)
+        } catch {
+            response = Self.uncaught
+        }
+        return checked(response)
+    }
+
+    /// The request as the chain gets it (the client resolved, the path parameters set), and its
+    /// context.
+    private func prepared(
+        _ request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
+    ) -> (HTTPRequest, RequestContext) {
         var request = request
         request.resolveClient(trustedProxies: configuration.trustedProxies)
         if case .found(_, let parameters) = match { request.pathParameters = parameters }
         let context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
-        return await answer(request, context: context)
+        return (request, context)
     }
 
     /// Runs the chain for a routed request, and checks what it answers.
     func answer(_ request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
-        var response: HTTPResponse
+        let response: HTTPResponse
         do {
             response = try await chain(request, context)
         } catch {
-            // The error layer answers everything thrown inside it; only the outer layers are left.
-            response = HTTPError(.internalError, "the request failed inside the server").response()
+            response = Self.uncaught
         }
+        return checked(response)
+    }
+
+    /// What a request is answered when the chain throws past the error layer, which answers
+    /// everything thrown inside it: only the outer layers are left.
+    private static var uncaught: HTTPResponse {
+        HTTPError(.internalError, "the request failed inside the server").response()
+    }
+
+    /// The chain's answer as it may go out: refused when a header could split it, and with
+    /// `X-Content-Type-Options`.
+    private func checked(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
         if !Self.headersAreSafe(response.headers) {
             // A value with CR or LF would let whoever controls it add headers or split the
             // response; nothing of such a response is sent.
@@ -148,14 +199,25 @@ struct Responder: Sendable {
 }
 
 /// Refuses requests with ambiguous framing (400) and, while the server stops, new requests (503).
-struct ServerGuardMiddleware: HTTPMiddleware {
+struct ServerGuardMiddleware: SynchronousHTTPMiddleware {
     let lifecycle: ServerLifecycle
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
+        try check(request)
+        return try await next(request, context)
+    }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
+        -> HTTPResponse
+    {
+        try check(request)
+        return try next(request, context)
+    }
+
+    private func check(_ request: HTTPRequest) throws {
         if let problem = Responder.framingProblem(request.headers) { throw HTTPError(.badRequest, problem) }
         if lifecycle.isDraining {
             throw HTTPError(.unavailable, "the server is stopping; retry shortly", headers: [("Retry-After", "1")])
         }
-        return try await next(request, context)
     }
 }

@@ -33,6 +33,8 @@ public struct Router: Sendable {
         /// The middleware of the groups the route was added in, outermost first.
         let middleware: [any HTTPMiddleware]
         let handler: AsyncHTTPHandler
+        /// The handler as added, when it was added as a synchronous `HTTPHandler`.
+        var synchronousHandler: HTTPHandler? = nil
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
         /// The path a route without parameters matches (`/a/b`), compared whole with a request's.
@@ -40,6 +42,11 @@ public struct Router: Sendable {
         /// The route's group middleware, body layer and handler, chained once when the server's
         /// `Responder` is built (`nil` before), so a request allocates no closure per layer.
         var pipeline: HTTPResponder? = nil
+        /// For an `.onLoop` route with a synchronous handler and no middleware that can wait: its
+        /// whole chain (the server's layers, its groups', the body layer, the handler) as plain
+        /// calls, run in the loop's callback (`Responder.answerOnLoop`). Set when the server's
+        /// `Responder` is built.
+        var loopPipeline: SynchronousHTTPResponder? = nil
     }
 
     enum Segment: Sendable, Equatable {
@@ -81,7 +88,10 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
         execution: RouteExecution = .task, _ handler: @escaping HTTPHandler
     ) {
-        add(method, pattern, crossOrigin: crossOrigin, execution: execution) { request, _ in try handler(request) }
+        add(
+            method, pattern, crossOrigin: crossOrigin, body: .whole, execution: execution, webSocket: nil,
+            synchronousHandler: handler
+        ) { request, _ in try handler(request) }
     }
 
     /// Adds a route answered by an asynchronous handler.
@@ -109,7 +119,8 @@ public struct Router: Sendable {
 
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy, body: RequestBodyMode,
-        execution: RouteExecution = .task, webSocket: WebSocketRoute?, _ handler: @escaping AsyncHTTPHandler
+        execution: RouteExecution = .task, webSocket: WebSocketRoute?, synchronousHandler: HTTPHandler? = nil,
+        _ handler: @escaping AsyncHTTPHandler
     ) {
         let segments = prefix + Self.segments(pattern)
         // A top-level route keeps its pattern as written: it names the route in metrics and logs.
@@ -118,7 +129,7 @@ public struct Router: Sendable {
             Route(
                 method: method, pattern: fullPattern, segments: segments, crossOrigin: crossOrigin, body: body,
                 execution: body == .stream ? .task : execution, middleware: middleware, handler: handler,
-                webSocket: webSocket, literalPath: Self.literalPath(segments)))
+                synchronousHandler: synchronousHandler, webSocket: webSocket, literalPath: Self.literalPath(segments)))
     }
 
     /// The one path `segments` match when none is a parameter (`/` for none at all).

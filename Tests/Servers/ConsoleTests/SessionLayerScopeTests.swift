@@ -1,0 +1,20 @@
+import CourierHTTP
+import Testing
+
+/// The console's session layer has work only on the admin API (routes under `/v1/` that admit no
+/// browser origin): it leaves every other route out of its chain, so health, metrics and the
+/// OpenAPI document stay answerable synchronously on the engine's loop beside it.
+@Suite(.timeLimit(.minutes(1)))
+struct SessionLayerScopeTests {
+    @Test func theSessionLayerAppliesToTheAdminAPIOnly() throws {
+        let harness = try ConsoleHarness(listening: false)
+        defer { harness.stop() }
+        let scoped = try #require(harness.console.middleware as? any RouteScopedMiddleware)
+        #expect(scoped.applies(toRoute: "/v1/flags/{envKey}/definitions/{flagKey}", crossOrigin: .none))
+        #expect(scoped.applies(toRoute: "/v1/projects", crossOrigin: .none))
+        #expect(!scoped.applies(toRoute: "/v1/batch", crossOrigin: .anyOrigin))
+        #expect(!scoped.applies(toRoute: "/healthz", crossOrigin: .none))
+        #expect(!scoped.applies(toRoute: "/metrics", crossOrigin: .none))
+        #expect(!scoped.applies(toRoute: "/openapi.json", crossOrigin: .anyOrigin))
+    }
+}
