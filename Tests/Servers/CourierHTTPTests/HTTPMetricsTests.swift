@@ -18,3 +18,29 @@ struct HTTPMetricsTests {
         #expect(metrics.prometheusText().utf8.count < 10_000)
     }
 }
+
+/// Each route's series is found once, when the server starts, and a request of the route's own
+/// method records into it: the counts and the text are what recording by name gave.
+struct RouteMetricsSeriesTests {
+    @Test func routeSeriesCountAsBeforeAndOnlyRequestedOnesArePrinted() async throws {
+        var router = Router()
+        router.add("GET", "/items/{id}") { _ in .text("item") }
+        router.add("GET", "/never") { _ in .text("never asked") }
+        router.add("GET", "/refused") { _ in throw HTTPError(.forbidden, "no") }
+        let metrics = HTTPMetrics()
+        let server = HTTPServer(configuration: HTTPServerConfiguration(), router: router, metrics: metrics)
+        for id in 0..<3 { _ = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/items/\(id)")) }
+        _ = await server.respondInProcess(to: HTTPRequest(method: .head, path: "/items/1"))
+        _ = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/refused"))
+        _ = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/refused"))
+        #expect(metrics.count(method: "GET", route: "/items/{id}") == 3)
+        #expect(metrics.count(method: "GET", route: "/items/{id}", status: 200) == 3)
+        #expect(metrics.count(method: "HEAD", route: "/items/{id}") == 1, "a HEAD on a GET route has its own series")
+        #expect(metrics.count(method: "GET", route: "/refused", status: 403) == 2)
+        let text = metrics.prometheusText()
+        #expect(text.contains(#"courier_http_requests_total{method="GET",route="/items/{id}",status="200"} 3"#))
+        #expect(text.contains(#"courier_http_requests_total{method="HEAD",route="/items/{id}",status="200"} 1"#))
+        #expect(text.contains(#"courier_http_request_duration_seconds_count{method="GET",route="/refused"} 2"#))
+        #expect(!text.contains("/never"), "a route no request reached prints no series")
+    }
+}

@@ -25,9 +25,13 @@ struct ObservationMiddleware: SynchronousHTTPMiddleware {
 
     func record(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse) {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- context.startedAt) / 1e9
-        metrics.record(
-            method: request.method.rawValue, route: context.route ?? "unmatched", status: response.status.code,
-            seconds: elapsed)
+        if let series = context.metricsSeries {
+            series.record(status: response.status.code, seconds: elapsed)
+        } else {
+            metrics.record(
+                method: request.method.rawValue, route: context.route ?? "unmatched", status: response.status.code,
+                seconds: elapsed)
+        }
         if let accessLog {
             let hundredths = Int((elapsed * 100_000).rounded())
             let fraction = hundredths % 100

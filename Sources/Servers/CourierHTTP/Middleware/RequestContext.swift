@@ -13,6 +13,9 @@ public struct RequestContext: Sendable {
     /// Whether the engine has upgraded this request's connection to a WebSocket: a WebSocket
     /// route answers 101 to let its handler run, and 426 to a plain request.
     var isWebSocketUpgrade = false
+    /// The metrics series of the matched route, found when the server started, when the request's
+    /// method is the route's own (`ObservationMiddleware` records into it without a lookup).
+    var metricsSeries: HTTPMetrics.SeriesBox?
 
     init(requestID: String, match: Router.Match, startedAt: UInt64, bodyTooLarge: Bool) {
         self.requestID = requestID

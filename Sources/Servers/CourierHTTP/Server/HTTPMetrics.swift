@@ -11,20 +11,37 @@ public final class HTTPMetrics: Sendable {
     }
 
     struct Series {
-        var statusCounts: [Int: Int] = [:]
+        /// Requests by status, in the order the statuses first came (a route answers few).
+        var statusCounts: [(status: Int, count: Int)] = []
         var buckets = [Int](repeating: 0, count: HTTPMetrics.bucketBounds.count)
         var count = 0
         var sum = 0.0
 
         mutating func record(status: Int, seconds: Double) {
-            statusCounts[status, default: 0] += 1
+            if let index = statusCounts.firstIndex(where: { $0.status == status }) {
+                statusCounts[index].count += 1
+            } else {
+                statusCounts.append((status, 1))
+            }
             if let bucket = HTTPMetrics.bucketBounds.firstIndex(where: { seconds <= $0 }) { buckets[bucket] += 1 }
             count += 1
             sum += seconds
         }
+
+        func count(status: Int) -> Int { statusCounts.first { $0.status == status }?.count ?? 0 }
     }
 
-    private let series = Mutex<[Key: Series]>([:])
+    /// One series, behind its own lock: a route's is found once, when the server starts
+    /// (`series(method:route:)`), and a request to it records without looking it up.
+    final class SeriesBox: Sendable {
+        let series = Mutex(Series())
+
+        func record(status: Int, seconds: Double) {
+            series.withLock { $0.record(status: status, seconds: seconds) }
+        }
+    }
+
+    private let series = Mutex<[Key: SeriesBox]>([:])
     private static let knownMethods: Set<String> = [
         "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE",
     ]
@@ -35,11 +52,21 @@ public final class HTTPMetrics: Sendable {
 
     /// Records one request.
     public func record(method: String, route: String, status: Int, seconds: Double) {
+        series(method: method, route: route).record(status: status, seconds: seconds)
+    }
+
+    /// The series of `method` on `route`, made when first asked for. A series no request has
+    /// recorded in is not printed.
+    func series(method: String, route: String) -> SeriesBox {
         // The method is the client's text: any other than the usual ones is counted as OTHER,
         // so the series stay bounded by the routes.
         let key = Key(method: Self.knownMethods.contains(method) ? method : "OTHER", route: route)
-        // Changed in place: copying the series out and back would copy its buckets each time.
-        series.withLock { all in all[key, default: Series()].record(status: status, seconds: seconds) }
+        return series.withLock { all in
+            if let box = all[key] { return box }
+            let box = SeriesBox()
+            all[key] = box
+            return box
+        }
     }
 
     /// Connections closed as soon as they were accepted because `maximumConnections` were open
@@ -51,22 +78,21 @@ public final class HTTPMetrics: Sendable {
 
     /// How many requests a route has answered with `status` (all statuses when `nil`).
     public func count(method: String, route: String, status: Int? = nil) -> Int {
-        series.withLock { all in
-            guard let s = all[Key(method: method, route: route)] else { return 0 }
-            if let status { return s.statusCounts[status] ?? 0 }
-            return s.count
-        }
+        guard let box = series.withLock({ $0[Key(method: method, route: route)] }) else { return 0 }
+        return box.series.withLock { s in status.map(s.count(status:)) ?? s.count }
     }
 
     /// The metrics in Prometheus text exposition format.
     public func prometheusText() -> String {
-        let snapshot = series.withLock { $0 }
+        let snapshot = series.withLock { $0 }.compactMapValues { box in
+            box.series.withLock { $0.count > 0 ? $0 : nil }
+        }
         var out = "# HELP courier_http_requests_total HTTP requests by route and status.\n"
         out += "# TYPE courier_http_requests_total counter\n"
         let keys = snapshot.keys.sorted { ($0.route, $0.method) < ($1.route, $1.method) }
         for key in keys {
             guard let s = snapshot[key] else { continue }
-            for (status, n) in s.statusCounts.sorted(by: { $0.key < $1.key }) {
+            for (status, n) in s.statusCounts.sorted(by: { $0.status < $1.status }) {
                 out +=
                     "courier_http_requests_total{method=\"\(key.method)\",route=\"\(key.route)\",status=\"\(status)\"} \(n)\n"
             }

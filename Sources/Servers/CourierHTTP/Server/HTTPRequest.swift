@@ -45,6 +45,11 @@ public struct HTTPRequest: Sendable {
 
     /// Takes the client's address from `X-Forwarded-For` when the peer is a trusted proxy.
     mutating func resolveClient(trustedProxies: [IPNetwork]) {
+        // With no proxy trusted the client is the peer, and no header need be read.
+        guard !trustedProxies.isEmpty else {
+            remoteAddress = peerAddress
+            return
+        }
         remoteAddress = ForwardedClient.address(
             peer: peerAddress, forwardedFor: headers["x-forwarded-for"], trustedProxies: trustedProxies)
     }

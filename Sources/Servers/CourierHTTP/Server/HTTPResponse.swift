@@ -61,6 +61,19 @@ public struct HTTPResponse: Sendable {
 
     /// The header `name` (any case).
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        headers.first { Self.sameName($0.0, name) }?.1
+    }
+
+    /// Whether two header names are the same, ASCII letters compared without case (no string is
+    /// made: this runs on every answer).
+    static func sameName(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        for (a, b) in zip(first.utf8, second.utf8) where a != b {
+            // Equal without case only as the two cases of one ASCII letter (they differ in 0x20).
+            guard a ^ b == 0x20, (a | 0x20) >= UInt8(ascii: "a"), (a | 0x20) <= UInt8(ascii: "z") else {
+                return false
+            }
+        }
+        return true
     }
 }

@@ -15,6 +15,12 @@ final class LibWebSocketsExchange {
     let queryString: String
     let headers: [String: String]
     let remoteAddress: String
+    /// The `Content-Length` the client declared, if any.
+    let declaredLength: Int64?
+    /// Whether body callbacks will follow the headers.
+    let expectsBody: Bool
+    /// Why the request's framing is ambiguous (`Responder.framingProblem`), or `nil`.
+    let framingProblem: String?
     var phase = Phase.receiving
     var body: [UInt8] = []
     /// Set for a chunked body, which lws 4.1 passes on with its framing.
@@ -51,20 +57,14 @@ final class LibWebSocketsExchange {
         queryString = LibWebSocketsHeaders.query(wsi)
         headers = LibWebSocketsHeaders.all(wsi, extraNames: extraHeaderNames)
         self.remoteAddress = remoteAddress
-        if headers["content-length"] == nil, headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            dechunker = ChunkedBodyDecoder()
-        }
-    }
-
-    /// The `Content-Length` the client declared, if any.
-    var declaredLength: Int64? {
-        headers["content-length"].flatMap { Int64($0.trimmingCharactersInWhitespace()) }
-    }
-
-    /// Whether body callbacks will follow the headers.
-    var expectsBody: Bool {
-        if let length = declaredLength { return length > 0 }
-        return headers["transfer-encoding"]?.lowercased().contains("chunked") == true
+        // Each framing header is looked up once, here.
+        let contentLength = headers["content-length"]
+        let transferEncoding = headers["transfer-encoding"]
+        let chunked = transferEncoding?.lowercased().contains("chunked") == true
+        declaredLength = contentLength.flatMap { Int64($0.trimmingCharactersInWhitespace()) }
+        expectsBody = declaredLength.map { $0 > 0 } ?? chunked
+        framingProblem = Responder.framingProblem(contentLength: contentLength, transferEncoding: transferEncoding)
+        if contentLength == nil, chunked { dechunker = ChunkedBodyDecoder() }
     }
 
     func request() -> HTTPRequest {

@@ -226,9 +226,17 @@ final class LibWebSocketsService: @unchecked Sendable {
             dispatch(id, exchange, outcome: .tooLarge)
             return true
         }
+        if exchange.body.isEmpty, let declared = exchange.declaredLength {
+            // Room for the declared body at once rather than regrown as pieces arrive; at most
+            // 64 KB ahead of what has come, so a length a client only claims costs little.
+            exchange.body.reserveCapacity(Int(min(declared, Int64(Self.bodyReservation))))
+        }
         exchange.body.append(contentsOf: bytes)
         return true
     }
+
+    /// The most room reserved for a body before its bytes arrive.
+    static let bodyReservation = 64 << 10
 
     /// A piece of a streamed body: handed to the handler's feed, within the size limit.
     private func receiveStreamed(_ exchange: LibWebSocketsExchange, _ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -344,7 +352,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// that started the handler returns.
     private func answer(_ id: UInt64, _ response: HTTPResponse, inCallback: Bool = false) {
         guard let exchange = exchanges[id] else { return }
-        if responder.lifecycle.isDraining || Responder.framingProblem(exchange.headers) != nil
+        if responder.lifecycle.isDraining || exchange.framingProblem != nil
             || exchange.feed != nil
         {
             // (A streamed body the handler did not read to its end is still on the socket.)

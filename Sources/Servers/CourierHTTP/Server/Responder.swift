@@ -51,6 +51,8 @@ struct Responder: Sendable {
             ]
             + middleware
         for index in router.routes.indices {
+            let route = router.routes[index]
+            router.routes[index].metricsSeries = metrics.series(method: route.method.rawValue, route: route.pattern)
             router.routes[index].loopPipeline = Self.loopPipeline(of: router.routes[index], layers: layers, body: body)
         }
         self.router = router
@@ -119,9 +121,12 @@ struct Responder: Sendable {
     ) -> (HTTPRequest, RequestContext) {
         var request = request
         request.resolveClient(trustedProxies: configuration.trustedProxies)
-        if case .found(_, let parameters) = match { request.pathParameters = parameters }
-        let context = RequestContext(
+        var context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
+        if case .found(let route, let parameters) = match {
+            request.pathParameters = parameters
+            if request.method == route.method { context.metricsSeries = route.metricsSeries }
+        }
         return (request, context)
     }
 
@@ -181,9 +186,18 @@ struct Responder: Sendable {
     /// other one.
     static func framingProblem(_ headers: [String: String]) -> String? {
         guard let length = headers["content-length"] else { return nil }
-        let values = Set(length.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
-        if values.count > 1 { return "conflicting Content-Length headers" }
-        if headers["transfer-encoding"] != nil { return "Content-Length and Transfer-Encoding together" }
+        return framingProblem(contentLength: length, transferEncoding: headers["transfer-encoding"])
+    }
+
+    /// `framingProblem(_:)` for the values of `Content-Length` and `Transfer-Encoding`.
+    static func framingProblem(contentLength: String?, transferEncoding: String?) -> String? {
+        guard let length = contentLength else { return nil }
+        // A repeated header was joined with commas; one value (nearly always) is not split.
+        if length.utf8.contains(UInt8(ascii: ",")) {
+            let values = Set(length.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
+            if values.count > 1 { return "conflicting Content-Length headers" }
+        }
+        if transferEncoding != nil { return "Content-Length and Transfer-Encoding together" }
         return nil
     }
 

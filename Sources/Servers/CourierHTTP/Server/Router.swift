@@ -47,6 +47,9 @@ public struct Router: Sendable {
         /// calls, run in the loop's callback (`Responder.answerOnLoop`). Set when the server's
         /// `Responder` is built.
         var loopPipeline: SynchronousHTTPResponder? = nil
+        /// The route's metrics series for requests of its own method, found when the server's
+        /// `Responder` is built.
+        var metricsSeries: HTTPMetrics.SeriesBox? = nil
     }
 
     enum Segment: Sendable, Equatable {

@@ -1,0 +1,29 @@
+import Testing
+
+@testable import CourierHTTP
+
+/// The checks every request and answer goes through: ambiguous framing, and header names found
+/// without regard to case (and only to the case of letters).
+struct FramingAndHeaderNameTests {
+    @Test func framingIsAmbiguousOnlyWithTwoLengthsOrALengthBesideChunked() {
+        #expect(Responder.framingProblem([:]) == nil)
+        #expect(Responder.framingProblem(["content-length": "10"]) == nil)
+        #expect(Responder.framingProblem(["content-length": "10, 10"]) == nil, "the same length twice")
+        #expect(Responder.framingProblem(["content-length": "10, 11"]) == "conflicting Content-Length headers")
+        #expect(
+            Responder.framingProblem(["content-length": "10", "transfer-encoding": "chunked"])
+                == "Content-Length and Transfer-Encoding together")
+    }
+
+    @Test func answerHeadersAreFoundWhateverTheCaseOfTheirLetters() {
+        let response = HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain"), ("X-Trace-[1]", "a"), ("X-Options", "b")])
+        #expect(response.header("content-type") == "text/plain")
+        #expect(response.header("CONTENT-TYPE") == "text/plain")
+        #expect(response.header("x-trace-[1]") == "a")
+        #expect(response.header("x-trace-{1}") == nil, "{ and [ differ by the case bit but are not letters")
+        #expect(response.header("x-options") == "b")
+        #expect(response.header("x-option") == nil)
+        #expect(response.header("x-optionz") == nil)
+    }
+}
