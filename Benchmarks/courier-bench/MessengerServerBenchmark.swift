@@ -1,3 +1,4 @@
+import CBareHTTPPeer
 import CourierCore
 import CourierHTTP
 import CourierTesting
@@ -25,6 +26,7 @@ struct MessengerServerBenchmark {
 
     func run() throws {
         var routed: [Double] = [], p50: [Double] = [], p99: [Double] = [], echo: [Double] = []
+        var bareEcho: [Double] = []
         var http: [Double] = [], httpP50: [Double] = []
         var drained: [Double] = [], postgres: [Double] = []
         for _ in 0..<runs {
@@ -43,14 +45,20 @@ struct MessengerServerBenchmark {
             httpP50.append(overHTTP.p50)
             drained.append(try MessengerBenchServer.with { server in try self.drain(server) })
             echo.append(try echoCeiling())
+            bareEcho.append(try bareEchoCeiling())
         }
         print(
             "== messenger-server: \(senders) senders, each on its own socket, send PUT /v1/messages requests (one "
                 + "at a time each) to one account with 3 devices on live sockets that ack everything; \(seconds) s; "
                 + "SQLite synchronous=FULL with group commit; median of \(runs) runs ==")
-        print("   ceiling: the engine echoing 512 B text frames on 16 sockets (WebSocketEchoLoad), same run")
+        print(
+            "   ceilings: the engine, and bare lws in C (Benchmarks/CBareHTTPPeer), echoing 512 B text frames on "
+                + "16 sockets (WebSocketEchoLoad), same run")
         print(line("envelopes delivered", median(routed), "/s", median(echo), "engine echo round trips"))
         print(line("envelopes delivered", median(routed), "/s", median(echo) * 0.5, "goal: 0.5 × echo"))
+        // The engine's echo moves with any change to the engine; the bare echo does not, so this
+        // line says what the messenger's own work costs.
+        print(line("envelopes delivered", median(routed), "/s", median(bareEcho), "bare lws echo round trips"))
         print(decimalLine("send → delivery p50", median(p50), "ms", median(p99), "p99"))
         print(line("same sends over HTTP", median(http), "/s", median(routed), "over the sockets"))
         print(decimalLine("send → delivery p50, HTTP", median(httpP50), "ms", median(p50), "over the sockets"))
@@ -212,6 +220,16 @@ struct MessengerServerBenchmark {
         defer { _ = server.stop(deadline: .zero) }
         let load = WebSocketEchoLoad(sockets: 16, seconds: seconds, compression: false)
         return try load.run("ws://127.0.0.1:\(server.port)/echo", .text(String(repeating: "x", count: 512)))
+            .roundTripsPerSecond
+    }
+
+    /// The same echo from the bare C server: a ceiling no change to Courier moves.
+    private func bareEchoCeiling() throws -> Double {
+        let port = bare_websocket_peer_start(0)
+        guard port > 0 else { throw BenchError("the bare WebSocket server did not start") }
+        defer { bare_websocket_peer_stop() }
+        let load = WebSocketEchoLoad(sockets: 16, seconds: seconds, compression: false)
+        return try load.run("ws://127.0.0.1:\(port)/echo", .text(String(repeating: "x", count: 512)))
             .roundTripsPerSecond
     }
 
