@@ -66,6 +66,7 @@ struct SynchronousLoopChainTests {
 
     struct Unexpected: Error {}
 
+    static let maximumBodyBytes = 4_096
     let probe = Probe()
     let server: HTTPServer
 
@@ -100,6 +101,7 @@ struct SynchronousLoopChainTests {
         }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
+        configuration.maximumBodyBytes = Self.maximumBodyBytes
         let server = HTTPServer(configuration: configuration, router: router, middleware: middleware)
         try server.start()
         return server
@@ -184,5 +186,38 @@ struct SynchronousLoopChainTests {
         #expect(probe.inTask("scoped-out") == false)
         await server.shutdown(deadline: .zero)
         await self.server.shutdown(deadline: .zero)
+    }
+
+    @Test func headAndOversizedBodiesAreAnsweredAsOnTheTaskPath() async throws {
+        let port = server.port
+        let head = try await offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send("HEAD /sync HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return String(decoding: socket.readUntilClosed().bytes, as: UTF8.self)
+        }
+        #expect(head.hasPrefix("HTTP/1.1 200"))
+        #expect(head.hasSuffix("\r\n\r\n"), "a HEAD answer has no body: \(head)")
+        #expect(probe.inTask("sync") == false)
+        let oversized = try await send(
+            server,
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(Self.maximumBodyBytes + 1)\r\n\r\n"
+                + String(repeating: "x", count: Self.maximumBodyBytes + 1))
+        #expect(oversized.status == 413)
+        #expect(oversized.head.lowercased().contains("x-request-id:"))
+        await server.shutdown(deadline: .zero)
+    }
+
+    /// The in-process pipeline (`RouterTestClient`) runs a loop route's chain as the engine does.
+    @Test func theInProcessPipelineRunsTheSameSynchronousChain() async throws {
+        let routes = server.responder.router.routes
+        #expect(routes.first { $0.pattern == "/sync" }?.loopPipeline != nil)
+        #expect(routes.first { $0.pattern == "/async" }?.loopPipeline == nil, "an async handler runs as a task")
+        #expect(routes.first { $0.pattern == "/echo" }?.loopPipeline != nil)
+        let response = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/sync"))
+        #expect(response.status.code == 200)
+        #expect(response.header("x-marked") == "yes")
+        #expect(response.header("x-request-id") != nil)
+        #expect(server.metrics.count(method: "GET", route: "/sync", status: 200) == 1)
+        await server.shutdown(deadline: .zero)
     }
 }

@@ -6,16 +6,21 @@ import CourierHTTP
 /// APIs the CLI calls. Methods other than GET and HEAD need the session's `X-CSRF-Token`.
 ///
 /// A request it passes on for a session carries `X-Courier-Actor: console`, which the flag audit
-/// records as who made a change; any other request has that header removed (emptied), so only a
-/// session is recorded as the console.
+/// records as who made a change; any other request it sees has that header removed (emptied), so
+/// only a session is recorded as the console. Routes it cannot apply to (`applies(toRoute:…)`)
+/// may run without it, so they must not read that header.
 struct ConsoleSessionMiddleware: RouteScopedMiddleware {
     let console: Console
     static let actorHeader = "x-courier-actor"
 
     /// Only admin routes (under `/v1/`, admitting no browser origin) take a session or read the
-    /// actor header: others (health, metrics, public ingest) go without this layer.
+    /// actor header: others (health, metrics, public ingest) go without this layer. A route whose
+    /// first segment is `v1` or a parameter may take a path under `/v1/` (`/v1` itself takes
+    /// `/v1/`), so it keeps the layer.
     func applies(toRoute pattern: String, crossOrigin: CrossOriginPolicy) -> Bool {
-        pattern.hasPrefix("/v1/") && crossOrigin == .none
+        guard crossOrigin == .none else { return false }
+        let first = pattern.split(separator: "/").first ?? ""
+        return first == "v1" || (first.hasPrefix("{") && first.hasSuffix("}"))
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {

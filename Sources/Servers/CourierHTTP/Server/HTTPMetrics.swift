@@ -31,7 +31,7 @@ public final class HTTPMetrics: Sendable {
         func count(status: Int) -> Int { statusCounts.first { $0.status == status }?.count ?? 0 }
     }
 
-    /// One series, behind its own lock: a route's is found once, when the server starts
+    /// One series, behind its own lock: a route's is found once, when the server is made
     /// (`series(method:route:)`), and a request to it records without looking it up.
     final class SeriesBox: Sendable {
         let series = Mutex(Series())

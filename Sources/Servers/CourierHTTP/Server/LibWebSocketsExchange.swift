@@ -60,11 +60,11 @@ final class LibWebSocketsExchange {
         // Each framing header is looked up once, here.
         let contentLength = headers["content-length"]
         let transferEncoding = headers["transfer-encoding"]
-        let chunked = transferEncoding?.lowercased().contains("chunked") == true
+        let chunkedBody = transferEncoding?.lowercased().contains("chunked") == true
         declaredLength = contentLength.flatMap { Int64($0.trimmingCharactersInWhitespace()) }
-        expectsBody = declaredLength.map { $0 > 0 } ?? chunked
+        expectsBody = declaredLength.map { $0 > 0 } ?? chunkedBody
         framingProblem = Responder.framingProblem(contentLength: contentLength, transferEncoding: transferEncoding)
-        if contentLength == nil, chunked { dechunker = ChunkedBodyDecoder() }
+        if contentLength == nil, chunkedBody { dechunker = ChunkedBodyDecoder() }
     }
 
     func request() -> HTTPRequest {

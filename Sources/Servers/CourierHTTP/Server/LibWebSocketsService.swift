@@ -227,16 +227,18 @@ final class LibWebSocketsService: @unchecked Sendable {
             return true
         }
         if exchange.body.isEmpty, let declared = exchange.declaredLength {
-            // Room for the declared body at once rather than regrown as pieces arrive; at most
-            // 64 KB ahead of what has come, so a length a client only claims costs little.
-            exchange.body.reserveCapacity(Int(min(declared, Int64(Self.bodyReservation))))
+            exchange.body.reserveCapacity(Self.bodyReservation(declared: declared, firstPiece: bytes.count))
         }
         exchange.body.append(contentsOf: bytes)
         return true
     }
 
-    /// The most room reserved for a body before its bytes arrive.
-    static let bodyReservation = 64 << 10
+    /// The room a body gets with its first piece, rather than regrowing as the next arrive: the
+    /// declared length, but never more than four times what has come nor 64 KB, so a length a
+    /// client only claims (and one byte sent on each of many connections) costs little.
+    static func bodyReservation(declared: Int64, firstPiece: Int) -> Int {
+        Int(min(declared, Int64(max(firstPiece, 1)) * 4, 64 << 10))
+    }
 
     /// A piece of a streamed body: handed to the handler's feed, within the size limit.
     private func receiveStreamed(_ exchange: LibWebSocketsExchange, _ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -44,8 +44,8 @@ public struct Router: Sendable {
         var pipeline: HTTPResponder? = nil
         /// For an `.onLoop` route with a synchronous handler and no middleware that can wait: its
         /// whole chain (the server's layers, its groups', the body layer, the handler) as plain
-        /// calls, run in the loop's callback (`Responder.answerOnLoop`). Set when the server's
-        /// `Responder` is built.
+        /// calls, run in the loop's callback (`Responder.respondOnLoop`). Set when the server's
+        /// `Responder` is built (in `HTTPServer.init`).
         var loopPipeline: SynchronousHTTPResponder? = nil
         /// The route's metrics series for requests of its own method, found when the server's
         /// `Responder` is built.
