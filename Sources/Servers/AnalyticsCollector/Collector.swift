@@ -92,9 +92,11 @@ public final class Collector: Sendable {
                     try await ingest(request, singleType: type)
                 }
             }
-            collector.add("GET", "/projects/{writeKey}/settings", crossOrigin: .anyOrigin) { [self] in
-                try getSettings($0)
-            }
+            // Cached settings are answered on the engine's loop; a miss reads the store as a task.
+            collector.add(
+                "GET", "/projects/{writeKey}/settings", crossOrigin: .anyOrigin,
+                fromMemory: { [self] in try cachedSettings($0) }
+            ) { [self] in try getSettings($0) }
             collector.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
                 admin.add("PUT", "/projects/{writeKey}/settings") { [self] in try putSettings($0) }
                 admin.add("GET", "/events") { [self] in try listEvents($0) }

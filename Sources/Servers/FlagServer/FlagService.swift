@@ -55,7 +55,10 @@ public final class FlagService: Sendable {
             admin.add("GET", "/") { [self] in try listEnvironments($0) }
         }
         router.group("/v1/flags/{envKey}") { flags in
-            flags.add("GET", "/", crossOrigin: .anyOrigin) { [self] in try getDefinitions($0) }
+            // A cached environment is answered on the engine's loop; a miss reads the store as a task.
+            flags.add("GET", "/", crossOrigin: .anyOrigin, fromMemory: { [self] in try cachedDefinitions($0) }) {
+                [self] in try getDefinitions($0)
+            }
             flags.add("POST", "/evaluate", crossOrigin: .anyOrigin) { [self] in try evaluate($0) }
             flags.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
                 admin.add("GET", "/definitions") { [self] in try listDefinitions($0) }

@@ -89,6 +89,21 @@ struct SynchronousLoopChainTests {
             return .text("left out")
         }
         router.add(.get, "/public", crossOrigin: .anyOrigin, execution: .onLoop) { _ in .text("any origin") }
+        router.add(
+            .get, "/memory/{key}",
+            fromMemory: { request in
+                switch request.pathParameters["key"] {
+                case "hit":
+                    probe.record("memory")
+                    return .text("from memory")
+                case "refused": throw HTTPError(.notFound, "no such key")
+                default: return nil
+                }
+            }
+        ) { _ in
+            probe.record("memory-handler")
+            return .text("from the handler")
+        }
         router.add(.get, "/fails", execution: .onLoop) { _ in throw Unexpected() }
         router.add(.post, "/echo", execution: .onLoop) { request in HTTPResponse(status: 200, body: request.body) }
         router.group(
@@ -218,6 +233,28 @@ struct SynchronousLoopChainTests {
         #expect(response.header("x-marked") == "yes")
         #expect(response.header("x-request-id") != nil)
         #expect(server.metrics.count(method: "GET", route: "/sync", status: 200) == 1)
+        await server.shutdown(deadline: .zero)
+    }
+
+    /// A route with an answer in memory is answered on the loop, with no task, inside the chain;
+    /// without one its handler runs as a task; what the memory answer throws is answered.
+    @Test func anAnswerInMemoryIsGivenOnTheLoopAndAMissRunsTheHandlerAsATask() async throws {
+        let hit = try await get("/memory/hit")
+        #expect(hit.body == Array("from memory".utf8))
+        #expect(hit.head.lowercased().contains("x-marked: yes"), "the middleware ran around it")
+        #expect(probe.thread("memory") == "http-loop")
+        #expect(probe.inTask("memory") == false)
+        #expect(probe.inTask("memory-handler") == nil, "the handler did not run")
+        let miss = try await get("/memory/miss")
+        #expect(miss.body == Array("from the handler".utf8))
+        #expect(probe.thread("memory-handler")?.hasPrefix("http-handler-") == true)
+        #expect(probe.inTask("memory-handler") == true)
+        let refused = try await get("/memory/refused")
+        #expect(refused.status == 404)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("no such key"))
+        #expect(server.metrics.count(method: "GET", route: "/memory/{key}") == 3)
+        let inProcess = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/memory/miss"))
+        #expect(inProcess.body == Array("from the handler".utf8))
         await server.shutdown(deadline: .zero)
     }
 }

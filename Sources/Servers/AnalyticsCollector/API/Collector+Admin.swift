@@ -5,9 +5,21 @@ extension Collector {
     /// `GET /v1/projects/{writeKey}/settings`: the remote configuration SDKs fetch.
     func getSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let key = request.pathParameters["writeKey"] ?? ""
-        guard WriteKey.isWellFormed(key), let settings = try settingsCache.settings(writeKey: key) else {
-            throw HTTPError(.notFound, "unknown write key")
-        }
+        guard WriteKey.isWellFormed(key) else { throw HTTPError(.notFound, "unknown write key") }
+        return try Self.settingsAnswer(try settingsCache.settings(writeKey: key))
+    }
+
+    /// The settings' answer when the cache holds them (or knows the key is unknown), on the
+    /// engine's loop; `nil` sends the request to `getSettings`, which reads the store.
+    func cachedSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse? {
+        let key = request.pathParameters["writeKey"] ?? ""
+        guard WriteKey.isWellFormed(key) else { throw HTTPError(.notFound, "unknown write key") }
+        guard let cached = settingsCache.cached(writeKey: key) else { return nil }
+        return try Self.settingsAnswer(cached)
+    }
+
+    private static func settingsAnswer(_ settings: ProjectSettings?) throws(HTTPError) -> HTTPResponse {
+        guard let settings else { throw HTTPError(.notFound, "unknown write key") }
         return .json(settings.json, headers: [("Cache-Control", "max-age=60")])
     }
 

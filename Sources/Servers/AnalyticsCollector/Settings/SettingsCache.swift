@@ -39,12 +39,7 @@ final class SettingsCache: Sendable {
     /// - Throws: `HTTPError` (`storageUnavailable`) when the store cannot be read.
     func settings(writeKey: String) throws(HTTPError) -> ProjectSettings? {
         let now = clock.uptimeNanoseconds
-        let cached: ProjectSettings?? = state.withLock { state in
-            if let entry = state.known[writeKey], now &- entry.readAt < ttlNanoseconds { return .some(entry.settings) }
-            if let readAt = state.unknown[writeKey], now &- readAt < ttlNanoseconds { return .some(nil) }
-            return nil
-        }
-        if let cached { return cached }
+        if let cached = cached(writeKey: writeKey, now: now) { return cached }
         let settings: ProjectSettings?
         do {
             settings = try store.settings(writeKey: writeKey)
@@ -53,6 +48,21 @@ final class SettingsCache: Sendable {
         }
         remember(settings, for: writeKey, at: now)
         return settings
+    }
+
+    /// What the cache holds for `writeKey` without reading the store: `.some(settings)` for a
+    /// known project, `.some(nil)` for a key known to be unknown, `nil` when it holds nothing
+    /// current.
+    func cached(writeKey: String) -> ProjectSettings?? {
+        cached(writeKey: writeKey, now: clock.uptimeNanoseconds)
+    }
+
+    private func cached(writeKey: String, now: UInt64) -> ProjectSettings?? {
+        state.withLock { state in
+            if let entry = state.known[writeKey], now &- entry.readAt < ttlNanoseconds { return .some(entry.settings) }
+            if let readAt = state.unknown[writeKey], now &- readAt < ttlNanoseconds { return .some(nil) }
+            return nil
+        }
     }
 
     /// How many unknown keys are remembered now.

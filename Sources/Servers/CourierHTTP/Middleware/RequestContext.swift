@@ -16,6 +16,8 @@ public struct RequestContext: Sendable {
     /// The metrics series of the matched route, found when the server started, when the request's
     /// method is the route's own (`ObservationMiddleware` records into it without a lookup).
     var metricsSeries: HTTPMetrics.SeriesBox?
+    /// What a route's `MemoryAnswer` gave, for the innermost step of its chain on the loop.
+    var memoryAnswer: Result<HTTPResponse, any Error>?
 
     init(requestID: String, match: Router.Match, startedAt: UInt64, bodyTooLarge: Bool) {
         self.requestID = requestID

@@ -15,9 +15,12 @@ extension HTTPServer {
         let tooLarge = request.body.count > configuration.maximumBodyBytes
         let started = DispatchTime.now().uptimeNanoseconds
         var response: HTTPResponse
-        if !tooLarge, case .found(let route, _) = match, let pipeline = route.loopPipeline {
+        if !tooLarge, case .found(let route, _) = match, let pipeline = route.loopPipeline,
+            let answered = responder.respondOnLoop(
+                to: request, match: match, route: route, pipeline: pipeline, startedAt: started)
+        {
             // As the engine runs it: the synchronous chain, with no task.
-            response = responder.respondOnLoop(to: request, match: match, pipeline: pipeline, startedAt: started)
+            response = answered
         } else {
             response = await responder.respond(
                 to: tooLarge

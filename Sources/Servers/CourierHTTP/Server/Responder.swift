@@ -69,15 +69,27 @@ struct Responder: Sendable {
     }
 
     /// The whole chain of an `.onLoop` route as plain calls, when its handler is synchronous and
-    /// no middleware that applies to it can wait; `nil` otherwise (it then runs as a task).
+    /// no middleware that applies to it can wait; `nil` otherwise (it then runs as a task). For a
+    /// route with a `MemoryAnswer`, the chain ends in the answer it gave (`respondOnLoop`).
     private static func loopPipeline(
         of route: Router.Route, layers: [any HTTPMiddleware], body: RequestBodyMiddleware
     ) -> SynchronousHTTPResponder? {
-        guard route.execution == .onLoop, route.body == .whole, route.webSocket == nil,
-            let handler = route.synchronousHandler
-        else { return nil }
+        guard route.body == .whole, route.webSocket == nil else { return nil }
+        let endpoint: SynchronousHTTPResponder
+        if route.memoryAnswer != nil {
+            endpoint = { _, context in
+                guard let answer = context.memoryAnswer else {
+                    throw HTTPError(.internalError, "the request failed inside the server")
+                }
+                return try answer.get()
+            }
+        } else if route.execution == .onLoop, let handler = route.synchronousHandler {
+            endpoint = { request, _ in try handler(request) }
+        } else {
+            return nil
+        }
         return (layers + route.middleware + [body]).synchronouslyChained(
-            to: { request, _ in try handler(request) }, route: route.pattern, crossOrigin: route.crossOrigin)
+            to: endpoint, route: route.pattern, crossOrigin: route.crossOrigin)
     }
 
     /// Answers a request whose body did not arrive whole (timeout or reset) without routing it.
@@ -100,11 +112,22 @@ struct Responder: Sendable {
         return await answer(request, context: context)
     }
 
-    /// Answers a request to a route with a `loopPipeline` by running it, in the caller's turn.
+    /// Answers a request to `route`, which has a `loopPipeline`, by running it in the caller's
+    /// turn; `nil` when the route's `MemoryAnswer` has no answer (the route then runs as a task).
     func respondOnLoop(
-        to request: HTTPRequest, match: Router.Match, pipeline: SynchronousHTTPResponder, startedAt: UInt64
-    ) -> HTTPResponse {
-        let (request, context) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
+        to request: HTTPRequest, match: Router.Match, route: Router.Route, pipeline: SynchronousHTTPResponder,
+        startedAt: UInt64
+    ) -> HTTPResponse? {
+        let (request, preparedContext) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
+        var context = preparedContext
+        if let memory = route.memoryAnswer {
+            do {
+                guard let answer = try memory(request) else { return nil }
+                context.memoryAnswer = .success(answer)
+            } catch {
+                context.memoryAnswer = .failure(error)
+            }
+        }
         let response: HTTPResponse
         do {
             response = try pipeline(request, context)

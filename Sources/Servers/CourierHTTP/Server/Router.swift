@@ -7,6 +7,12 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
 /// and gets the request's context (id, route). What it throws is answered as for `HTTPHandler`.
 public typealias AsyncHTTPHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
 
+/// A route's answer when it is in memory (`Router.add(_:_:crossOrigin:fromMemory:_:)`), taken on
+/// the engine's loop without waiting; `nil` when it is not, and the route's handler then runs as a
+/// task. It sees the request as it arrived (its path parameters set), before any middleware; what
+/// it throws is answered as a handler's error is.
+public typealias MemoryAnswer = @Sendable (HTTPRequest) throws -> HTTPResponse?
+
 /// Which browser origins may call a route (CORS). Routes allow none unless they say so: a route
 /// that takes a bearer token or a cookie must never be callable from any web page.
 public enum CrossOriginPolicy: Sendable, Equatable {
@@ -35,6 +41,8 @@ public struct Router: Sendable {
         let handler: AsyncHTTPHandler
         /// The handler as added, when it was added as a synchronous `HTTPHandler`.
         var synchronousHandler: HTTPHandler? = nil
+        /// Set for a route answered on the loop when its answer is in memory.
+        var memoryAnswer: MemoryAnswer? = nil
         /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
         var webSocket: WebSocketRoute? = nil
         /// The path a route without parameters matches (`/a/b`), compared whole with a request's.
@@ -95,6 +103,32 @@ public struct Router: Sendable {
             method, pattern, crossOrigin: crossOrigin, body: .whole, execution: execution, webSocket: nil,
             synchronousHandler: handler
         ) { request, _ in try handler(request) }
+    }
+
+    /// Adds a route answered on the engine's loop when `fromMemory` has its answer (a cache hit),
+    /// and by `handler` as a task otherwise (a miss that reads a store): the cache hits, which are
+    /// nearly all of a polled route's requests, pay no hand-off to a thread and back.
+    ///
+    /// ```swift
+    /// router.add("GET", "/v1/flags/{envKey}", fromMemory: { request in
+    ///     cache.answer(for: request)   // nil when the environment is not cached
+    /// }) { request in try definitions(request) }
+    /// ```
+    /// - Parameters:
+    ///   - method: the HTTP method, such as `GET`.
+    ///   - pattern: a path such as `/v1/projects/{writeKey}/settings`.
+    ///   - crossOrigin: which web pages may call it; none by default.
+    ///   - fromMemory: the answer when it can be given without waiting, else `nil`. It must never
+    ///     wait (no store read, no lock held long); it runs before the route's middleware, which
+    ///     then run around its answer as around a handler's, so it must depend only on the request
+    ///     as it arrived. The route runs as a task when a middleware around it can wait.
+    ///   - handler: what answers when `fromMemory` gives `nil`.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, crossOrigin: CrossOriginPolicy = .none,
+        fromMemory: @escaping MemoryAnswer, _ handler: @escaping HTTPHandler
+    ) {
+        add(method, pattern, crossOrigin: crossOrigin, execution: .task, handler)
+        routes[routes.count - 1].memoryAnswer = fromMemory
     }
 
     /// Adds a route answered by an asynchronous handler.

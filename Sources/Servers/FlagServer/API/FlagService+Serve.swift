@@ -11,12 +11,23 @@ extension FlagService {
         guard let served = try servedEnvironment(key) else {
             throw HTTPError(.notFound, "no flags are defined for environment \(key)")
         }
+        return Self.definitionsAnswer(served, to: request)
+    }
+
+    /// The definitions' answer when the environment is cached, on the engine's loop; `nil` sends
+    /// the request to `getDefinitions`, which reads the store.
+    func cachedDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse? {
+        let key = try environmentKey(request)
+        return served.lookup(key).entry.map { Self.definitionsAnswer($0, to: request) }
+    }
+
+    private static func definitionsAnswer(_ served: Served, to request: HTTPRequest) -> HTTPResponse {
         var headers = [("ETag", served.etag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
-        if let tags = request.header("if-none-match"), Self.matches(tags, served.etag) {
+        if let tags = request.header("if-none-match"), matches(tags, served.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.append(("Content-Type", "application/json"))
-        if let gzipped = served.gzipped, Self.acceptsGzip(request.header("accept-encoding")) {
+        if let gzipped = served.gzipped, acceptsGzip(request.header("accept-encoding")) {
             headers.append(("Content-Encoding", "gzip"))
             return HTTPResponse(status: 200, headers: headers, body: gzipped)
         }
