@@ -1,3 +1,4 @@
+import CBareHTTPPeer
 import CourierCore
 import CourierHTTP
 import FeatureFlags
@@ -198,5 +199,33 @@ struct FlagsBenchmark {
             bareGet.append(peer)
         }
         print(line("fetch → activate µs (p50)", median(activate), "µs", median(bareGet), "bare GET of the same URL"))
+        try pollDefinitions(url)
+    }
+
+    /// What clients polling for new definitions cost the server: wrk (32 connections) asking with
+    /// the current `ETag`, every answer a 304 from the cached document, beside the bare C server's
+    /// small GET in the same minute.
+    private func pollDefinitions(_ url: String) throws {
+        let etag = try runBlocking { () -> String in
+            let response = try await HTTPClient(timeout: .seconds(10)).send("GET", url)
+            guard let etag = response.header("etag") else { throw BenchError("the definitions had no ETag") }
+            return etag
+        }
+        let wrk = Wrk(connections: 32, seconds: 5)
+        var polls: [Double] = [], bare: [Double] = []
+        for _ in 0..<runs {
+            let poll = try wrk.run(url, script: nil, path: "", headers: ["If-None-Match: \(etag)"])
+            let port = bare_http_peer_start(0)
+            guard port > 0 else { throw BenchError("the bare libwebsockets server did not start") }
+            defer { bare_http_peer_stop() }
+            let peer = try wrk.run("http://127.0.0.1:\(port)", script: nil, path: "/small")
+            // wrk counts any answer other than 2xx or 3xx: none may come.
+            guard poll.requests > 0, poll.errors == 0, peer.errors == 0 else {
+                throw BenchError("\(poll.errors) polls were answered with an error")
+            }
+            polls.append(poll.requestsPerSecond)
+            bare.append(peer.requestsPerSecond)
+        }
+        print(line("definitions polled (304)", median(polls), "req/s", median(bare), "bare lws in C, small GET"))
     }
 }

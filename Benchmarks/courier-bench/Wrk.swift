@@ -16,12 +16,13 @@ struct Wrk {
     }
 
     /// Runs wrk against `baseURL`, with a Lua `script` given `path` as its argument (or a plain
-    /// GET of `path` without a script).
-    func run(_ baseURL: String, script: String?, path: String) throws -> Result {
+    /// GET of `path` without a script), sending `headers` (`Name: value`) on every request.
+    func run(_ baseURL: String, script: String?, path: String, headers: [String] = []) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("wrk is not installed (apt-get install wrk, or run scripts/bootstrap)")
         }
         var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
+        for header in headers { arguments += ["-H", header] }
         if let script {
             arguments += ["-s", script, baseURL, "--", path]
         } else {
