@@ -22,7 +22,12 @@ import time
 os.environ.setdefault("SE_OFFLINE", "true")
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoAlertPresentException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -32,6 +37,18 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 BASE, TOKEN, WRITE_KEY, CLI, WORK = sys.argv[1:6]
 EMPTY_KEY = WRITE_KEY + "-empty"  # the test's server accepts it too; nothing is sent with it
 HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def click_link(wait, text):
+    """Clicks the link `text` once the page shows it, finding it afresh if the page re-renders the
+    list it is in between finding and clicking (a live list refreshes as its data arrives)."""
+    def attempt(d):
+        try:
+            d.find_element(By.LINK_TEXT, text).click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    wait.until(attempt)
 
 
 def step(name):
@@ -163,7 +180,7 @@ def run(driver, wait):
     assert driver.find_elements(By.CSS_SELECTOR, "#sources-table svg.chart-svg text.x-label"), "no time axis"
 
     step("a source with no events says so in its debugger and volume")
-    driver.find_element(By.LINK_TEXT, EMPTY_KEY).click()
+    click_link(wait, EMPTY_KEY)
     wait.until(lambda d: visible(d, "source-view"))
     wait.until(lambda d: "no events stored for this source" in d.find_element(By.ID, "stream-status").text)
     wait.until(lambda d: d.find_element(By.ID, "volume-empty").text == "No events in the last day for this source.")
@@ -171,9 +188,8 @@ def run(driver, wait):
     assert driver.find_elements(By.CSS_SELECTOR, "#event-list button") == []
 
     step("the live debugger opens with the event stored before, its user and properties")
-    driver.find_element(By.LINK_TEXT, "All sources").click()
-    wait.until(lambda d: d.find_elements(By.LINK_TEXT, WRITE_KEY))
-    driver.find_element(By.LINK_TEXT, WRITE_KEY).click()
+    click_link(wait, "All sources")
+    click_link(wait, WRITE_KEY)
     wait.until(lambda d: visible(d, "source-view"))
     wait.until(lambda d: "Live" in d.find_element(By.ID, "stream-status").text)
     wait.until(lambda d: event_buttons(d, "Stored Before Open"))
