@@ -154,7 +154,8 @@ enum ServerCommand {
         http.maximumBodyBytes = configuration.maximumBatchBytes * 2
         http.maximumDecompressedBodyBytes = configuration.maximumBatchBytes + 1
         if options.accessLog {
-            http.accessLog = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            // Written from a thread of its own: a loop never waits on standard error.
+            http.accessLog = AccessLogWriter(fileDescriptor: STDERR_FILENO).append
         }
         let server = HTTPServer(
             configuration: http, router: router, metrics: metrics,

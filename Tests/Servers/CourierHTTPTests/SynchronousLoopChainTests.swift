@@ -255,6 +255,8 @@ struct SynchronousLoopChainTests {
         #expect(server.metrics.count(method: "GET", route: "/memory/{key}") == 3)
         let inProcess = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/memory/miss"))
         #expect(inProcess.body == Array("from the handler".utf8))
+        let inProcessHit = await server.respondInProcess(to: HTTPRequest(method: .get, path: "/memory/hit"))
+        #expect(inProcessHit.body == Array("from memory".utf8))
         await server.shutdown(deadline: .zero)
     }
 }
