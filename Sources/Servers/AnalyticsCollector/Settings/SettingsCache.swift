@@ -97,15 +97,20 @@ final class SettingsCache: Sendable {
 
     /// Caches a store read: a project's settings, or that the key is unknown.
     private func remember(_ settings: ProjectSettings?, for writeKey: String, at now: UInt64) {
-        state.withLock { state in
+        // A full table is swapped out under the lock and freed after it, so a reader (the
+        // engine's loop answers cached settings) never waits while 100,000 entries are freed.
+        let discarded = state.withLock { state -> (known: [String: Entry], unknown: [String: UInt64]) in
+            var discarded: (known: [String: Entry], unknown: [String: UInt64]) = ([:], [:])
             if let settings {
-                if state.known.count >= Self.maximumKnownProjects { state.known.removeAll() }
+                if state.known.count >= Self.maximumKnownProjects { swap(&discarded.known, &state.known) }
                 state.known[writeKey] = Entry(settings: settings, readAt: now)
                 state.unknown[writeKey] = nil
             } else {
-                if state.unknown.count >= Self.maximumUnknownKeys { state.unknown.removeAll() }
+                if state.unknown.count >= Self.maximumUnknownKeys { swap(&discarded.unknown, &state.unknown) }
                 state.unknown[writeKey] = now
             }
+            return discarded
         }
+        _ = discarded
     }
 }
