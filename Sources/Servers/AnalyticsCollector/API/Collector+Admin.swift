@@ -4,18 +4,21 @@ import CourierHTTP
 extension Collector {
     /// `GET /v1/projects/{writeKey}/settings`: the remote configuration SDKs fetch.
     func getSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let key = request.pathParameters["writeKey"] ?? ""
-        guard WriteKey.isWellFormed(key) else { throw HTTPError(.notFound, "unknown write key") }
-        return try Self.settingsAnswer(try settingsCache.settings(writeKey: key))
+        try Self.settingsAnswer(try settingsCache.settings(writeKey: try Self.settingsKey(request)))
     }
 
     /// The settings' answer when the cache holds them (or knows the key is unknown), on the
     /// engine's loop; `nil` sends the request to `getSettings`, which reads the store.
     func cachedSettings(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse? {
+        guard let cached = settingsCache.cached(writeKey: try Self.settingsKey(request)) else { return nil }
+        return try Self.settingsAnswer(cached)
+    }
+
+    /// The write key in the path; a malformed one is answered as unknown.
+    private static func settingsKey(_ request: HTTPRequest) throws(HTTPError) -> String {
         let key = request.pathParameters["writeKey"] ?? ""
         guard WriteKey.isWellFormed(key) else { throw HTTPError(.notFound, "unknown write key") }
-        guard let cached = settingsCache.cached(writeKey: key) else { return nil }
-        return try Self.settingsAnswer(cached)
+        return key
     }
 
     private static func settingsAnswer(_ settings: ProjectSettings?) throws(HTTPError) -> HTTPResponse {

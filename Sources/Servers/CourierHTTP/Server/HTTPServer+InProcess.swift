@@ -15,10 +15,7 @@ extension HTTPServer {
         let tooLarge = request.body.count > configuration.maximumBodyBytes
         let started = DispatchTime.now().uptimeNanoseconds
         var response: HTTPResponse
-        if !tooLarge, case .found(let route, _) = match, let pipeline = route.loopPipeline,
-            let answered = responder.respondOnLoop(
-                to: request, match: match, route: route, pipeline: pipeline, startedAt: started)
-        {
+        if !tooLarge, let answered = responder.respondOnLoop(to: request, match: match, startedAt: started) {
             // As the engine runs it: the synchronous chain, with no task.
             response = answered
         } else {

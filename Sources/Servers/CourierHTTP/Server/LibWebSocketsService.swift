@@ -513,16 +513,15 @@ final class LibWebSocketsService: @unchecked Sendable {
         let started = exchange.started
         let match = exchange.match
         let responder = responder
-        if case .found(let route, _) = match, outcome == .complete {
+        if outcome == .complete {
             // Nothing in its chain waits: answered in this callback, with no task (unless the
             // route's answer is not in memory).
-            if let pipeline = route.loopPipeline,
-                let response = responder.respondOnLoop(
-                    to: request, match: match, route: route, pipeline: pipeline, startedAt: started)
-            {
+            if let response = responder.respondOnLoop(to: request, match: match, startedAt: started) {
                 return answer(id, response, inCallback: true)
             }
-            if route.execution == .onLoop { return answerOnLoop(id, request: request, match: match, started: started) }
+            if case .found(let route, _) = match, route.execution == .onLoop {
+                return answerOnLoop(id, request: request, match: match, started: started)
+            }
         }
         // The handler runs as a task on the server's handler executor: one that awaits holds no
         // thread, and the loop goes on serving other connections meanwhile.

@@ -112,12 +112,11 @@ struct Responder: Sendable {
         return await answer(request, context: context)
     }
 
-    /// Answers a request to `route`, which has a `loopPipeline`, by running it in the caller's
-    /// turn; `nil` when the route's `MemoryAnswer` has no answer (the route then runs as a task).
-    func respondOnLoop(
-        to request: HTTPRequest, match: Router.Match, route: Router.Route, pipeline: SynchronousHTTPResponder,
-        startedAt: UInt64
-    ) -> HTTPResponse? {
+    /// Answers a request whose body has been read whole by running its route's `loopPipeline` in
+    /// the caller's turn; `nil` when the route has none, or its `MemoryAnswer` has no answer (the
+    /// route then runs as a task).
+    func respondOnLoop(to request: HTTPRequest, match: Router.Match, startedAt: UInt64) -> HTTPResponse? {
+        guard case .found(let route, _) = match, let pipeline = route.loopPipeline else { return nil }
         let (request, preparedContext) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
         var context = preparedContext
         if let memory = route.memoryAnswer {
