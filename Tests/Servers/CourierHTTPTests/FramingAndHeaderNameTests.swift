@@ -26,4 +26,14 @@ struct FramingAndHeaderNameTests {
         #expect(response.header("x-option") == nil)
         #expect(response.header("x-optionz") == nil)
     }
+
+    @Test(arguments: [
+        ("X-Name", "plain", true), ("X-Name", "caf\u{e9} \t tab", true), ("X-Name", "", true),
+        ("X-Name", "a\r\nSet-Cookie: x=1", false), ("X-Name", "a\nb", false), ("X-Name", "a\u{0}b", false),
+        ("", "v", false), ("X Name", "v", false), ("X-Name:", "v", false), ("X-N\u{e9}", "v", false),
+        ("X-\u{7F}", "v", false),
+    ])
+    func answerHeadersWithControlBytesOrBadNamesAreRefused(name: String, value: String, safe: Bool) {
+        #expect(Responder.headersAreSafe([("Content-Type", "text/plain"), (name, value)]) == safe)
+    }
 }

@@ -26,6 +26,10 @@ enum LibWebSocketsHeaders {
     /// header or a client-side slot, and their names in lowercase without the colon.
     private static let names: [(lws_token_indexes, String)] = headerSlots()
 
+    /// The slots of `names`, apart: the scan of every slot for each request reads these and
+    /// touches a name (a reference count) only for a header that is there.
+    private static let slotTokens: [lws_token_indexes] = names.map(\.0)
+
     private static func headerSlots() -> [(lws_token_indexes, String)] {
         var slots: [(lws_token_indexes, String)] = []
         for index in 0..<WSI_TOKEN_COUNT.rawValue {
@@ -78,14 +82,18 @@ enum LibWebSocketsHeaders {
     /// Every known header present, names lowercased, a repeated one joined with `, `.
     static func all(_ wsi: OpaquePointer, extraNames: [String] = []) -> [String: String] {
         var headers: [String: String] = [:]
-        for (token, name) in names {
-            let total = Int(lws_hdr_total_length(wsi, token))
-            guard total > 0 else { continue }
-            if lws_hdr_fragment_length(wsi, token, 1) <= 0 {
-                // One line (nearly always): copied straight into its string.
-                if let value = copy(wsi, token, length: total) { headers[name] = value }
-            } else {
-                headers[name] = fragments(wsi, token).joined(separator: ", ")
+        slotTokens.withUnsafeBufferPointer { tokens in
+            for index in tokens.indices {
+                let token = tokens[index]
+                let total = Int(lws_hdr_total_length(wsi, token))
+                guard total > 0 else { continue }
+                let name = names[index].1
+                if lws_hdr_fragment_length(wsi, token, 1) <= 0 {
+                    // One line (nearly always): copied straight into its string.
+                    if let value = copy(wsi, token, length: total) { headers[name] = value }
+                } else {
+                    headers[name] = fragments(wsi, token).joined(separator: ", ")
+                }
             }
         }
         lookUp(customKeys, in: wsi, into: &headers)
@@ -103,11 +111,16 @@ enum LibWebSocketsHeaders {
     private static func lookUp(
         _ keys: [(name: String, key: [CChar])], in wsi: OpaquePointer, into headers: inout [String: String]
     ) {
-        for (name, key) in keys {
-            // Asking lws first: most requests carry none of these, and then no name is hashed.
+        for index in keys.indices {
+            // Asking lws first: most requests carry none of these, and then no name is hashed
+            // (nor any element of `keys` copied).
+            let length = keys[index].key.withUnsafeBufferPointer { key in
+                Int(lws_hdr_custom_length(wsi, key.baseAddress, Int32(key.count - 1)))
+            }
+            guard length >= 0 else { continue }
+            let (name, key) = keys[index]
             let keyLength = Int32(key.count - 1)
-            let length = Int(lws_hdr_custom_length(wsi, key, keyLength))
-            guard length >= 0, headers[name] == nil else { continue }
+            guard headers[name] == nil else { continue }
             let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
                 let n = lws_hdr_custom_copy(wsi, buffer.baseAddress, Int32(buffer.count), key, keyLength)
                 return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil

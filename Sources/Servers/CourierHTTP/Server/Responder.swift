@@ -225,10 +225,10 @@ struct Responder: Sendable {
 
     static func headersAreSafe(_ headers: [(String, String)]) -> Bool {
         for (name, value) in headers {
-            if name.isEmpty || name.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: ":") }) {
+            if name.isEmpty || name.utf8.containsByte(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: ":") }) {
                 return false
             }
-            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return false }
+            if value.utf8.containsByte(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return false }
         }
         return true
     }
@@ -255,5 +255,14 @@ struct ServerGuardMiddleware: SynchronousHTTPMiddleware {
         if lifecycle.isDraining {
             throw HTTPError(.unavailable, "the server is stopping; retry shortly", headers: [("Retry-After", "1")])
         }
+    }
+}
+
+extension String.UTF8View {
+    /// `contains(where:)` over the string's bytes in place when they are contiguous (a native
+    /// string), without the view's index arithmetic per byte.
+    fileprivate func containsByte(where test: (UInt8) -> Bool) -> Bool {
+        if let found = withContiguousStorageIfAvailable({ $0.contains(where: test) }) { return found }
+        return contains(where: test)
     }
 }

@@ -28,38 +28,6 @@ public enum CrossOriginPolicy: Sendable, Equatable {
 /// Built (mutably) before the server starts; the server then works from an immutable copy.
 /// Routes may be added in groups that share a path prefix and middleware (`group(_:middleware:_:)`).
 public struct Router: Sendable {
-    struct Route: Sendable {
-        let method: HTTPMethod
-        let pattern: String
-        let segments: [Segment]
-        let crossOrigin: CrossOriginPolicy
-        let body: RequestBodyMode
-        /// Where the route's middleware and handler run.
-        var execution: RouteExecution = .task
-        /// The middleware of the groups the route was added in, outermost first.
-        let middleware: [any HTTPMiddleware]
-        let handler: AsyncHTTPHandler
-        /// The handler as added, when it was added as a synchronous `HTTPHandler`.
-        var synchronousHandler: HTTPHandler? = nil
-        /// Set for a route answered on the loop when its answer is in memory.
-        var memoryAnswer: MemoryAnswer? = nil
-        /// Set for a route that upgrades to a WebSocket (`webSocket(_:…)`).
-        var webSocket: WebSocketRoute? = nil
-        /// The path a route without parameters matches (`/a/b`), compared whole with a request's.
-        var literalPath: String? = nil
-        /// The route's group middleware, body layer and handler, chained once when the server's
-        /// `Responder` is built (`nil` before), so a request allocates no closure per layer.
-        var pipeline: HTTPResponder? = nil
-        /// For an `.onLoop` route with a synchronous handler and no middleware that can wait: its
-        /// whole chain (the server's layers, its groups', the body layer, the handler) as plain
-        /// calls, run in the loop's callback (`Responder.respondOnLoop`). Set when the server's
-        /// `Responder` is built (in `HTTPServer.init`).
-        var loopPipeline: SynchronousHTTPResponder? = nil
-        /// The route's metrics series for requests of its own method, found when the server's
-        /// `Responder` is built.
-        var metricsSeries: HTTPMetrics.SeriesBox? = nil
-    }
-
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)

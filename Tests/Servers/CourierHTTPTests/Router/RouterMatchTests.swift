@@ -63,4 +63,20 @@ struct RouterMatchTests {
     func plainPathsAreTheOnesWithoutEmptySegments(path: String, plain: Bool) {
         #expect(Router.isPlain(path) == plain)
     }
+
+    /// A route's fields share one box between copies: a field set on a copy (as each server's
+    /// responder sets its chains and metrics series on its own copy of the router) must leave
+    /// the other copies as they were.
+    @Test func aFieldSetOnACopiedRouteLeavesTheOtherCopies() {
+        let original = router()
+        var copy = original
+        copy.routes[0].memoryAnswer = { _ in .text("from memory") }
+        copy.routes[0].loopPipeline = { _, _ in .text("loop") }
+        #expect(original.routes[0].memoryAnswer == nil)
+        #expect(original.routes[0].loopPipeline == nil)
+        #expect(copy.routes[0].memoryAnswer != nil)
+        #expect(copy.routes[0].loopPipeline != nil)
+        #expect(copy.routes[0].pattern == "/", "the fields not set are kept")
+        #expect(copy.routes[1].loopPipeline == nil)
+    }
 }
