@@ -102,7 +102,7 @@ struct MessengerServerBenchmark {
                             guard case .text(let text) = message, let id = DeliveryFrames.integer(after: "id", in: text)
                             else { continue }
                             try? socket.outbound.sendNow(.text("{\"type\":\"response\",\"id\":\(id),\"status\":200}"))
-                            guard text.contains(#""path":"/api/v1/message""#) else { continue }
+                            guard DeliveryFrames.contains(#""path":"/api/v1/message""#, in: text) else { continue }
                             latencies.delivered.add(1, ordering: .relaxed)
                             if index == 0, let sent = DeliveryFrames.integer(after: "timestamp", in: text) {
                                 latencies.add(DispatchTime.now().uptimeNanoseconds - UInt64(sent))
@@ -137,7 +137,8 @@ struct MessengerServerBenchmark {
                                     id: requestId, account: bob.accountId, envelopes: envelopes,
                                     timestamp: DispatchTime.now().uptimeNanoseconds)
                                 try await openSenders[sender].outbound.send(text: request)
-                                guard case .text(let text)? = await frames?.next(), text.contains(#""status":200"#)
+                                guard case .text(let text)? = await frames?.next(),
+                                    DeliveryFrames.contains(#""status":200"#, in: text)
                                 else { throw BenchError("a send on the socket was not answered 200") }
                                 continue
                             }
