@@ -1,5 +1,10 @@
 import CourierCore
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the routing load generator sends and reads on the delivery socket, built and read without
 /// JSON trees, so that the generator, which shares the two cores with the server, spends little
