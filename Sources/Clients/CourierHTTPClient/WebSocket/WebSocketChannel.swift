@@ -186,36 +186,41 @@ package final class WebSocketChannel: Sendable {
     /// - Returns: whether to go on reading the socket (`false`: the buffer is full; the channel
     ///   calls `resumeReading` once the reader has taken half of it).
     package func received(_ message: WebSocketMessage) -> Bool {
-        state.withLock { state -> Bool in
-            if let reader = state.inbound.offer(message) {
-                reader.resume(returning: message)
-                return true
-            }
+        let (reader, goOn) = state.withLock { state -> (CheckedContinuation<WebSocketMessage?, Never>?, Bool) in
+            if let reader = state.inbound.offer(message) { return (reader, true) }
             if state.inbound.count >= configuration.maximumBufferedMessages {
                 state.readingPaused = true
-                return false
+                return (nil, false)
             }
-            return true
+            return (nil, true)
         }
+        // Resumed after the lock: resuming schedules the reader's task, which can wake a thread,
+        // and the reader's next `nextInbound` would spin on the lock meanwhile.
+        reader?.resume(returning: message)
+        return goOn
     }
 
     /// The next thing to write, if any; room it frees lets waiting senders in.
     package func nextOutgoing() -> Outgoing? {
-        state.withLock { state -> Outgoing? in
-            guard let next = state.outbound.pop() else { return nil }
+        let (next, admitted) = state.withLock { state -> (Outgoing?, [CheckedContinuation<Void, any Error>]) in
+            guard let next = state.outbound.pop() else { return (nil, []) }
             if case .message(let message) = next { state.queuedBytes -= message.byteCount }
+            var admitted: [CheckedContinuation<Void, any Error>] = []
             while let first = state.senders.first,
                 state.queuedBytes + first.message.byteCount <= configuration.maximumQueuedBytes
             {
                 state.senders.removeFirst()
                 state.outbound.append(.message(first.message))
                 state.queuedBytes += first.message.byteCount
-                first.continuation.resume()
+                admitted.append(first.continuation)
             }
             // The queue moved: a sender still waiting starts its wait afresh.
             state.stalledSince = state.senders.isEmpty ? nil : now()
-            return next
+            return (next, admitted)
         }
+        // Their messages are queued in order already; the senders are resumed outside the lock.
+        for sender in admitted { sender.resume() }
+        return next
     }
 
     /// Whether something waits to be written.
