@@ -21,6 +21,15 @@
         private var stopDeadline: UInt64?
         /// How long a close this side started may take before lws drops the connection.
         private static let closeGraceSeconds: Int32 = 5
+        /// Each connection's retry and idle policy: no lws validity checks (never freed; lws keeps
+        /// the pointer). The loop's tick pings and closes idle sockets itself; lws's default (a
+        /// ping after 300 s, a hangup at 310 s) kept a timer per connection in one sorted list,
+        /// moved with a walk of the whole list on every ping received.
+        nonisolated(unsafe) static let withoutValidityChecks: UnsafePointer<lws_retry_bo_t> = {
+            let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+            policy.initialize(to: lws_retry_bo_t())
+            return UnsafePointer(policy)
+        }()
 
         init(loop: OpaquePointer, configuration: WebSocketClientConfiguration) {
             self.loop = loop
@@ -198,6 +207,7 @@
             info.origin = origin.flatMap { UnsafePointer($0) }
             info.local_protocol_name = UnsafePointer(name)
             info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(id))
+            info.retry_and_idle_policy = Self.withoutValidityChecks
             // lws may report a failure (CLIENT_CONNECTION_ERROR) before this returns.
             let wsi = lws_client_connect_via_info(&info)
             if let wsi, connections[id] != nil {
