@@ -152,10 +152,15 @@ package final class WebSocketChannel: Sendable {
     /// The next inbound message, or `nil` once the socket has ended (or the reading task is
     /// cancelled).
     package func nextInbound() async -> WebSocketMessage? {
-        if Task.isCancelled { return nil }
-        return await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
                 let resume = state.withLock { state -> Bool in
+                    // Checked under the lock: a cancellation that lands before it finds nothing
+                    // parked in `onCancel` (which takes the lock too), and must not park here.
+                    if Task.isCancelled {
+                        continuation.resume(returning: nil)
+                        return false
+                    }
                     if let message = state.inbound.take() {
                         continuation.resume(returning: message)
                         if state.readingPaused, state.inbound.count <= configuration.maximumBufferedMessages / 2 {

@@ -143,6 +143,21 @@ struct WebSocketChannelTests {
         #expect(await reader.value == nil)
     }
 
+    /// The cancellation check sits under the channel's lock with the parking: a reader whose task
+    /// is already cancelled (as one cancelled between an earlier check and the lock would be) gets
+    /// `nil` at once, is never parked, and leaves the buffered message for the next reader.
+    @Test func aReaderCancelledBeforeItTakesTheLockIsNotParked() async {
+        let channel = channel()
+        #expect(channel.received(.text("kept")))
+        let reader = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await channel.nextInbound()
+        }
+        #expect(await reader.value == nil)
+        #expect(!channel.hasWaitingReader)
+        #expect(await channel.nextInbound() == .text("kept"))
+    }
+
     @Test func aLongReasonIsCutAtACharacterBoundary() {
         let close = WebSocketClose(.normalClosure, reason: String(repeating: "é", count: 100))
         #expect(close.payload.count == 2 + 122)
