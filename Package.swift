@@ -63,6 +63,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // glibc's allocator controls (mallopt, malloc_trim), set by the server executables only.
+        .systemLibrary(name: "CMalloc", path: "Sources/System/CMalloc", providers: [.apt(["libc6-dev"])]),
         .systemLibrary(
             name: "CNATS", path: "Sources/System/CNATS", pkgConfig: "libnats",
             providers: [.apt(["libnats-dev"]), .brew(["cnats"])]),
@@ -106,7 +108,7 @@ let package = Package(
         // The server side: router, middleware, the libwebsockets engine, WebSocket routes.
         .target(
             name: "CourierHTTP",
-            dependencies: ["CourierCore", "CourierHTTPClient", "CourierCrypto", "CLibWebSockets"],
+            dependencies: ["CourierCore", "CourierHTTPClient", "CourierCrypto", "CLibWebSockets", "CMalloc"],
             path: "Sources/Servers/CourierHTTP"),
         .target(
             name: "Analytics", dependencies: ["CourierCore"], path: "Sources/Clients/Analytics",
