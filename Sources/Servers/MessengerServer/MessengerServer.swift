@@ -31,6 +31,8 @@ public final class MessengerServer: Sendable {
     /// push bookkeeping), so they never hold a thread of Swift's cooperative pool.
     let storeQueues = BlockingQueues(label: "courier.messenger.store", count: 4)
     let envelopesStored = Atomic<Int>(0)
+    /// Envelopes queued on a caught-up socket at their commit (`handOverAtCommit`).
+    let envelopesHandedOver = Atomic<Int>(0)
     let presence = PresenceCounters()
 
     /// Creates a server.
@@ -73,6 +75,29 @@ public final class MessengerServer: Sendable {
             lifetime: configuration.provisioningSocketLifetime)
         // Publishes may have been lost while the bus was away: every socket reads again.
         bus.onReconnect { [hub] in hub.wakeAll() }
+        (store as? any MessengerDatabaseStore)?.batcher.onCommitted { [weak self] group in
+            self?.handOverAtCommit(group)
+        }
+    }
+
+    /// On the send committer, after a group's commit and before its sends are answered: each
+    /// new envelope whose device has a socket here goes to that socket's session, in commit
+    /// order, so a caught-up socket gets it with no wake-up, task or mailbox read. Only stores
+    /// that fill `storedEntries` (SQLite, the mailbox's only writer) take part; on PostgreSQL,
+    /// where other instances write the same mailboxes, devices are woken as before.
+    func handOverAtCommit(_ group: [SendBatcher.Pending]) {
+        var handedOver = 0
+        for pending in group where !pending.storedEntries.isEmpty {
+            let accountId = pending.message.destinationAccount
+            for (deviceId, entry) in pending.storedEntries {
+                guard let session = hub.session(for: AuthenticatedDevice(accountId: accountId, deviceId: deviceId)),
+                    session.isOpen
+                else { continue }
+                if session.handOver(entry) { handedOver += 1 }
+                pending.deliveredHere.insert(deviceId)
+            }
+        }
+        if handedOver > 0 { envelopesHandedOver.add(handedOver, ordering: .relaxed) }
     }
 
     /// Adds the messenger's routes to `router`, in one group whose error bodies also carry `code`
@@ -131,6 +156,9 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_envelopes_stored_total Envelopes stored in device mailboxes.
         # TYPE courier_messenger_envelopes_stored_total counter
         courier_messenger_envelopes_stored_total \(envelopesStored.load(ordering: .relaxed))
+        # HELP courier_messenger_envelopes_handed_over_total Envelopes queued on a caught-up socket at their commit, with no mailbox read.
+        # TYPE courier_messenger_envelopes_handed_over_total counter
+        courier_messenger_envelopes_handed_over_total \(envelopesHandedOver.load(ordering: .relaxed))
         # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)

@@ -182,10 +182,7 @@ import Testing
     @Test(arguments: StoreBackend.allCases) func aMailboxLargerThanTheWindowFlowsAsAcksComeBack(backend: StoreBackend)
         async throws
     {
-        let harness = try await MessengerHarness(backend: backend) {
-            $0.deliveryWindow = 4
-            $0.sendRate = nil
-        }
+        let harness = try await MessengerHarness.withWindowOfFour(backend: backend)
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()

@@ -56,6 +56,14 @@ final class MessengerHarness: Sendable {
         try server.start()
     }
 
+    /// A harness whose sockets take at most four unacknowledged envelopes, with no send rate.
+    static func withWindowOfFour(backend: StoreBackend) async throws -> MessengerHarness {
+        try await MessengerHarness(backend: backend) {
+            $0.deliveryWindow = 4
+            $0.sendRate = nil
+        }
+    }
+
     var baseURL: String { server.baseURL }
 
     func stop() { inBackground { [server] in server.stop(deadline: .zero) } }

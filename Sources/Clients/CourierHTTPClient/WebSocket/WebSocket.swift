@@ -65,6 +65,12 @@ public struct WebSocketOutbound: Sendable {
     /// - Throws: `WebSocketError` `closed` or `slowReader`.
     public func sendNow(_ message: WebSocketMessage) throws { try channel.sendNow(message) }
 
+    /// Queues `message` if the queue has room for it now, without waiting and without counting
+    /// the peer as a slow reader when it has not: for a caller that has another way to deliver
+    /// it later (the messenger's mailbox).
+    /// - Returns: whether it was queued (`false` also once the socket is closing).
+    public func sendIfRoom(_ message: WebSocketMessage) -> Bool { channel.sendIfRoom(message) }
+
     /// Closes the socket after what is already queued.
     /// - Parameters:
     ///   - code: the close code; 1000 by default.

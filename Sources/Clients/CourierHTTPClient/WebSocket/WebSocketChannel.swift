@@ -48,6 +48,17 @@ package final class WebSocketChannel: Sendable {
         /// How the connection ended, once it has.
         var ended: WebSocketClose?
         var endWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
+
+        /// Queues `message` (`size` bytes) when no sender waits and it fits under `limit`.
+        /// - Returns: `nil` when it did not fit; else whether the queue was empty before it (the
+        ///   engine must then be woken).
+        mutating func queueIfRoom(_ message: WebSocketMessage, size: Int, limit: Int) -> Bool? {
+            guard senders.isEmpty, queuedBytes + size <= limit else { return nil }
+            let wasEmpty = outbound.isEmpty
+            outbound.append(.message(message))
+            queuedBytes += size
+            return wasEmpty
+        }
     }
 
     package let configuration: WebSocketConfiguration
@@ -81,10 +92,7 @@ package final class WebSocketChannel: Sendable {
                     continuation.resume(throwing: Self.closedError(close))
                     return false
                 }
-                if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
-                    let wasEmpty = state.outbound.isEmpty
-                    state.outbound.append(.message(message))
-                    state.queuedBytes += size
+                if let wasEmpty = state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes) {
                     continuation.resume()
                     return wasEmpty
                 }
@@ -102,10 +110,7 @@ package final class WebSocketChannel: Sendable {
         let size = message.byteCount
         let (wake, error) = state.withLock { state -> (Bool, WebSocketError?) in
             if let close = state.closing ?? state.ended { return (false, Self.closedError(close)) }
-            if state.senders.isEmpty, state.queuedBytes + size <= configuration.maximumQueuedBytes {
-                let wasEmpty = state.outbound.isEmpty
-                state.outbound.append(.message(message))
-                state.queuedBytes += size
+            if let wasEmpty = state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes) {
                 return (wasEmpty, nil)
             }
             Self.cutOffSlowReader(&state)
@@ -113,6 +118,18 @@ package final class WebSocketChannel: Sendable {
         }
         if wake { transport.wantsToWrite() }
         if let error { throw error }
+    }
+
+    /// Queues `message` if it fits now (no sender waiting, room in the queue) and tells whether
+    /// it did; a message that does not fit, or a closing socket, leaves everything as it was.
+    package func sendIfRoom(_ message: WebSocketMessage) -> Bool {
+        let size = message.byteCount
+        let wake = state.withLock { state -> Bool? in
+            guard state.closing == nil, state.ended == nil else { return nil }
+            return state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes)
+        }
+        if wake == true { transport.wantsToWrite() }
+        return wake != nil
     }
 
     /// Queues a close after what is already queued; senders still waiting fail with `closed`.

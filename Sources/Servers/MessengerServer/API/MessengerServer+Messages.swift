@@ -31,10 +31,12 @@ extension MessengerServer {
     }
 
     /// Checks a `PUT /v1/messages/{account}` (the sender's rate, the body) and queues its send
-    /// behind those queued before it, without waiting for the commit. `socketDevice` and
-    /// `socketDestination` are set when the send came over the delivery socket.
+    /// behind those queued before it, without waiting for the commit. `socketDevice`,
+    /// `socketDestination` and `socketBody` (the frame's `body`, already parsed) are set when the
+    /// send came over the delivery socket; the request's own body is read otherwise.
     func queueSend(
-        _ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil, to socketDestination: String? = nil
+        _ request: HTTPRequest, from socketDevice: AuthenticatedDevice? = nil, to socketDestination: String? = nil,
+        socketBody: JSONValue? = nil
     ) throws(HTTPError) -> QueuedMessage {
         let sender: AuthenticatedDevice
         if let socketDevice { sender = socketDevice } else { sender = try device(request) }
@@ -43,7 +45,7 @@ extension MessengerServer {
         else {
             throw HTTPError.badRequest("name the destination account")
         }
-        let body = try RequestJSON(request)
+        let body = try socketDevice == nil ? RequestJSON(request) : RequestJSON(parsed: socketBody)
         let clientMessageId = try body.string("clientMessageId", maximumBytes: 64)
         let conversationId = try body.string("conversationId", maximumBytes: 128)
         let timestamp = try body.int("timestamp", in: 0...Int64.max)
@@ -91,7 +93,7 @@ extension MessengerServer {
         switch outcome {
         case .stored(let serverSeq, let mailboxIds):
             envelopesStored.add(mailboxIds.count, ordering: .relaxed)
-            delivered(to: destination, devices: mailboxIds.keys.sorted())
+            delivered(to: destination, devices: mailboxIds.keys.sorted(), handedOver: message.queued.deliveredHere)
             return .json(["serverSeq": .int(serverSeq), "duplicate": false])
         case .duplicate(let serverSeq):
             return .json(["serverSeq": .int(serverSeq), "duplicate": true])
@@ -111,18 +113,21 @@ extension MessengerServer {
         }
     }
 
-    /// Called after the send committed: wakes the devices whose socket is on this instance, asks
-    /// on the bus whether a socket elsewhere holds each of the others, and pushes to those no
-    /// socket answered for. The asking runs in a task of its own, so the sender's answer never
-    /// waits for the bus or a push.
+    /// Called after the send committed: counts the devices whose socket here was handed the
+    /// envelope at the commit (`handedOver`, see `handOverAtCommit`), wakes the other devices
+    /// whose socket is on this instance, asks on the bus whether a socket elsewhere holds each of
+    /// the others, and pushes to those no socket answered for. The asking runs in a task of its
+    /// own, so the sender's answer never waits for the bus or a push.
     ///
     /// A request that timed out or found the bus down pushes too: a push carries no content and
     /// is coalesced per device (`PushScheduler`), so a spurious one costs a wake-up, while a
     /// missing one leaves a message unseen.
-    private func delivered(to accountId: String, devices: [Int]) {
+    private func delivered(to accountId: String, devices: [Int], handedOver: Set<Int>) {
         var remote: [Int] = []
         for deviceId in devices {
-            if notifier.wakeIfHere(AuthenticatedDevice(accountId: accountId, deviceId: deviceId)) {
+            if handedOver.contains(deviceId) {
+                presence.recordLocal()
+            } else if notifier.wakeIfHere(AuthenticatedDevice(accountId: accountId, deviceId: deviceId)) {
                 presence.recordLocal()
             } else {
                 remote.append(deviceId)

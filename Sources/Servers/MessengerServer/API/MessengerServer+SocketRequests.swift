@@ -40,7 +40,7 @@ extension MessengerServer {
                 }
             case ("PUT", _) where request.path.hasPrefix("/v1/messages/"):
                 let account = String(request.path.dropFirst("/v1/messages/".count))
-                let queued = try queueSend(request, from: session.device, to: account)
+                let queued = try queueSend(request, from: session.device, to: account, socketBody: frame["body"])
                 await window.admit(
                     Task { [self] in
                         // Suspended, not blocking a thread: the store's queues stay free for
@@ -72,23 +72,29 @@ extension MessengerServer {
 
     /// Sends the response frame of request `id`.
     private static func respond(_ id: Int64, _ response: HTTPResponse, on session: DeliverySession) async {
-        var answer: [String: JSONValue] = [
-            "type": "response", "id": .int(id), "status": .int(Int64(response.status.code)),
-        ]
-        if !response.body.isEmpty, let body = try? JSONParser.parse(response.body) { answer["body"] = body }
-        try? await session.socket.outbound.send(.text(JSONWriter.string(.object(answer))))
+        try? await session.socket.outbound.send(.text(responseFrame(id, response)))
     }
 
-    /// A request frame as the HTTP request its route takes.
+    /// `{"type":"response","id":…,"status":…,"body":…}`. A JSON body (the routes' own, written by
+    /// `JSONWriter`) goes in as its bytes, not parsed and written again; any other body is left out.
+    static func responseFrame(_ id: Int64, _ response: HTTPResponse) -> String {
+        var frame = "{\"type\":\"response\",\"id\":\(id),\"status\":\(response.status.code)"
+        if !response.body.isEmpty, response.header("content-type")?.hasPrefix("application/json") == true {
+            frame += ",\"body\":"
+            frame += String(decoding: response.body, as: UTF8.self)
+        }
+        frame += "}"
+        return frame
+    }
+
+    /// A request frame as the HTTP request its route takes; a send's `body` goes to `queueSend`
+    /// as it was parsed with the frame.
     private static func socketRequest(_ frame: JSONValue) -> HTTPRequest {
         let verb = frame["verb"]?.stringValue ?? ""
         let target = frame["path"]?.stringValue ?? ""
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts.first.map(String.init) ?? ""
         let query = parts.count > 1 ? String(parts[1]) : ""
-        let body = frame["body"].map(JSONWriter.encode) ?? []
-        return HTTPRequest(
-            method: HTTPMethod(rawValue: verb), path: path, queryString: query,
-            headers: body.isEmpty ? [:] : ["content-type": "application/json"], body: body)
+        return HTTPRequest(method: HTTPMethod(rawValue: verb), path: path, queryString: query, headers: [:], body: [])
     }
 }

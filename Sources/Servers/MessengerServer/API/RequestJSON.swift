@@ -16,6 +16,14 @@ struct RequestJSON {
 
     init(value: JSONValue) { self.value = value }
 
+    /// A body that arrived already parsed (a socket request's `body`); `nil` when it is missing.
+    init(parsed: JSONValue?) throws(HTTPError) {
+        guard let parsed, parsed.objectValue != nil else {
+            throw HTTPError.badRequest("the body must be a JSON object")
+        }
+        value = parsed
+    }
+
     subscript(key: String) -> RequestJSON? { value[key].map(RequestJSON.init(value:)) }
 
     func string(_ key: String, maximumBytes: Int = 1_024) throws(HTTPError) -> String {

@@ -16,6 +16,9 @@ final class DeliverySession: Sendable {
         var passRunning = false
         var passAgain = false
         var sentQueueEmpty = false
+        /// The last pass read to the mailbox's end, and nothing has been refused since: an
+        /// envelope committed now is the next one this socket should get (`handOver`).
+        var caughtUp = false
         var ended = false
         var closed = false
         var watchdogArmed = false
@@ -99,6 +102,42 @@ final class DeliverySession: Sendable {
         if start { Task { await self.deliver() } }
     }
 
+    /// An envelope just committed for this device, offered by the send committer in mailbox
+    /// order (`SendBatcher.onCommitted`): queued on the socket at once when everything before it
+    /// has been sent here (no pass running, the last one read to the mailbox's end) and the
+    /// window and the socket's queue have room. Otherwise a pass reads it from the mailbox, and
+    /// no envelope goes out before an earlier one.
+    /// - Returns: whether it was queued here now.
+    @discardableResult
+    func handOver(_ entry: MailboxEntry) -> Bool {
+        let (sent, start) = state.withLock { state -> (Bool, Bool) in
+            if state.ended { return (false, false) }
+            if state.caughtUp, !state.passRunning, state.inFlight.count < window, entry.id > state.lastSentId,
+                socket.outbound.sendIfRoom(
+                    .text(DeliveryFrame.message(id: state.nextRequestId, envelope: entry.envelope)))
+            {
+                let id = state.claimRequestId()
+                state.inFlight[id] = entry.id
+                state.lastSentId = entry.id
+                return (true, false)
+            }
+            // Refused: until a pass has read past this envelope, later ones must wait for it too.
+            state.caughtUp = false
+            if state.passRunning {
+                state.passAgain = true
+                return (false, false)
+            }
+            state.passRunning = true
+            return (false, true)
+        }
+        if sent { watchUnacked() }
+        if start { Task { await self.deliver() } }
+        return sent
+    }
+
+    /// Whether the last pass read to the mailbox's end and none is running (tests wait for it).
+    var isCaughtUp: Bool { state.withLock { $0.caughtUp && !$0.passRunning } }
+
     /// Sends a control request (not an envelope) on the socket.
     func sendControl(_ frame: (Int64) -> String) {
         let id = state.withLock { $0.claimRequestId() }
@@ -155,6 +194,7 @@ final class DeliverySession: Sendable {
         while true {
             let (after, room) = state.withLock { ($0.lastSentId, window - $0.inFlight.count) }
             var entries: [MailboxEntry] = []
+            var readToEnd = false
             if room > 0 {
                 do {
                     let (store, device) = (store, device)
@@ -163,6 +203,7 @@ final class DeliverySession: Sendable {
                             accountId: device.accountId, deviceId: device.deviceId, afterId: after,
                             limit: min(room, 100))
                     }
+                    readToEnd = entries.count < min(room, 100)
                 } catch {
                     socket.outbound.close(.tryAgainLater, reason: "storage unavailable")
                     end()
@@ -204,6 +245,7 @@ final class DeliverySession: Sendable {
                     state.passAgain = false
                     return true
                 }
+                state.caughtUp = readToEnd
                 state.passRunning = false
                 return false
             }

@@ -13,6 +13,10 @@ public struct QueuedSend: Sendable {
         try pending.outcome().get()
     }
 
+    /// The destination's devices whose sockets here took the send at its commit (read once
+    /// `outcome()` or `committed()` has returned): they need no wake-up.
+    var deliveredHere: Set<Int> { pending.deliveredHere }
+
     /// Suspends until the send is committed (or refused), holding no thread meanwhile.
     public func committed() async -> Result<SendOutcome, MessengerStoreError> {
         await pending.committed()

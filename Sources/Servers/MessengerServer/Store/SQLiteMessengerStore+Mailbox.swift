@@ -12,6 +12,7 @@ extension SQLiteMessengerStore {
                     do {
                         pending.result = .success(try db.savepoint { db in try store(pending, in: db) })
                     } catch {
+                        pending.storedEntries = [:]
                         if db.isAutocommit { throw error }
                         pending.result = .failure(MessengerStoreError.wrapping(error))
                     }
@@ -19,7 +20,10 @@ extension SQLiteMessengerStore {
             }
         } catch {
             let failure = MessengerStoreError.wrapping(error)
-            for pending in batch { pending.result = .failure(failure) }
+            for pending in batch {
+                pending.result = .failure(failure)
+                pending.storedEntries = [:]
+            }
         }
     }
 
@@ -36,6 +40,12 @@ extension SQLiteMessengerStore {
                     .blob(envelope.bytes), .integer(pending.expiresAt),
                 ])
                 ids[envelope.deviceId] = db.lastInsertRowID
+                // When this store is the mailbox's only writer, ids come in commit order: the
+                // messenger may hand these rows to live sockets at the commit.
+                if isSoleMailboxWriter {
+                    pending.storedEntries[envelope.deviceId] = MailboxEntry(
+                        id: db.lastInsertRowID, envelope: envelope.bytes)
+                }
             }
             return ids
         }

@@ -9,11 +9,25 @@ import CourierCore
 public final class SQLiteMessengerStore: MessengerDatabaseStore {
     let pool: DatabasePool
     let batcher = SendBatcher()
+    /// The lock (`<path>-writer.lock`) that makes this object the only one writing the file's
+    /// mailbox, in this process or another; `nil` when another store holds it.
+    private let writerLock: FileLock?
+    /// Whether mailbox ids come only from this object's committer, in commit order (it holds
+    /// the writer lock, or the database is in memory): then the messenger may hand new
+    /// envelopes to live sockets at the commit (`SendBatcher.Pending.storedEntries`).
+    let isSoleMailboxWriter: Bool
 
     /// Opens (creating and migrating) the store at `path`; `:memory:` keeps it in memory.
     /// - Throws: `DatabaseError`.
     public init(path: String, options: Database.Options = .init()) throws {
         pool = try DatabasePool(path: path, options: options, migrator: SQLiteMessengerSchema.migrator)
+        if path == ":memory:" {
+            writerLock = nil
+            isSoleMailboxWriter = true
+        } else {
+            writerLock = try? FileLock(path: path + "-writer.lock")
+            isSoleMailboxWriter = writerLock != nil
+        }
     }
 
     /// Group commits of sends so far (one transaction each, however many sends it held).

@@ -13,12 +13,20 @@ import Synchronization
 /// queued behind them.
 final class SendBatcher: Sendable {
     final class Pending: @unchecked Sendable {
-        // `result` is written by the commit on the batcher's queue before `finish()`, and read
-        // by waiters only through `finish()`'s hand-over.
+        // `result`, `storedEntries` and `deliveredHere` are written on the batcher's queue (by the
+        // commit and the `onCommitted` handler) before `finish()`, and read by waiters only
+        // through `finish()`'s hand-over.
         let message: OutgoingMessage
         let receivedAt: Int64
         let expiresAt: Int64
         var result: Result<SendOutcome, MessengerStoreError>?
+        /// The mailbox rows the commit wrote, by device, when the store is the mailbox's only
+        /// writer and gives ids in commit order (`SQLiteMessengerStore.isSoleMailboxWriter`);
+        /// empty otherwise (PostgreSQL, where other instances write the same mailboxes).
+        var storedEntries: [Int: MailboxEntry] = [:]
+        /// The devices whose sockets on this instance took the send (or will read it) without a
+        /// wake-up: set by `onCommitted`'s handler before the send is answered.
+        var deliveredHere: Set<Int> = []
         private let settled = Mutex<Settled>(Settled())
         private let done = DispatchSemaphore(value: 0)
 
@@ -76,6 +84,14 @@ final class SendBatcher: Sendable {
     }
 
     private let queue = Mutex<Queue>(Queue())
+    private enum CommittedHandler {
+        case none
+        case one(@Sendable ([Pending]) -> Void)
+        /// A second server registered on the same store: no handler runs.
+        case shared
+    }
+
+    private let committedHandler = Mutex<CommittedHandler>(.none)
     private let committer = DispatchQueue(label: "courier.messenger.send-commit")
     private let groups = Atomic<Int>(0)
 
@@ -84,6 +100,17 @@ final class SendBatcher: Sendable {
     var groupCommits: Int { groups.load(ordering: .relaxed) }
     /// The most sends one transaction holds.
     let maximumBatch = 256
+
+    /// Runs `handler` on the committer after each group's commit, before any send of the group
+    /// is answered, with the group in commit order (the messenger hands new envelopes straight
+    /// to live sockets there). For one server per store: a second registration turns handlers
+    /// off for good, since each server would hand envelopes only to its own sockets while the
+    /// other's answers skipped their wake-ups (two instances over one store object, in tests).
+    func onCommitted(_ handler: @escaping @Sendable ([Pending]) -> Void) {
+        committedHandler.withLock { current in
+            if case .none = current { current = .one(handler) } else { current = .shared }
+        }
+    }
 
     /// Stores `pending` with whatever else is queued; blocks until it is committed.
     func submit(_ pending: Pending, commit: @escaping @Sendable ([Pending]) -> Void) -> Result<
@@ -116,6 +143,7 @@ final class SendBatcher: Sendable {
             guard !batch.isEmpty else { return }
             groups.add(1, ordering: .relaxed)
             commit(batch)
+            if case .one(let handler) = committedHandler.withLock({ $0 }) { handler(batch) }
             for pending in batch { pending.finish() }
         }
     }
