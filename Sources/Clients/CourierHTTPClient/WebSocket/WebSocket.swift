@@ -9,7 +9,22 @@
 public struct WebSocket: Sendable {
     package let channel: WebSocketChannel
 
-    package init(channel: WebSocketChannel) { self.channel = channel }
+    /// On the server, the executor of the event loop that carries this socket; `nil` on the
+    /// client. A reading loop that never makes a thread wait can run there, and then handles each
+    /// message in the loop turn that read it, with no hand-off to another thread and back:
+    /// ```swift
+    /// await withTaskExecutorPreference(socket.loopExecutor) {
+    ///     for await message in socket.inbound { handle(message) }
+    /// }
+    /// ```
+    /// What it does without awaiting holds every connection of that loop: a file, a database
+    /// or a lock held long must stay on the handler's own task.
+    public let loopExecutor: (any TaskExecutor)?
+
+    package init(channel: WebSocketChannel, loopExecutor: (any TaskExecutor)? = nil) {
+        self.channel = channel
+        self.loopExecutor = loopExecutor
+    }
 
     /// The messages the peer sends, in order; the sequence ends when the socket closes.
     public var inbound: WebSocketInbound { WebSocketInbound(channel: channel) }

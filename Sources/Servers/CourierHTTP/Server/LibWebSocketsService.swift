@@ -57,6 +57,7 @@ final class LibWebSocketsService: @unchecked Sendable {
             self?.wakeLoop()
         }
         loopExecutor = LoopExecutor { [weak self] in self?.wakeLoop() }
+        sockets.loopExecutor = loopExecutor
     }
 
     /// Wakes the loop (any thread), unless the context is gone.

@@ -64,6 +64,10 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     }
 
     private let executor: HandlerExecutor
+    /// The loop's executor (set once by the service before the loop runs): offered to handlers
+    /// as `WebSocket.loopExecutor`, and the received messages are handed over inside its `run`,
+    /// so a reader on it handles them in the same turn without waking the loop.
+    var loopExecutor: LoopExecutor?
 
     init(
         responder: Responder, extraHeaderNames: [String], executor: HandlerExecutor,
@@ -116,7 +120,8 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
         } else {
             Self.serve(
-                channel, request: request, startedAt: exchange.started, responder: responder, executor: executor)
+                channel, request: request, startedAt: exchange.started, responder: responder, executor: executor,
+                loopExecutor: loopExecutor)
         }
         return id
     }
@@ -127,7 +132,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     /// idle socket.
     private static func serve(
         _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder,
-        executor: HandlerExecutor
+        executor: HandlerExecutor, loopExecutor: LoopExecutor?
     ) {
         Task(executorPreference: executor) {
             let (response, routed, context, route) = await responder.respondToUpgrade(request, startedAt: startedAt)
@@ -137,7 +142,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             }
             Task(executorPreference: executor) {
                 do {
-                    try await route.handler(WebSocket(channel: channel), routed, context)
+                    try await route.handler(WebSocket(channel: channel, loopExecutor: loopExecutor), routed, context)
                     channel.close(WebSocketClose(.normalClosure))
                 } catch {
                     channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
@@ -174,7 +179,14 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         case .partial:
             return 0
         case .message(let message):
-            if !socket.channel.received(message) { lws_rx_flow_control(wsi, 0) }
+            let channel = socket.channel
+            guard let loopExecutor else {
+                if !channel.received(message) { lws_rx_flow_control(wsi, 0) }
+                return 0
+            }
+            var goOn = true
+            loopExecutor.run { goOn = channel.received(message) }
+            if !goOn { lws_rx_flow_control(wsi, 0) }
             return 0
         case .tooBig:
             close = WebSocketClose(

@@ -33,7 +33,11 @@ extension MessengerServer {
             try? await notifier.attach(session)
             session.wake()
             let window = SocketRequestWindow()
-            for await message in socket.inbound { await socketMessage(message, session: session, window: window) }
+            // On the socket's loop: a frame is handled in the turn that read it. Nothing below
+            // makes the thread wait (store calls go to `storeQueues`, sends to the committer).
+            await withTaskExecutorPreference(socket.loopExecutor) {
+                for await message in socket.inbound { await socketMessage(message, session: session, window: window) }
+            }
             await window.drain()
             hub.unregister(session)
         }
