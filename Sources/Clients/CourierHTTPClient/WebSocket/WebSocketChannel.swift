@@ -48,6 +48,10 @@ package final class WebSocketChannel: Sendable {
         /// How the connection ended, once it has.
         var ended: WebSocketClose?
         var endWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
+        /// Takes each message instead of a reading task (`handleEachMessage`).
+        var messageHandler: (@Sendable (WebSocketMessage) -> Void)?
+        /// A thread is handing buffered messages to `messageHandler`: new ones join the buffer.
+        var handing = false
 
         /// Queues `message` (`size` bytes) when no sender waits and it fits under `limit`.
         /// - Returns: `nil` when it did not fit; else whether the queue was empty before it (the
@@ -202,20 +206,59 @@ package final class WebSocketChannel: Sendable {
         }
     }
 
+    // MARK: - A message handler instead of a reader
+
+    /// From now on hands every message to `handler` instead of buffering it for a reading task:
+    /// first those already buffered, on this thread, then each as it arrives, on the engine's
+    /// thread; one at a time and in order. The handler is dropped when the connection ends.
+    package func handleEachMessage(_ handler: @escaping @Sendable (WebSocketMessage) -> Void) {
+        let ended = state.withLock { state -> Bool in
+            guard state.ended == nil else { return true }
+            state.messageHandler = handler
+            state.handing = true
+            return false
+        }
+        if !ended { handBuffered(to: handler) }
+    }
+
+    /// Hands what is buffered to `handler` until the buffer is empty, then lets `received` call
+    /// it directly; reading resumes if a full buffer had paused it.
+    private func handBuffered(to handler: @Sendable (WebSocketMessage) -> Void) {
+        while true {
+            let (message, resume) = state.withLock { state -> (WebSocketMessage?, Bool) in
+                if let message = state.inbound.take() { return (message, false) }
+                state.handing = false
+                defer { state.readingPaused = false }
+                return (nil, state.readingPaused && state.ended == nil)
+            }
+            guard let message else {
+                if resume { transport.resumeReading() }
+                return
+            }
+            handler(message)
+        }
+    }
+
     // MARK: - The engine (its loop thread)
 
     /// A whole message has arrived.
     /// - Returns: whether to go on reading the socket (`false`: the buffer is full; the channel
     ///   calls `resumeReading` once the reader has taken half of it).
     package func received(_ message: WebSocketMessage) -> Bool {
-        let (reader, goOn) = state.withLock { state -> (CheckedContinuation<WebSocketMessage?, Never>?, Bool) in
-            if let reader = state.inbound.offer(message) { return (reader, true) }
+        typealias Handler = @Sendable (WebSocketMessage) -> Void
+        let (reader, handler, goOn) = state.withLock {
+            state -> (CheckedContinuation<WebSocketMessage?, Never>?, Handler?, Bool) in
+            // Checked in the same critical section as the buffering below: a message that finds
+            // the buffered ones still being handed over joins them, and the hand-over sees it.
+            if let handler = state.messageHandler, !state.handing { return (nil, handler, true) }
+            if let reader = state.inbound.offer(message) { return (reader, nil, true) }
             if state.inbound.count >= configuration.maximumBufferedMessages {
                 state.readingPaused = true
-                return (nil, false)
+                return (nil, nil, false)
             }
-            return (nil, true)
+            return (nil, nil, true)
         }
+        handler?(message)
         // Resumed after the lock: resuming schedules the reader's task, which can wake a thread,
         // and the reader's next `nextInbound` would spin on the lock meanwhile.
         reader?.resume(returning: message)
@@ -295,6 +338,7 @@ package final class WebSocketChannel: Sendable {
             let reader = state.inbound.unpark()
             let waiters = state.endWaiters
             state.endWaiters = []
+            state.messageHandler = nil
             return (reader, waiters, close)
         }
         reader?.resume(returning: nil)

@@ -127,9 +127,9 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     }
 
     /// Runs the upgrade through the chain on a short task, then the route's handler on a task of
-    /// its own that lives as long as the socket. Two tasks, because a task keeps the memory its
-    /// deepest await needed until it ends: the middleware chain's frames would stay with every
-    /// idle socket.
+    /// its own that lives as long as the socket (a message handler gets no task: the channel
+    /// calls it). Two tasks, because a task keeps the memory its deepest await needed until it
+    /// ends: the middleware chain's frames would stay with every idle socket.
     private static func serve(
         _ channel: WebSocketChannel, request: HTTPRequest, startedAt: UInt64, responder: Responder,
         executor: HandlerExecutor, loopExecutor: LoopExecutor?
@@ -140,12 +140,20 @@ final class LibWebSocketsSockets: @unchecked Sendable {
                 channel.close(WebSocketClose(.refused(response.status), reason: Self.errorCode(response)))
                 return
             }
-            Task(executorPreference: executor) {
-                do {
-                    try await route.handler(WebSocket(channel: channel, loopExecutor: loopExecutor), routed, context)
-                    channel.close(WebSocketClose(.normalClosure))
-                } catch {
-                    channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
+            let socket = WebSocket(channel: channel, loopExecutor: loopExecutor)
+            switch route.serving {
+            case .eachMessage(let onMessage):
+                // No task stays with the socket: the channel calls the handler (the cycle through
+                // `socket` ends when the connection does, and the channel drops the handler).
+                channel.handleEachMessage { message in onMessage(socket, message) }
+            case .task(let handler):
+                Task(executorPreference: executor) {
+                    do {
+                        try await handler(socket, routed, context)
+                        channel.close(WebSocketClose(.normalClosure))
+                    } catch {
+                        channel.close(WebSocketClose(.internalError, reason: "the handler failed"))
+                    }
                 }
             }
         }

@@ -7,10 +7,24 @@ public typealias WebSocketHandler = @Sendable (WebSocket, HTTPRequest, RequestCo
 /// code 4000 + status (`4401`).
 public typealias WebSocketUpgradeCheck = @Sendable (HTTPRequest, RequestContext) async throws -> Void
 
+/// A WebSocket route's message handler (`Router.webSocket(_:configuration:shouldUpgrade:onMessage:)`):
+/// called for each message, one at a time and in order, on the engine's loop thread (those that
+/// arrived before the upgrade was accepted, on the thread that accepted it). It must not make the
+/// thread wait: it answers with `sendNow`, or hands the work to a task of its own.
+public typealias WebSocketMessageHandler = @Sendable (WebSocket, WebSocketMessage) -> Void
+
 /// What a WebSocket route runs once the upgrade is accepted.
 struct WebSocketRoute: Sendable {
+    /// How the socket is served.
+    enum Serving: Sendable {
+        /// A task that owns the socket for the connection's life.
+        case task(WebSocketHandler)
+        /// A handler called for each message, with no task held per socket.
+        case eachMessage(WebSocketMessageHandler)
+    }
+
     let configuration: WebSocketConfiguration
-    let handler: WebSocketHandler
+    let serving: Serving
 }
 
 extension Router {
@@ -37,7 +51,37 @@ extension Router {
         _ pattern: String, configuration: WebSocketConfiguration = WebSocketConfiguration(),
         shouldUpgrade: WebSocketUpgradeCheck? = nil, _ handler: @escaping WebSocketHandler
     ) {
-        let route = WebSocketRoute(configuration: configuration, handler: handler)
+        add(
+            WebSocketRoute(configuration: configuration, serving: .task(handler)), pattern, shouldUpgrade: shouldUpgrade
+        )
+    }
+
+    /// Adds a WebSocket route whose messages are handed to `onMessage` one at a time on the
+    /// engine's loop, with no task held per socket: for many sockets that mostly sit idle and
+    /// answer at once (an echo, presence, a fan-out hub), where a task per socket would be most of
+    /// their memory. The socket stays open until the peer closes it or the handler calls
+    /// `socket.outbound.close()`; the upgrade goes as for `webSocket(_:configuration:shouldUpgrade:_:)`.
+    ///
+    /// ```swift
+    /// router.webSocket("/v1/echo") { socket, message in
+    ///     try? socket.outbound.sendNow(message)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - pattern: a path such as `/v1/presence` (`{name}` segments capture parameters).
+    ///   - configuration: the socket's limits and timers.
+    ///   - shouldUpgrade: accepts (returns) or refuses (throws) the upgrade.
+    ///   - onMessage: handles each message; it must not make the thread wait.
+    public mutating func webSocket(
+        _ pattern: String, configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        shouldUpgrade: WebSocketUpgradeCheck? = nil, onMessage: @escaping WebSocketMessageHandler
+    ) {
+        add(
+            WebSocketRoute(configuration: configuration, serving: .eachMessage(onMessage)), pattern,
+            shouldUpgrade: shouldUpgrade)
+    }
+
+    private mutating func add(_ route: WebSocketRoute, _ pattern: String, shouldUpgrade: WebSocketUpgradeCheck?) {
         add(.get, pattern, crossOrigin: .none, body: .whole, webSocket: route) { request, context in
             guard context.isWebSocketUpgrade else {
                 throw HTTPError(

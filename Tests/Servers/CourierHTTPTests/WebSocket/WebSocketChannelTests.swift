@@ -158,6 +158,23 @@ struct WebSocketChannelTests {
         #expect(await channel.nextInbound() == .text("kept"))
     }
 
+    /// A message handler gets the buffered messages first, in order, then each new one as it
+    /// arrives; a buffer that had paused reading lets it resume; the end drops the handler.
+    @Test func aMessageHandlerTakesTheBufferThenEachMessageUntilTheEnd() {
+        let channel = channel(buffered: 2)
+        #expect(channel.received(.text("a")))
+        #expect(!channel.received(.text("b")))  // full: reading pauses
+        let handled = Mutex<[WebSocketMessage]>([])
+        channel.handleEachMessage { message in handled.withLock { $0.append(message) } }
+        #expect(handled.withLock { $0 } == [.text("a"), .text("b")])
+        #expect(engine.resumes.withLock { $0 } == 1)
+        #expect(channel.received(.text("c")))
+        #expect(handled.withLock { $0 } == [.text("a"), .text("b"), .text("c")])
+        channel.ended()
+        #expect(channel.received(.text("after the end")))
+        #expect(handled.withLock { $0 }.count == 3)
+    }
+
     @Test func aLongReasonIsCutAtACharacterBoundary() {
         let close = WebSocketClose(.normalClosure, reason: String(repeating: "é", count: 100))
         #expect(close.payload.count == 2 + 122)

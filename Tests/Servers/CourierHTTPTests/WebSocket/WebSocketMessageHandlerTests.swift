@@ -1,0 +1,73 @@
+import CourierCore
+import CourierHTTP
+import CourierTesting
+import Foundation
+import Testing
+
+/// Routes served by a message handler instead of a task: each message in order on the engine's
+/// loop, those sent before the upgrade was accepted included, and the socket open until a side
+/// closes it.
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketMessageHandlerTests {
+    /// Holds the upgrade's acceptance until the test opens it, so that the client's first
+    /// messages arrive before the handler is set.
+    let gate: AsyncStream<Void>
+    let opener: AsyncStream<Void>.Continuation
+
+    init() {
+        (gate, opener) = AsyncStream<Void>.makeStream()
+    }
+
+    func start() throws -> HTTPServer {
+        var router = Router()
+        let gate = gate
+        router.webSocket(
+            "/echo",
+            shouldUpgrade: { _, _ in
+                for await _ in gate { break }
+            }
+        ) { socket, message in
+            guard case .text(let text) = message else { return }
+            if text == "bye" {
+                socket.outbound.close(.normalClosure, reason: "asked")
+                return
+            }
+            try? socket.outbound.sendNow(.text("\(text) on \(RouteExecutionTests.threadName())"))
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+
+    @Test func messagesAreHandledInOrderOnTheLoopAndTheSocketStaysOpenUntilClosed() async throws {
+        let server = try start()
+        let client = try WebSocketClient()
+        let socket = try await client.connect(to: "ws://127.0.0.1:\(server.port)/echo")
+        // Sent at once, while the upgrade is still being accepted: they wait in the buffer and
+        // are handed over first, in order.
+        for index in 0..<20 { try await socket.outbound.send(text: "early \(index)") }
+        opener.yield()
+        var replies = socket.inbound.makeAsyncIterator()
+        var early: [String] = []
+        for _ in 0..<20 {
+            guard case .text(let text)? = await replies.next() else { break }
+            early.append(text)
+        }
+        #expect(early.map { $0.components(separatedBy: " on ")[0] } == (0..<20).map { "early \($0)" })
+        // Later ones are handled as they arrive, on the loop thread.
+        for index in 0..<5 {
+            try await socket.outbound.send(text: "late \(index)")
+            #expect(await replies.next() == .text("late \(index) on http-loop"))
+        }
+        try await socket.outbound.send(text: "bye")
+        let close = await socket.closed()
+        #expect(close.code == .normalClosure)
+        #expect(close.reason == "asked")
+        await runOffPool {
+            client.shutdown()
+            server.stop(deadline: .zero)
+        }
+    }
+}
