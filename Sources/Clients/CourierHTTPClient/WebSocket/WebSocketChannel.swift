@@ -182,6 +182,11 @@ package final class WebSocketChannel: Sendable {
                         continuation.resume(returning: nil)
                         return false
                     }
+                    // A socket served by a message handler has no reader: its messages are the handler's.
+                    if state.messageHandler != nil || state.handing {
+                        continuation.resume(returning: nil)
+                        return false
+                    }
                     if let message = state.inbound.take() {
                         continuation.resume(returning: message)
                         if state.readingPaused, state.inbound.count <= configuration.maximumBufferedMessages / 2 {
@@ -209,16 +214,16 @@ package final class WebSocketChannel: Sendable {
     // MARK: - A message handler instead of a reader
 
     /// From now on hands every message to `handler` instead of buffering it for a reading task:
-    /// first those already buffered, on this thread, then each as it arrives, on the engine's
-    /// thread; one at a time and in order. The handler is dropped when the connection ends.
+    /// first those already buffered (and any that arrive while they are handed over), on this
+    /// thread, then each as it arrives, on the engine's thread; one at a time and in order. The
+    /// handler is dropped when the connection ends; a connection that ended before this call
+    /// still has its buffered messages handed over.
     package func handleEachMessage(_ handler: @escaping @Sendable (WebSocketMessage) -> Void) {
-        let ended = state.withLock { state -> Bool in
-            guard state.ended == nil else { return true }
-            state.messageHandler = handler
+        state.withLock { state in
+            if state.ended == nil { state.messageHandler = handler }
             state.handing = true
-            return false
         }
-        if !ended { handBuffered(to: handler) }
+        handBuffered(to: handler)
     }
 
     /// Hands what is buffered to `handler` until the buffer is empty, then lets `received` call

@@ -9,8 +9,12 @@ public typealias WebSocketUpgradeCheck = @Sendable (HTTPRequest, RequestContext)
 
 /// A WebSocket route's message handler (`Router.webSocket(_:configuration:shouldUpgrade:onMessage:)`):
 /// called for each message, one at a time and in order, on the engine's loop thread (those that
-/// arrived before the upgrade was accepted, on the thread that accepted it). It must not make the
-/// thread wait: it answers with `sendNow`, or hands the work to a task of its own.
+/// arrived before the upgrade was accepted, and any that arrive while they are handed over, on
+/// the thread that accepted it). It must not make the thread wait: it answers with `sendNow`, or
+/// hands the work to a task of its own. It gets the socket and the message only: a handler that
+/// needs the upgrade request (path parameters, the caller's identity) or to learn when the socket
+/// closes is a task route (`webSocket(_:configuration:shouldUpgrade:_:)`). The socket's
+/// `inbound` sequence is empty: its messages are the handler's.
 public typealias WebSocketMessageHandler = @Sendable (WebSocket, WebSocketMessage) -> Void
 
 /// What a WebSocket route runs once the upgrade is accepted.
@@ -58,9 +62,10 @@ extension Router {
 
     /// Adds a WebSocket route whose messages are handed to `onMessage` one at a time on the
     /// engine's loop, with no task held per socket: for many sockets that mostly sit idle and
-    /// answer at once (an echo, presence, a fan-out hub), where a task per socket would be most of
-    /// their memory. The socket stays open until the peer closes it or the handler calls
-    /// `socket.outbound.close()`; the upgrade goes as for `webSocket(_:configuration:shouldUpgrade:_:)`.
+    /// answer each message at once from what the message says (an echo, a stateless lookup),
+    /// where a task per socket would be most of their memory. The socket stays open until the
+    /// peer closes it or the handler calls `socket.outbound.close()`; the upgrade (the chain and
+    /// `shouldUpgrade`) goes as for `webSocket(_:configuration:shouldUpgrade:_:)`.
     ///
     /// ```swift
     /// router.webSocket("/v1/echo") { socket, message in
@@ -68,7 +73,8 @@ extension Router {
     /// }
     /// ```
     /// - Parameters:
-    ///   - pattern: a path such as `/v1/presence` (`{name}` segments capture parameters).
+    ///   - pattern: a path such as `/v1/echo` (`{name}` segments match, but the handler does not
+    ///     see the request).
     ///   - configuration: the socket's limits and timers.
     ///   - shouldUpgrade: accepts (returns) or refuses (throws) the upgrade.
     ///   - onMessage: handles each message; it must not make the thread wait.

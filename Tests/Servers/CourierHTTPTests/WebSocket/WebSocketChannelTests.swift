@@ -175,6 +175,21 @@ struct WebSocketChannelTests {
         #expect(handled.withLock { $0 }.count == 3)
     }
 
+    /// A connection that ended while its upgrade was being accepted still hands what it had
+    /// buffered to the handler, as a reading task would still read it; and a socket served by a
+    /// handler gives a reader nothing.
+    @Test func aHandlerSetAfterTheEndStillGetsTheBufferAndReadersGetNothing() async {
+        let channel = channel()
+        #expect(channel.received(.text("hello")))
+        channel.ended()
+        let handled = Mutex<[WebSocketMessage]>([])
+        channel.handleEachMessage { message in handled.withLock { $0.append(message) } }
+        #expect(handled.withLock { $0 } == [.text("hello")])
+        let live = self.channel()
+        live.handleEachMessage { _ in }
+        #expect(await live.nextInbound() == nil)
+    }
+
     @Test func aLongReasonIsCutAtACharacterBoundary() {
         let close = WebSocketClose(.normalClosure, reason: String(repeating: "é", count: 100))
         #expect(close.payload.count == 2 + 122)

@@ -56,7 +56,15 @@ struct WebSocketMessageHandlerTests {
             early.append(text)
         }
         #expect(early.map { $0.components(separatedBy: " on ")[0] } == (0..<20).map { "early \($0)" })
-        // Later ones are handled as they arrive, on the loop thread.
+        // Once the hand-over of the buffer has finished (probes answered from the loop show it),
+        // each message is handled as it arrives, on the loop thread.
+        var onLoop = false
+        while !onLoop {
+            try await socket.outbound.send(text: "probe")
+            guard case .text(let reply)? = await replies.next() else { break }
+            onLoop = reply == "probe on http-loop"
+        }
+        #expect(onLoop)
         for index in 0..<5 {
             try await socket.outbound.send(text: "late \(index)")
             #expect(await replies.next() == .text("late \(index) on http-loop"))
