@@ -22,10 +22,18 @@ struct WebSocketBenchmark {
     }
 
     /// Courier's server with one WebSocket route, `/echo`, on libwebsockets.
-    static func startCourierServer(maximumConnections: Int = 10_000) throws -> HTTPServer {
+    /// - Parameter asTask: serve `/echo` with a task per socket reading `inbound` (the messenger's
+    ///   delivery socket's shape, the ceiling of `messenger-server`) instead of a message handler
+    ///   (no task per socket, as bare lws's callback; `Router.webSocket(_:onMessage:)`).
+    static func startCourierServer(maximumConnections: Int = 10_000, asTask: Bool = false) throws -> HTTPServer {
         var router = Router()
-        // A message handler, as bare lws's callback: no task per socket (`Router.webSocket(_:onMessage:)`).
-        router.webSocket("/echo") { socket, message in try? socket.outbound.sendNow(message) }
+        if asTask {
+            router.webSocket("/echo") { socket, _, _ in
+                for await message in socket.inbound { try await socket.outbound.send(message) }
+            }
+        } else {
+            router.webSocket("/echo") { socket, message in try? socket.outbound.sendNow(message) }
+        }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.maximumConnections = maximumConnections
