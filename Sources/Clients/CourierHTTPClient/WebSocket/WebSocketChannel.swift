@@ -176,14 +176,11 @@ package final class WebSocketChannel: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
                 let resume = state.withLock { state -> Bool in
-                    // Checked under the lock: a cancellation that lands before it finds nothing
-                    // parked in `onCancel` (which takes the lock too), and must not park here.
-                    if Task.isCancelled {
-                        continuation.resume(returning: nil)
-                        return false
-                    }
-                    // A socket served by a message handler has no reader: its messages are the handler's.
-                    if state.messageHandler != nil || state.handing {
+                    // Cancellation is checked under the lock: one that lands before it finds
+                    // nothing parked in `onCancel` (which takes the lock too), and must not park
+                    // here. A socket served by a message handler has no reader: its messages are
+                    // the handler's.
+                    if Task.isCancelled || state.messageHandler != nil || state.handing {
                         continuation.resume(returning: nil)
                         return false
                     }

@@ -188,12 +188,12 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             return 0
         case .message(let message):
             let channel = socket.channel
-            guard let loopExecutor else {
-                if !channel.received(message) { lws_rx_flow_control(wsi, 0) }
-                return 0
-            }
             var goOn = true
-            loopExecutor.run { goOn = channel.received(message) }
+            if let loopExecutor {
+                loopExecutor.run { goOn = channel.received(message) }
+            } else {
+                goOn = channel.received(message)
+            }
             if !goOn { lws_rx_flow_control(wsi, 0) }
             return 0
         case .tooBig:
