@@ -34,6 +34,11 @@ struct TrackCommand {
         return report.succeeded ? 0 : 2
     }
 
+    /// How many calls the loop makes before it waits for them to be uploaded: well within the
+    /// SDK's pending calls (100,000) and, at a few hundred bytes an event, its 8 MB queue, so a
+    /// large `--count` is neither refused nor pushed out of the queue before it is sent.
+    static let callsAheadOfUpload = 10_000
+
     /// How long one upload may take: within the drain, so its answer is known before the report.
     private var uploadTimeout: Duration { .milliseconds(Int64(max(0.5, drainSeconds * 0.8) * 1000)) }
 
@@ -61,6 +66,11 @@ struct TrackCommand {
             if let every = progressEvery, (i + 1) % every == 0 {
                 let stats = analytics.stats
                 FileHandle.standardOutput.write(Data("tracked=\(i + 1) stored=\(stats.stored)\n".utf8))
+            }
+            // The SDK refuses calls rather than block its caller when its pipeline is behind; a
+            // tool asked for N events waits for each block's upload instead, so none is refused.
+            if (i + 1) % Self.callsAheadOfUpload == 0, i + 1 < count {
+                _ = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))
             }
         }
         let result = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))

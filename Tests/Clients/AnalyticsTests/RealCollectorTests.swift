@@ -215,6 +215,9 @@ struct RealCollectorTests {
         let storage = try Self.storage()
         let baseURL = collector.server.baseURL
         // A child process tracks in a loop, uploading as it goes, and is SIGKILLed mid-stream.
+        // It waits for each 10,000 calls to be uploaded before the next, so however slow its
+        // pipeline, it is still tracking (and printing) when the 5,000th event is stored, and
+        // none of its calls is refused: what it lost is only the tail.
         let report: (tracked: Int, stored: Int) = await runOffPool {
             guard
                 let process = try? ChildProcess(
