@@ -1,6 +1,7 @@
 import CourierCore
 import CourierTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MessengerServer
@@ -73,5 +74,30 @@ import Testing
         #expect(secondIds == [1: first + 1])
         let again = try store.send(Self.message("m3"), receivedAt: 1, expiresAt: Int64.max)
         #expect(again == .stored(serverSeq: 3, mailboxIds: [1: try #require(stored.last?.id) + 1]))
+    }
+
+    /// A send's callback runs once its commit is done (its row readable by another connection),
+    /// and at once, on the caller's thread, when the commit was done before it was set.
+    @Test func aCommittedCallbackRunsAfterTheCommitOrAtOnceWhenItIsDone() async throws {
+        let store = try Self.makeStore()
+        let first = store.queueSend(Self.message("c1"), receivedAt: 1, expiresAt: Int64.max)
+        let seen = await withCheckedContinuation { continuation in
+            first.whenCommitted { outcome in
+                let rows = (try? store.mailbox(accountId: "bob", deviceId: 1, afterId: 0, limit: 10))?.count
+                continuation.resume(returning: (outcome, rows))
+            }
+        }
+        guard case .success(.stored(let serverSeq, _)) = seen.0 else {
+            Issue.record("the send was not stored: \(seen.0)")
+            return
+        }
+        #expect(serverSeq == 1)
+        #expect(seen.1 == 1)
+
+        let second = store.queueSend(Self.message("c2"), receivedAt: 1, expiresAt: Int64.max)
+        _ = await second.committed()
+        let calledAtOnce = Mutex(false)
+        second.whenCommitted { _ in calledAtOnce.withLock { $0 = true } }
+        #expect(calledAtOnce.withLock { $0 })
     }
 }

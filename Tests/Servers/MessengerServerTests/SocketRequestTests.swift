@@ -2,8 +2,9 @@ import CourierCore
 import CourierHTTP
 import CourierTesting
 import Foundation
-import MessengerServer
 import Testing
+
+@testable import MessengerServer
 
 /// Requests a device sends on its delivery socket: keepalive, sends and catch-up, answered with
 /// responses carrying the request's id.
@@ -114,6 +115,42 @@ struct SocketRequestTests {
         // Stored in the order sent, and "b" and "c" in one commit (with or without "a").
         #expect(seqs == [1: 1, 3: 2, 4: 3])
         #expect(store.sendGroupCommits - commitsBefore <= 2)
+    }
+
+    /// A socket with `SocketRequestWindow.limit` sends waiting for their commit is not read
+    /// further: the request after them is answered only once a send has been answered (by the
+    /// committer, after the commit), never while the sends wait.
+    @Test func aSocketWithAFullWindowOfSendsIsReadAgainOnlyAfterOneIsAnswered() async throws {
+        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(alice, client: client)
+        var reader = DeliveryReader(socket)
+        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
+
+        // Another connection holds the database's write lock: no send can commit meanwhile.
+        let holder = try Database(path: harness.directory + "/messenger.sqlite")
+        try holder.execute("BEGIN IMMEDIATE")
+        let path = "/v1/messages/\(bob.accountId)"
+        let sends = Array(Int64(1)...Int64(SocketRequestWindow.limit))
+        for id in sends {
+            try await Self.post(id, "PUT", path, body: Self.send(to: bob, clientMessageId: "w\(id)"), on: socket)
+        }
+        try await Self.post(50, "GET", "/v1/keepalive", on: socket)
+        try holder.execute("ROLLBACK")
+
+        var order: [Int64] = []
+        while order.count < sends.count + 1, let frame = await reader.next() {
+            guard frame["type"] == "response", let id = frame["id"]?.intValue else { continue }
+            #expect(frame["status"] == 200)
+            order.append(id)
+        }
+        // The first send is answered before the socket reads the keepalive; every send is answered.
+        #expect(order.first == 1)
+        #expect(Set(order) == Set(sends + [50]))
     }
 
     /// More sends wait for their commit than the store has queues for blocking calls: a catch-up

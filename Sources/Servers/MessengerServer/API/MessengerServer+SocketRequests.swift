@@ -16,8 +16,8 @@ extension MessengerServer {
     /// store in the order they arrive (so a client's sends are stored in the order it sent them)
     /// without waiting for each other's commit: the ones a client sends together share one group
     /// commit, and each is answered when its commit is done, up to `SocketRequestWindow.limit` in
-    /// flight per socket; a send waiting for its commit holds no thread. The store's other
-    /// blocking calls run on `storeQueues`, not on the receive loop.
+    /// flight per socket; a send waiting for its commit holds no thread and no task (the committer
+    /// answers it). The store's other blocking calls run on `storeQueues`, not on the receive loop.
     func socketMessage(_ message: WebSocketMessage, session: DeliverySession, window: SocketRequestWindow) async {
         guard case .text(let text) = message, let frame = try? JSONParser.parse(text) else { return }
         guard frame["type"]?.stringValue == "request" else {
@@ -41,16 +41,16 @@ extension MessengerServer {
             case ("PUT", _) where request.path.hasPrefix("/v1/messages/"):
                 let account = String(request.path.dropFirst("/v1/messages/".count))
                 let queued = try queueSend(request, from: session.device, to: account, socketBody: frame["body"])
-                await window.admit(
-                    Task { [self] in
-                        // Suspended, not blocking a thread: the store's queues stay free for
-                        // the mailbox reads of deliveries while the send waits for its commit.
-                        let committed = await queued.queued.committed()
-                        let response = Self.responding { () throws(HTTPError) in
-                            try answer(queued, committed: committed)
-                        }
-                        await Self.respond(id, response, on: session)
-                    })
+                await window.admit()
+                // Answered by the committer right after the commit: no task or thread waits for
+                // it, and the store's queues stay free for the mailbox reads of deliveries.
+                queued.queued.whenCommitted { [self] committed in
+                    let response = Self.responding { () throws(HTTPError) in
+                        try answer(queued, committed: committed)
+                    }
+                    Self.respondWithoutWaiting(id, response, on: session)
+                    window.answered()
+                }
                 return
             default:
                 throw HTTPError(.notFound, "no socket route \(request.method.rawValue) \(request.path)")
@@ -73,6 +73,14 @@ extension MessengerServer {
     /// Sends the response frame of request `id`.
     private static func respond(_ id: Int64, _ response: HTTPResponse, on session: DeliverySession) async {
         try? await session.socket.outbound.send(.text(responseFrame(id, response)))
+    }
+
+    /// Queues the response frame of request `id` if the socket's queue has room now; otherwise
+    /// (a peer slow to read) a task waits for room, as any send on the socket does.
+    private static func respondWithoutWaiting(_ id: Int64, _ response: HTTPResponse, on session: DeliverySession) {
+        let frame = WebSocketMessage.text(responseFrame(id, response))
+        if session.socket.outbound.sendIfRoom(frame) { return }
+        Task { try? await session.socket.outbound.send(frame) }
     }
 
     /// `{"type":"response","id":…,"status":…,"body":…}`. A JSON body (the routes' own, written by

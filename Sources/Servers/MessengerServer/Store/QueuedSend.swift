@@ -17,6 +17,13 @@ public struct QueuedSend: Sendable {
     /// `outcome()` or `committed()` has returned): they need no wake-up.
     var deliveredHere: Set<Int> { pending.deliveredHere }
 
+    /// Calls `body` with the outcome once the send is committed (or refused), holding no thread
+    /// or task meanwhile: on the store's committer right after the commit (so `body` must be
+    /// quick and must not block), or at once when the commit is already done. Call it once.
+    public func whenCommitted(_ body: @escaping @Sendable (Result<SendOutcome, MessengerStoreError>) -> Void) {
+        pending.whenCommitted(body)
+    }
+
     /// Suspends until the send is committed (or refused), holding no thread meanwhile.
     public func committed() async -> Result<SendOutcome, MessengerStoreError> {
         await pending.committed()

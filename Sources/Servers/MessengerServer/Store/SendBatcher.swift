@@ -33,6 +33,7 @@ final class SendBatcher: Sendable {
         private struct Settled {
             var outcome: Result<SendOutcome, MessengerStoreError>?
             var waiter: CheckedContinuation<Result<SendOutcome, MessengerStoreError>, Never>?
+            var callback: (@Sendable (Result<SendOutcome, MessengerStoreError>) -> Void)?
         }
 
         init(message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) {
@@ -45,12 +46,13 @@ final class SendBatcher: Sendable {
         func finish() {
             let outcome =
                 result ?? .failure(MessengerStoreError(.storage, "the send's commit gave no result"))
-            let waiter = settled.withLock { state in
+            let (waiter, callback) = settled.withLock { state in
                 state.outcome = outcome
-                defer { state.waiter = nil }
-                return state.waiter
+                defer { (state.waiter, state.callback) = (nil, nil) }
+                return (state.waiter, state.callback)
             }
             waiter?.resume(returning: outcome)
+            callback?(outcome)
             done.signal()
         }
 
@@ -62,6 +64,18 @@ final class SendBatcher: Sendable {
             done.signal()
             return settled.withLock { $0.outcome }
                 ?? .failure(MessengerStoreError(.storage, "the send's commit gave no result"))
+        }
+
+        /// Calls `body` with the outcome once the send is committed (or refused): on the
+        /// committer, right after the group's commit, or at once on the caller's thread when that
+        /// has already happened. One callback per send; `body` must not block.
+        func whenCommitted(_ body: @escaping @Sendable (Result<SendOutcome, MessengerStoreError>) -> Void) {
+            let ready = settled.withLock { state -> Result<SendOutcome, MessengerStoreError>? in
+                if let outcome = state.outcome { return outcome }
+                state.callback = body
+                return nil
+            }
+            if let ready { body(ready) }
         }
 
         /// Suspends until the send is committed (or refused), holding no thread meanwhile.
