@@ -79,23 +79,12 @@ struct SocketRequestTests {
     }
 
     @Test func sendsWaitingForTheirCommitLeaveTheSocketReadingAndCommitTogetherInOrder() async throws {
-        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
-        defer { harness.stop() }
-        let store = try #require(harness.store as? SQLiteMessengerStore)
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        let client = try WebSocketClient()
-        defer { inBackground { client.shutdown() } }
-        let socket = try await harness.connect(alice, client: client)
-        var reader = DeliveryReader(socket)
+        let held = try await CommitsHeld.start()
+        defer { held.stop() }
+        let (socket, bob, holder, path) = (held.socket, held.bob, held.holder, held.path)
+        var reader = held.reader
+        let store = try #require(held.harness.store as? SQLiteMessengerStore)
         let commitsBefore = store.sendGroupCommits
-        // Answered once the socket's session is set up (it writes when a device connects).
-        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
-
-        // Another connection holds the database's write lock: no send can commit meanwhile.
-        let holder = try Database(path: harness.directory + "/messenger.sqlite")
-        try holder.execute("BEGIN IMMEDIATE")
-        let path = "/v1/messages/\(bob.accountId)"
         try await Self.post(1, "PUT", path, body: Self.send(to: bob, clientMessageId: "a"), on: socket)
         // The socket still answers while that send waits for its commit.
         let pong = try await Self.request(2, "GET", "/v1/keepalive", on: socket, reader: &reader)
@@ -121,20 +110,10 @@ struct SocketRequestTests {
     /// further: the request after them is answered only once a send has been answered (by the
     /// committer, after the commit), never while the sends wait.
     @Test func aSocketWithAFullWindowOfSendsIsReadAgainOnlyAfterOneIsAnswered() async throws {
-        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
-        defer { harness.stop() }
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        let client = try WebSocketClient()
-        defer { inBackground { client.shutdown() } }
-        let socket = try await harness.connect(alice, client: client)
-        var reader = DeliveryReader(socket)
-        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
-
-        // Another connection holds the database's write lock: no send can commit meanwhile.
-        let holder = try Database(path: harness.directory + "/messenger.sqlite")
-        try holder.execute("BEGIN IMMEDIATE")
-        let path = "/v1/messages/\(bob.accountId)"
+        let held = try await CommitsHeld.start()
+        defer { held.stop() }
+        let (socket, bob, holder, path) = (held.socket, held.bob, held.holder, held.path)
+        var reader = held.reader
         let sends = Array(Int64(1)...Int64(SocketRequestWindow.limit))
         for id in sends {
             try await Self.post(id, "PUT", path, body: Self.send(to: bob, clientMessageId: "w\(id)"), on: socket)
@@ -157,21 +136,10 @@ struct SocketRequestTests {
     /// read (which runs on those queues) is still answered before any of them, since a waiting
     /// send holds no thread. When each waiting send blocked a queue, the read came after them.
     @Test func sendsWaitingForTheirCommitDoNotHoldUpACatchUpRead() async throws {
-        let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
-        defer { harness.stop() }
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        let client = try WebSocketClient()
-        defer { inBackground { client.shutdown() } }
-        let socket = try await harness.connect(alice, client: client)
-        var reader = DeliveryReader(socket)
-        // Answered once the socket's session is set up (it writes when a device connects).
-        _ = try await Self.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
-
-        // Another connection holds the database's write lock: no send can commit meanwhile.
-        let holder = try Database(path: harness.directory + "/messenger.sqlite")
-        try holder.execute("BEGIN IMMEDIATE")
-        let path = "/v1/messages/\(bob.accountId)"
+        let held = try await CommitsHeld.start()
+        defer { held.stop() }
+        let (socket, bob, holder, path) = (held.socket, held.bob, held.holder, held.path)
+        var reader = held.reader
         let sends: [Int64] = Array(1...8)
         for id in sends {
             try await Self.post(id, "PUT", path, body: Self.send(to: bob, clientMessageId: "m\(id)"), on: socket)
@@ -220,5 +188,37 @@ struct SocketRequestTests {
         try await socket.outbound.send(text: #"{"type":"request","verb":"GET","path":"/v1/keepalive"}"#)
         while await reader.next() != nil {}
         #expect(socket.closeInfo?.code == .policyViolation)
+    }
+
+    /// Alice's socket, set up (its session answered a keepalive), Bob to send to, and another
+    /// connection holding the database's write lock, so no send commits until `holder` rolls back.
+    struct CommitsHeld {
+        let harness: MessengerHarness
+        let client: WebSocketClient
+        let socket: WebSocket
+        let reader: DeliveryReader
+        let bob: TestDevice
+        let holder: Database
+        var path: String { "/v1/messages/\(bob.accountId)" }
+
+        static func start() async throws -> CommitsHeld {
+            let harness = try await MessengerHarness(backend: .sqlite) { $0.sendRate = nil }
+            let alice = try await harness.register()
+            let bob = try await harness.register()
+            let client = try WebSocketClient()
+            let socket = try await harness.connect(alice, client: client)
+            var reader = DeliveryReader(socket)
+            // Answered once the socket's session is set up (it writes when a device connects).
+            _ = try await SocketRequestTests.request(99, "GET", "/v1/keepalive", on: socket, reader: &reader)
+            let holder = try Database(path: harness.directory + "/messenger.sqlite")
+            try holder.execute("BEGIN IMMEDIATE")
+            return CommitsHeld(
+                harness: harness, client: client, socket: socket, reader: reader, bob: bob, holder: holder)
+        }
+
+        func stop() {
+            harness.stop()
+            inBackground { [client] in client.shutdown() }
+        }
     }
 }
