@@ -33,6 +33,10 @@ public final class MessengerServer: Sendable {
     let envelopesStored = Atomic<Int>(0)
     /// Envelopes queued on a caught-up socket at their commit (`handOverAtCommit`).
     let envelopesHandedOver = Atomic<Int>(0)
+    /// Delivery sockets that ended (and were checked for envelopes left unread).
+    let socketsEnded = Atomic<Int>(0)
+    /// Of those, the ones that left envelopes unread with no other socket of the device live.
+    let socketsEndedUnread = Atomic<Int>(0)
     let presence = PresenceCounters()
 
     /// Creates a server.
@@ -159,6 +163,12 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_envelopes_handed_over_total Envelopes queued on a caught-up socket at their commit, with no mailbox read.
         # TYPE courier_messenger_envelopes_handed_over_total counter
         courier_messenger_envelopes_handed_over_total \(envelopesHandedOver.load(ordering: .relaxed))
+        # HELP courier_messenger_sockets_ended_total Delivery sockets that ended.
+        # TYPE courier_messenger_sockets_ended_total counter
+        courier_messenger_sockets_ended_total \(socketsEnded.load(ordering: .relaxed))
+        # HELP courier_messenger_sockets_ended_unread_total Delivery sockets that ended with envelopes unacknowledged and no other socket of the device live: the device is pushed.
+        # TYPE courier_messenger_sockets_ended_unread_total counter
+        courier_messenger_sockets_ended_unread_total \(socketsEndedUnread.load(ordering: .relaxed))
         # HELP courier_messenger_sockets Devices with a live delivery socket on this instance.
         # TYPE courier_messenger_sockets gauge
         courier_messenger_sockets \(hub.count)

@@ -45,6 +45,24 @@ final class WebhookReceiver: Sendable {
         try #require(response.status == 204)
     }
 
+    /// A server whose unacknowledged-push delay is 10 s on its manual clock, Alice, and Bob with
+    /// a webhook push endpoint on `receiver`.
+    static func bobWithAWebhook(_ backend: StoreBackend) async throws -> (
+        receiver: WebhookReceiver, harness: MessengerHarness, alice: TestDevice, bob: TestDevice
+    ) {
+        let receiver = try WebhookReceiver()
+        let harness = try await MessengerHarness(
+            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
+        ) {
+            $0.unackedPushDelayMilliseconds = 10_000
+            $0.webhookAddresses = .allowingLoopback
+        }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        try await registerWebhook(bob, receiver, harness: harness)
+        return (receiver, harness, alice, bob)
+    }
+
     @Test(arguments: StoreBackend.allCases) func anOfflineDeviceGetsOneContentFreePushPerIntervalAndOnlineDevicesNone(
         backend: StoreBackend
     ) async throws {
@@ -91,18 +109,11 @@ final class WebhookReceiver: Sendable {
     @Test(arguments: StoreBackend.allCases) func aLiveDeviceThatDoesNotAcknowledgeInTimeIsPushedToo(
         backend: StoreBackend
     ) async throws {
-        let receiver = try WebhookReceiver()
-        defer { receiver.stop() }
-        let harness = try await MessengerHarness(
-            backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
-        ) {
-            $0.unackedPushDelayMilliseconds = 10_000
-            $0.webhookAddresses = .allowingLoopback
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(backend)
+        defer {
+            receiver.stop()
+            harness.stop()
         }
-        defer { harness.stop() }
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        try await Self.registerWebhook(bob, receiver, harness: harness)
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
         let socket = try await harness.connect(bob, client: client)
@@ -127,6 +138,43 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.received == 0)
         harness.clock.advance(by: .seconds(10))
         #expect(await poll { receiver.received == 1 })
+    }
+
+    /// A socket that ends with an envelope it was sent and did not acknowledge pushes its device
+    /// then, not after the unacknowledged-push delay (never reached here: the clock stands
+    /// still); one whose device acknowledged everything does not.
+    @Test(arguments: StoreBackend.allCases) func aSocketThatEndsWithAnEnvelopeUnacknowledgedPushesAtOnce(
+        backend: StoreBackend
+    ) async throws {
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(backend)
+        defer {
+            receiver.stop()
+            harness.stop()
+        }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        func metric(_ line: String) -> Bool { harness.messenger.metricsText().contains(line) }
+
+        // Everything acknowledged: the socket ends with no push.
+        let first = try await harness.connect(bob, client: client)
+        var firstReader = DeliveryReader(first)
+        #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "a")
+        try await DeliverySocketTests.ack(await firstReader.next(), on: first)
+        first.outbound.close()
+        #expect(await poll { metric("courier_messenger_sockets_ended_total 1") })
+        #expect(metric("courier_messenger_sockets_ended_unread_total 0"))
+        #expect(receiver.received == 0)
+
+        // Sent and not acknowledged: a push as the socket ends.
+        let second = try await harness.connect(bob, client: client)
+        var secondReader = DeliveryReader(second)
+        #expect(await secondReader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "b")
+        #expect(await secondReader.next()?.envelopeContent == "b for 1")
+        second.outbound.close()
+        #expect(await poll { receiver.received == 1 })
+        #expect(metric("courier_messenger_sockets_ended_unread_total 1"))
     }
 
     @Test(arguments: StoreBackend.allCases) func anEndpointThatAnswers410IsForgotten(backend: StoreBackend) async throws

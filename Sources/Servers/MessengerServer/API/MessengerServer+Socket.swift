@@ -40,6 +40,35 @@ extension MessengerServer {
             }
             await window.drain()
             hub.unregister(session)
+            await announceUnread(leftBy: device)
+        }
+    }
+
+    /// After a delivery socket ends: when envelopes are still in the device's mailbox (sent and
+    /// not acknowledged, or stored while the socket was closing, which their sends counted as
+    /// delivered here) and no socket of the device holds it now, here or on another instance,
+    /// the device is pushed, as if they had arrived while it was offline: a message that comes
+    /// as the app goes away is still announced. The socket's own acks are deleted first, so a
+    /// device that acknowledged everything it was sent gets no push.
+    func announceUnread(leftBy device: AuthenticatedDevice) async {
+        defer { socketsEnded.add(1, ordering: .relaxed) }
+        guard hub.session(for: device) == nil else { return }
+        let unread = await storeQueues.run { [acks, store] in
+            acks.flush()
+            let first = try? store.mailbox(
+                accountId: device.accountId, deviceId: device.deviceId, afterId: 0, limit: 1)
+            return first?.isEmpty == false
+        }
+        guard unread else { return }
+        // A newer socket of the device on another instance is woken instead.
+        let reply = await notifier.mailboxChanged(device)
+        presence.record(reply)
+        if case .answered = reply { return }
+        socketsEndedUnread.add(1, ordering: .relaxed)
+        storeQueues.detach { [store, pushes] in
+            guard let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
+            else { return }
+            pushes.envelopeQueued(for: device, endpoint: endpoint)
         }
     }
 
