@@ -24,7 +24,8 @@ extension CourierCommand {
                     .value("--write-key", "KEY", help: "default $COURIER_WRITE_KEY or dev-write-key"),
                     .value("--user-id", "ID", help: "identify first"),
                     .value(
-                        "--count", "N", help: "send N events (each gets a \"seq\" property; uploaded 10,000 at a time)"),
+                        "--count", "N",
+                        help: "send N events (each gets a \"seq\" property; uploaded up to 10,000 at a time)"),
                     .value(
                         "--data-dir", "PATH",
                         help:

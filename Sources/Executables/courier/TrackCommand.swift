@@ -28,22 +28,24 @@ struct TrackCommand {
     /// - Returns: 0 when every event was stored or sampled out as the project asks, 2 otherwise.
     func run() async -> Int32 {
         let project = await ProjectProbe.read(server: server, writeKey: writeKey, timeout: uploadTimeout)
-        let (stats, result) = send(project: project)
+        let (stats, result) = await send(project: project)
         let report = TrackReport(command: self, project: project, stats: stats, result: result)
         FileHandle.standardError.write(Data("courier: \(report.line)\n".utf8))
         return report.succeeded ? 0 : 2
     }
 
-    /// How many calls the loop makes before it waits for them to be uploaded: well within the
-    /// SDK's pending calls (100,000) and, at a few hundred bytes an event, its 8 MB queue, so a
-    /// large `--count` is neither refused nor pushed out of the queue before it is sent.
-    static let callsAheadOfUpload = 10_000
+    /// How many calls the loop makes before it waits for them to be uploaded: at most 10,000
+    /// (a tenth of the SDK's pending calls) and about half the queue's bytes, so a large
+    /// `--count` is neither refused nor pushed out of the queue before it is sent.
+    static func callsAheadOfUpload(eventBytes: Int, queueBytes: Int) -> Int {
+        max(1, min(10_000, queueBytes / 2 / max(1, eventBytes)))
+    }
 
     /// How long one upload may take: within the drain, so its answer is known before the report.
     private var uploadTimeout: Duration { .milliseconds(Int64(max(0.5, drainSeconds * 0.8) * 1000)) }
 
-    /// Tracks the events and blocks until the queue is uploaded, refused, or the drain is over.
-    private func send(project: ProjectProbe) -> (AnalyticsStats, FlushResult?) {
+    /// Tracks the events and waits until the queue is uploaded, refused, or the drain is over.
+    private func send(project: ProjectProbe) async -> (AnalyticsStats, FlushResult?) {
         var configuration = AnalyticsConfiguration(writeKey: writeKey, host: server)
         configuration.storageDirectory = URL(fileURLWithPath: dataDirectory)
         configuration.transport = URLSessionTransport(
@@ -59,6 +61,10 @@ struct TrackCommand {
         let analytics = Analytics(configuration: configuration)
         analytics.setConsent(.granted)
         if let userId { analytics.identify(userId: userId) }
+        // An event's bytes in the queue: its properties, name and ids (the context is stored
+        // once per session).
+        let eventBytes = JSONWriter.encode(.object(properties)).count + name.utf8.count + 300
+        let block = Self.callsAheadOfUpload(eventBytes: eventBytes, queueBytes: configuration.maximumQueueBytes)
         for i in 0..<count {
             var props = properties
             if count > 1 { props["seq"] = .int(Int64(i)) }
@@ -69,12 +75,21 @@ struct TrackCommand {
             }
             // The SDK refuses calls rather than block its caller when its pipeline is behind; a
             // tool asked for N events waits for each block's upload instead, so none is refused.
-            if (i + 1) % Self.callsAheadOfUpload == 0, i + 1 < count {
-                _ = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))
-            }
+            // When the collector did not take a batch (refused, failed, or the SDK is backing off
+            // after a failure), tracking more would only fill the queue: it stops, and the
+            // report says why.
+            if (i + 1) % block == 0, i + 1 < count, await analytics.flushed().blocked { break }
         }
-        let result = analytics.drain(timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))
+        let result = await Self.drain(analytics, timeout: .milliseconds(Int64(drainSeconds * 1000) + 1000))
         return (analytics.stats, result)
+    }
+
+    /// `Analytics.drain(timeout:)` on a thread of its own: it blocks its thread, and the SDK's
+    /// pipeline needs the concurrency pool's meanwhile.
+    private static func drain(_ analytics: Analytics, timeout: Duration) async -> FlushResult? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: analytics.drain(timeout: timeout)) }
+        }
     }
 }
 

@@ -41,6 +41,19 @@ struct TrackCommandTests {
         #expect(try await collector.events().count == 4)
     }
 
+    /// Five times what the SDK's 8 MB queue holds (2,000 events of 20 KB): the command waits
+    /// for each block's upload (blocks sized by the events' bytes), so none is pushed out of the
+    /// queue before it is sent. With blocks of 10,000 calls whatever their size, 702 were sent.
+    @Test func aCountLargerThanTheQueueIsSentWhole() async throws {
+        let collector = try RealCollectorTests.Collector_()
+        defer { collector.stop() }
+        let blob = String(repeating: "x", count: 20_000)
+        let outcome = try await track(collector.server.baseURL, ["--count", "2000", "--prop", "blob=\(blob)"])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.errorOutput.hasSuffix("courier: tracked 2000, sent 2000\n"), "\(outcome.errorOutput)")
+        #expect(try await collector.events().count == 2000)
+    }
+
     @Test func aServerThatIsDownIsNamedWithItsURL() async throws {
         let closed = try FaultProxy(targetPort: 1)
         let url = "http://127.0.0.1:\(closed.port)"
