@@ -57,7 +57,8 @@ public struct MessengerConfiguration: Sendable {
     /// ack queue gets to it). An ack not yet deleted when the process stops, or when the device
     /// reconnects through another instance, only redelivers its envelope, which the device drops
     /// by `clientMessageId`; a device that reconnects to this instance has its pending acks
-    /// deleted before its mailbox is read.
+    /// deleted before its mailbox is read, and a socket that ends has them deleted before its
+    /// device's mailbox is looked at for a push.
     public var ackBatchInterval: Duration = .milliseconds(5)
     /// A live device that has not acknowledged an envelope this many milliseconds after it was
     /// sent gets a push too (`nil`: never).

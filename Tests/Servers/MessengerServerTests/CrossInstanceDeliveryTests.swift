@@ -184,7 +184,10 @@ struct CrossInstanceDeliveryTests {
         // Offline everywhere: one push between both instances per interval.
         socket.outbound.close()
         _ = await socket.closed()
-        #expect(await poll { pair.b.messenger.liveSockets == 0 })
+        // B has looked at the mailbox the socket left (empty: its envelope was acknowledged).
+        #expect(
+            await poll { pair.b.messenger.metricsText().contains("courier_messenger_sockets_ended_total 1") })
+        #expect(pair.b.messenger.liveSockets == 0)
         _ = try await pair.a.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
         #expect(await poll { receiver.received == 1 })
         _ = try await pair.b.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])

@@ -78,9 +78,10 @@ import Testing
         #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
     }
 
-    /// Acks wait for their batch; stopping the server deletes the ones still waiting.
-    @Test func acksStillWaitingForTheirBatchAreDeletedAtShutdown() async throws {
-        // A batch interval no test run reaches: only the shutdown deletes.
+    /// Acks wait for their batch; stopping the server deletes the ones still waiting, and so does
+    /// the end of the socket that sent them (before its mailbox is looked at for a push).
+    @Test func acksStillWaitingForTheirBatchAreDeletedAtShutdownOrWhenTheSocketEnds() async throws {
+        // A batch interval no test run reaches: only the shutdown or the socket's end deletes.
         let harness = try await MessengerHarness(backend: .sqlite) {
             $0.sendRate = nil
             $0.ackBatchInterval = .seconds(3_600)
@@ -88,24 +89,35 @@ import Testing
         defer { harness.stop() }
         let alice = try await harness.register()
         let bob = try await harness.register()
-        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "m")
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        do {
-            let socket = try await harness.connect(bob, client: client)
-            var reader = DeliveryReader(socket)
-            let envelope = await reader.next()
-            #expect(envelope?.envelopeContent == "m for 1")
-            try await Self.ack(envelope, on: socket)
-            socket.outbound.close()
-            _ = await socket.closed()
-        }
-        // The socket's frames are handled in order before it counts as gone: the ack is recorded.
-        #expect(await poll { harness.messenger.liveSockets == 0 })
         let mailbox = { try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 10) }
-        #expect(try mailbox().count == 1)
-        harness.messenger.shutdown()
-        #expect(try mailbox().isEmpty)
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        for (round, content) in ["m", "n"].enumerated() {
+            _ = try await harness.send(
+                from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: content)
+            let envelope = await reader.next()
+            #expect(envelope?.envelopeContent == "\(content) for 1")
+            try await Self.ack(envelope, on: socket)
+            // Frames are handled in order: once this is answered, the ack is recorded.
+            _ = try await SocketRequestTests.request(
+                Int64(100 + round), "GET", "/v1/keepalive", on: socket, reader: &reader)
+            #expect(try mailbox().count == 1)
+            if round == 0 {
+                harness.messenger.shutdown()
+            } else {
+                socket.outbound.close()
+                _ = await socket.closed()
+                #expect(
+                    await poll {
+                        harness.messenger.metricsText().contains("courier_messenger_sockets_ended_total 1")
+                    })
+            }
+            #expect(try mailbox().isEmpty)
+        }
+        #expect(harness.messenger.metricsText().contains("courier_messenger_sockets_ended_unread_total 0"))
     }
 
     @Test(arguments: StoreBackend.allCases) func aSecondConnectionReplacesTheFirst(backend: StoreBackend) async throws {

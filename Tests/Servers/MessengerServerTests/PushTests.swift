@@ -177,6 +177,25 @@ final class WebhookReceiver: Sendable {
         #expect(metric("courier_messenger_sockets_ended_unread_total 1"))
     }
 
+    /// A socket this server closes because it stops leaves its unacknowledged envelope to the
+    /// device's next connection, here or on another instance: no push.
+    @Test func aSocketClosedBecauseTheServerStopsPushesNothing() async throws {
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(.sqlite)
+        defer { receiver.stop() }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "c")
+        #expect(await reader.next()?.envelopeContent == "c for 1")
+        harness.stop()
+        #expect(await socket.closed() == .serverStopping)
+        #expect(await poll { harness.messenger.metricsText().contains("courier_messenger_sockets_ended_total 1") })
+        #expect(harness.messenger.metricsText().contains("courier_messenger_sockets_ended_unread_total 0"))
+        #expect(receiver.received == 0)
+    }
+
     @Test(arguments: StoreBackend.allCases) func anEndpointThatAnswers410IsForgotten(backend: StoreBackend) async throws
     {
         let receiver = try WebhookReceiver()

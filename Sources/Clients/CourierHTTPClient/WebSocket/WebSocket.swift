@@ -37,6 +37,9 @@ public struct WebSocket: Sendable {
 
     /// How the socket closed, or `nil` while it is open.
     public var closeInfo: WebSocketClose? { channel.endedClose }
+    /// The close this side sent (the application's, or the engine's own: idle, slow reader,
+    /// `WebSocketClose.serverStopping`), if it sent one; `closeInfo` prefers the peer's.
+    public var closeSent: WebSocketClose? { channel.sentClose }
 }
 
 /// The inbound messages of a WebSocket. One task reads at a time; when it reads slowly, the

@@ -167,6 +167,8 @@ package final class WebSocketChannel: Sendable {
 
     /// How the connection ended, or `nil` while it is open.
     package var endedClose: WebSocketClose? { state.withLock { $0.ended } }
+    /// The close this side queued, or the engine sent on its behalf, if any.
+    package var sentClose: WebSocketClose? { state.withLock { $0.closing } }
 
     // MARK: - The reader (one task at a time)
 

@@ -58,6 +58,9 @@ public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The close a server sends every socket when it stops: 1001 "server stopping".
+    public static let serverStopping = WebSocketClose(.goingAway, reason: "server stopping")
+
     /// "1001 going away".
     public var description: String { reason.isEmpty ? code.description : "\(code) \(reason)" }
 

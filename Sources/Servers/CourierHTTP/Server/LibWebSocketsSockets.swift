@@ -117,7 +117,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         let socket = LibWebSocketsSocket(wsi: wsi, channel: channel, now: Self.now())
         sockets[id] = socket
         if closingAll {
-            channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
+            channel.close(.serverStopping)
         } else {
             Self.serve(
                 channel, request: request, startedAt: exchange.started, responder: responder, executor: executor,
@@ -310,7 +310,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         guard !closingAll else { return }
         closingAll = true
         for socket in sockets.values {
-            socket.channel.close(WebSocketClose(.goingAway, reason: "server stopping"))
+            socket.channel.close(.serverStopping)
         }
     }
 

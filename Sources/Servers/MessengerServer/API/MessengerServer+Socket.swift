@@ -40,7 +40,7 @@ extension MessengerServer {
             }
             await window.drain()
             hub.unregister(session)
-            await announceUnread(leftBy: device)
+            await announceUnread(leftBy: device, closing: socket.closeSent)
         }
     }
 
@@ -49,10 +49,12 @@ extension MessengerServer {
     /// delivered here) and no socket of the device holds it now, here or on another instance,
     /// the device is pushed, as if they had arrived while it was offline: a message that comes
     /// as the app goes away is still announced. The socket's own acks are deleted first, so a
-    /// device that acknowledged everything it was sent gets no push.
-    func announceUnread(leftBy device: AuthenticatedDevice) async {
+    /// device that acknowledged everything it was sent gets no push; nor does one whose socket
+    /// this server closed because it is stopping (`closing`: the device connects again, to this
+    /// instance or another, and its mailbox is read then).
+    func announceUnread(leftBy device: AuthenticatedDevice, closing: WebSocketClose?) async {
         defer { socketsEnded.add(1, ordering: .relaxed) }
-        guard hub.session(for: device) == nil else { return }
+        guard closing != .serverStopping, hub.session(for: device) == nil else { return }
         let unread = await storeQueues.run { [acks, store] in
             acks.flush()
             let first = try? store.mailbox(
@@ -63,10 +65,13 @@ extension MessengerServer {
         // A newer socket of the device on another instance is woken instead.
         let reply = await notifier.mailboxChanged(device)
         presence.record(reply)
+        // A socket of the device may have connected here meanwhile, before it was on the bus.
         if case .answered = reply { return }
+        guard hub.session(for: device) == nil else { return }
         socketsEndedUnread.add(1, ordering: .relaxed)
-        storeQueues.detach { [store, pushes] in
-            guard let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
+        storeQueues.detach { [store, pushes, hub] in
+            guard hub.session(for: device) == nil,
+                let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
             else { return }
             pushes.envelopeQueued(for: device, endpoint: endpoint)
         }

@@ -48,8 +48,7 @@ extension MessengerServer {
                     let response = Self.responding { () throws(HTTPError) in
                         try answer(queued, committed: committed)
                     }
-                    Self.respondWithoutWaiting(id, response, on: session)
-                    window.answered()
+                    Self.respond(id, response, on: session, countingOutOf: window)
                 }
                 return
             default:
@@ -76,11 +75,21 @@ extension MessengerServer {
     }
 
     /// Queues the response frame of request `id` if the socket's queue has room now; otherwise
-    /// (a peer slow to read) a task waits for room, as any send on the socket does.
-    private static func respondWithoutWaiting(_ id: Int64, _ response: HTTPResponse, on session: DeliverySession) {
+    /// (a peer slow to read) a task waits for room, as any send on the socket does. The send
+    /// leaves `window` once its answer is queued (or the socket has closed), so a peer that does
+    /// not read is read no further once `SocketRequestWindow.limit` answers wait for it.
+    private static func respond(
+        _ id: Int64, _ response: HTTPResponse, on session: DeliverySession, countingOutOf window: SocketRequestWindow
+    ) {
         let frame = WebSocketMessage.text(responseFrame(id, response))
-        if session.socket.outbound.sendIfRoom(frame) { return }
-        Task { try? await session.socket.outbound.send(frame) }
+        if session.socket.outbound.sendIfRoom(frame) {
+            window.answered()
+            return
+        }
+        Task {
+            try? await session.socket.outbound.send(frame)
+            window.answered()
+        }
     }
 
     /// `{"type":"response","id":…,"status":…,"body":…}`. A JSON body (the routes' own, written by

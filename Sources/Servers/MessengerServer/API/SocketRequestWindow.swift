@@ -4,8 +4,9 @@ import Synchronization
 /// once, so a client that sends without waiting is read no faster than its sends are stored.
 ///
 /// The socket's receive loop counts each send in (`admit`) and waits there while the window is
-/// full; whoever answers a send (the store's committer, right after its commit) counts it out
-/// (`answered`). No task is held per send.
+/// full; a send is counted out (`answered`) once its answer is queued on the socket (by the
+/// store's committer, right after its commit), or has failed to be. No task waits per send
+/// unless the socket's queue is full.
 final class SocketRequestWindow: Sendable {
     /// The most answers one socket waits for at once.
     static let limit = 16

@@ -67,7 +67,8 @@ final class DeliverySession: Sendable {
     }
 
     /// Starts a watch over the envelopes in flight now, unless one is running: when the delay
-    /// has passed and any of them is still unacknowledged, the handler runs.
+    /// has passed and any of them is still unacknowledged on a socket still open, the handler
+    /// runs (once the socket has ended, `MessengerServer.announceUnread` has looked instead).
     private func watchUnacked() {
         guard let unacked else { return }
         let newest = state.withLock { state -> Int64? in
@@ -80,7 +81,10 @@ final class DeliverySession: Sendable {
             try? await unacked.clock.sleep(for: unacked.delay)
             let (late, again) = state.withLock { state -> (Bool, Bool) in
                 state.watchdogArmed = false
-                return (state.inFlight.keys.contains { $0 <= newest }, !state.inFlight.isEmpty && !state.ended)
+                return (
+                    !state.ended && state.inFlight.keys.contains { $0 <= newest },
+                    !state.inFlight.isEmpty && !state.ended
+                )
             }
             if late { unacked.handler(device) }
             if again { watchUnacked() }

@@ -72,6 +72,7 @@ final class SendBatcher: Sendable {
         func whenCommitted(_ body: @escaping @Sendable (Result<SendOutcome, MessengerStoreError>) -> Void) {
             let ready = settled.withLock { state -> Result<SendOutcome, MessengerStoreError>? in
                 if let outcome = state.outcome { return outcome }
+                assert(state.callback == nil, "one callback per send")
                 state.callback = body
                 return nil
             }
