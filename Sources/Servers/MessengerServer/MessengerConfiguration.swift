@@ -63,6 +63,10 @@ public struct MessengerConfiguration: Sendable {
     /// A live device that has not acknowledged an envelope this many milliseconds after it was
     /// sent gets a push too (`nil`: never).
     public var unackedPushDelayMilliseconds: Int64? = 10_000
+    /// How long after a device's socket ends with envelopes unread the server waits before it
+    /// pushes the device (`MessengerServer.announceUnread`): a device that connects again
+    /// meanwhile (a network that flaps, a load balancer's blip) is not pushed. Zero: at once.
+    public var unreadPushGraceMilliseconds: Int64 = 2_000
     /// A device without a live socket gets at most one push per this many milliseconds (until it
     /// connects again).
     public var pushCoalescingMilliseconds: Int64 = 60_000

@@ -44,6 +44,8 @@ final class MessengerHarness: Sendable {
         }
         var configuration = MessengerConfiguration()
         configuration.attachmentDirectory = directory + "/attachments"
+        // Pushes for envelopes a socket left unread go at once unless a test asks for the grace.
+        configuration.unreadPushGraceMilliseconds = 0
         configure(&configuration)
         messenger = MessengerServer(
             configuration: configuration, store: store, clock: clock, pushSenders: pushSenders, bus: bus,

@@ -45,9 +45,10 @@ final class WebhookReceiver: Sendable {
         try #require(response.status == 204)
     }
 
-    /// A server whose unacknowledged-push delay is 10 s on its manual clock, Alice, and Bob with
-    /// a webhook push endpoint on `receiver`.
-    static func bobWithAWebhook(_ backend: StoreBackend) async throws -> (
+    /// A server whose unacknowledged-push delay is 10 s on its manual clock (and the grace before
+    /// the push for what an ended socket left unread `unreadPushGrace` milliseconds), Alice, and
+    /// Bob with a webhook push endpoint on `receiver`.
+    static func bobWithAWebhook(_ backend: StoreBackend, unreadPushGrace: Int64 = 0) async throws -> (
         receiver: WebhookReceiver, harness: MessengerHarness, alice: TestDevice, bob: TestDevice
     ) {
         let receiver = try WebhookReceiver()
@@ -55,6 +56,7 @@ final class WebhookReceiver: Sendable {
             backend: backend, pushSenders: [.webhook: WebhookPushSender(addresses: .allowingLoopback)]
         ) {
             $0.unackedPushDelayMilliseconds = 10_000
+            $0.unreadPushGraceMilliseconds = unreadPushGrace
             $0.webhookAddresses = .allowingLoopback
         }
         let alice = try await harness.register()
@@ -141,12 +143,12 @@ final class WebhookReceiver: Sendable {
     }
 
     /// A socket that ends with an envelope it was sent and did not acknowledge pushes its device
-    /// then, not after the unacknowledged-push delay (never reached here: the clock stands
-    /// still); one whose device acknowledged everything does not.
-    @Test(arguments: StoreBackend.allCases) func aSocketThatEndsWithAnEnvelopeUnacknowledgedPushesAtOnce(
+    /// after the 2 s grace, not after the unacknowledged-push delay (10 s, never reached here);
+    /// one whose device acknowledged everything does not.
+    @Test(arguments: StoreBackend.allCases) func aSocketThatEndsWithAnEnvelopeUnacknowledgedPushesAfterTheGrace(
         backend: StoreBackend
     ) async throws {
-        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(backend)
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(backend, unreadPushGrace: 2_000)
         defer {
             receiver.stop()
             harness.stop()
@@ -173,8 +175,39 @@ final class WebhookReceiver: Sendable {
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "b")
         #expect(await secondReader.next()?.envelopeContent == "b for 1")
         second.outbound.close()
+        // Both sockets' unacknowledged watches (10 s each) and the grace sleep on the clock.
+        try await harness.clock.waitForSleepers(3)
+        #expect(receiver.received == 0)
+        harness.clock.advance(by: .seconds(2))
         #expect(await poll { receiver.received == 1 })
         #expect(metric("courier_messenger_sockets_ended_unread_total 1"))
+    }
+
+    /// A device that connects again within the grace gets what its last socket left on the new
+    /// one, and no push.
+    @Test func aDeviceThatConnectsAgainWithinTheGraceIsNotPushed() async throws {
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(.sqlite, unreadPushGrace: 2_000)
+        defer {
+            receiver.stop()
+            harness.stop()
+        }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let first = try await harness.connect(bob, client: client)
+        var firstReader = DeliveryReader(first)
+        #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "d")
+        #expect(await firstReader.next()?.envelopeContent == "d for 1")
+        first.outbound.close()
+        // The unacknowledged watch and the grace sleep on the clock.
+        try await harness.clock.waitForSleepers(2)
+        let second = try await harness.connect(bob, client: client)
+        var secondReader = DeliveryReader(second)
+        #expect(await secondReader.next()?.envelopeContent == "d for 1")
+        harness.clock.advance(by: .seconds(2))
+        #expect(await poll { harness.messenger.metricsText().contains("courier_messenger_sockets_ended_total 1") })
+        #expect(harness.messenger.metricsText().contains("courier_messenger_sockets_ended_unread_total 0"))
+        #expect(receiver.received == 0)
     }
 
     /// A socket this server closes because it stops leaves its unacknowledged envelope to the

@@ -48,7 +48,8 @@ extension MessengerServer {
     /// not acknowledged, or stored while the socket was closing, which their sends counted as
     /// delivered here) and no socket of the device holds it now, here or on another instance,
     /// the device is pushed, as if they had arrived while it was offline: a message that comes
-    /// as the app goes away is still announced. The socket's own acks are deleted first, so a
+    /// as the app goes away is still announced. The push waits `unreadPushGraceMilliseconds`
+    /// first, so a device that connects again at once is not pushed. The socket's own acks are deleted first, so a
     /// device that acknowledged everything it was sent gets no push; nor does one whose socket
     /// this server closed because it is stopping (`closing`: the device connects again, to this
     /// instance or another, and its mailbox is read then).
@@ -62,6 +63,11 @@ extension MessengerServer {
             return first?.isEmpty == false
         }
         guard unread else { return }
+        let grace = configuration.unreadPushGraceMilliseconds
+        if grace > 0 {
+            try? await clock.sleep(for: .milliseconds(grace))
+            guard hub.session(for: device) == nil else { return }
+        }
         // A newer socket of the device on another instance is woken instead.
         let reply = await notifier.mailboxChanged(device)
         presence.record(reply)
