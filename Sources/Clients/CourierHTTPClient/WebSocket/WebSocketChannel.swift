@@ -91,20 +91,18 @@ package final class WebSocketChannel: Sendable {
                 .messageTooBig, "a \(size)-byte message is over the \(configuration.maximumQueuedBytes)-byte queue")
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let wake = state.withLock { state -> Bool in
-                if let close = state.closing ?? state.ended {
-                    continuation.resume(throwing: Self.closedError(close))
-                    return false
-                }
+            // Resumed after the lock is let go, as every continuation here.
+            let (outcome, wake) = state.withLock { state -> (Result<Void, WebSocketError>?, Bool) in
+                if let close = state.closing ?? state.ended { return (.failure(Self.closedError(close)), false) }
                 if let wasEmpty = state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes) {
-                    continuation.resume()
-                    return wasEmpty
+                    return (.success(()), wasEmpty)
                 }
                 if state.stalledSince == nil { state.stalledSince = now() }
                 state.senders.append(Waiting(message: message, continuation: continuation))
-                return false
+                return (nil, false)
             }
             if wake { transport.wantsToWrite() }
+            if let outcome { continuation.resume(with: outcome.mapError { $0 as any Error }) }
         }
     }
 
@@ -112,14 +110,15 @@ package final class WebSocketChannel: Sendable {
     /// socket is closed with 1008 and this throws `slowReader`.
     package func sendNow(_ message: WebSocketMessage) throws {
         let size = message.byteCount
-        let (wake, error) = state.withLock { state -> (Bool, WebSocketError?) in
-            if let close = state.closing ?? state.ended { return (false, Self.closedError(close)) }
+        let (wake, error, cutOff) = state.withLock { state -> (Bool, WebSocketError?, [Waiting]) in
+            if let close = state.closing ?? state.ended { return (false, Self.closedError(close), []) }
             if let wasEmpty = state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes) {
-                return (wasEmpty, nil)
+                return (wasEmpty, nil, [])
             }
-            Self.cutOffSlowReader(&state)
-            return (true, WebSocketError(.slowReader, "the peer is not reading; the socket is closing"))
+            let cutOff = Self.cutOffSlowReader(&state)
+            return (true, WebSocketError(.slowReader, "the peer is not reading; the socket is closing"), cutOff)
         }
+        Self.failSlowReaders(cutOff)
         if wake { transport.wantsToWrite() }
         if let error { throw error }
     }
@@ -138,30 +137,29 @@ package final class WebSocketChannel: Sendable {
 
     /// Queues a close after what is already queued; senders still waiting fail with `closed`.
     package func close(_ close: WebSocketClose) {
-        let wake = state.withLock { state -> Bool in
-            guard state.closing == nil, state.ended == nil else { return false }
+        let (wake, waiting) = state.withLock { state -> (Bool, [Waiting]) in
+            guard state.closing == nil, state.ended == nil else { return (false, []) }
             state.closing = close
             let waiting = state.senders
             state.senders = []
             state.stalledSince = nil
-            for sender in waiting { sender.continuation.resume(throwing: Self.closedError(close)) }
             let wasEmpty = state.outbound.isEmpty
             state.outbound.append(.close(close))
-            return wasEmpty
+            return (wasEmpty, waiting)
         }
+        for sender in waiting { sender.continuation.resume(throwing: Self.closedError(close)) }
         if wake { transport.wantsToWrite() }
     }
 
     /// Waits until the connection has ended, and tells how.
     package func waitUntilEnded() async -> WebSocketClose {
         await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if let ended = state.ended {
-                    continuation.resume(returning: ended)
-                } else {
-                    state.endWaiters.append(continuation)
-                }
+            let ended = state.withLock { state -> WebSocketClose? in
+                if let ended = state.ended { return ended }
+                state.endWaiters.append(continuation)
+                return nil
             }
+            if let ended { continuation.resume(returning: ended) }
         }
     }
 
@@ -299,13 +297,15 @@ package final class WebSocketChannel: Sendable {
     /// timeout.
     /// - Returns: whether the channel now has a close to write.
     package func checkSlowReader() -> Bool {
-        state.withLock { state -> Bool in
-            guard let since = state.stalledSince, state.closing == nil, state.ended == nil else { return false }
+        let cutOff = state.withLock { state -> [Waiting]? in
+            guard let since = state.stalledSince, state.closing == nil, state.ended == nil else { return nil }
             let limit = UInt64(max(0, configuration.slowReaderTimeoutMilliseconds)) * 1_000_000
-            guard now() &- since >= limit else { return false }
-            Self.cutOffSlowReader(&state)
-            return true
+            guard now() &- since >= limit else { return nil }
+            return Self.cutOffSlowReader(&state)
         }
+        guard let cutOff else { return false }
+        Self.failSlowReaders(cutOff)
+        return true
     }
 
     /// The peer sent a close frame.
@@ -325,16 +325,15 @@ package final class WebSocketChannel: Sendable {
     /// The connection is gone: the peer's close if it sent one, else this side's, else 1006.
     /// The reader gets `nil` once it has taken what is buffered; senders fail with `closed`.
     package func ended() {
-        let (reader, waiters, close) = state.withLock {
+        let (reader, waiters, senders, close) = state.withLock {
             state -> (
                 CheckedContinuation<WebSocketMessage?, Never>?, [CheckedContinuation<WebSocketClose, Never>],
-                WebSocketClose
+                [Waiting], WebSocketClose
             ) in
-            if let ended = state.ended { return (nil, [], ended) }
+            if let ended = state.ended { return (nil, [], [], ended) }
             let close = state.peerClose ?? state.closing ?? WebSocketClose(.abnormalClosure)
             state.ended = close
-            let error = Self.closedError(close)
-            for sender in state.senders { sender.continuation.resume(throwing: error) }
+            let senders = state.senders
             state.senders = []
             state.stalledSince = nil
             state.outbound = FIFO()
@@ -343,25 +342,38 @@ package final class WebSocketChannel: Sendable {
             let waiters = state.endWaiters
             state.endWaiters = []
             state.messageHandler = nil
-            return (reader, waiters, close)
+            return (reader, waiters, senders, close)
         }
+        let error = Self.closedError(close)
+        for sender in senders { sender.continuation.resume(throwing: error) }
         reader?.resume(returning: nil)
         for waiter in waiters { waiter.resume(returning: close) }
     }
 
     // MARK: -
 
-    /// Drops what is queued and queues a 1008 close in its place; waiting senders fail.
-    private static func cutOffSlowReader(_ state: inout State) {
-        let close = WebSocketClose(.policyViolation, reason: "slow reader")
+    private static let slowReaderClose = WebSocketClose(.policyViolation, reason: "slow reader")
+
+    /// Drops what is queued and queues a 1008 close in its place.
+    /// - Returns: the senders that waited, for `failSlowReaders` once the lock is let go.
+    private static func cutOffSlowReader(_ state: inout State) -> [Waiting] {
+        let close = slowReaderClose
         state.closing = close
-        let error = WebSocketError(.slowReader, "the peer did not read in time; the socket is closing", close: close)
-        for sender in state.senders { sender.continuation.resume(throwing: error) }
+        let senders = state.senders
         state.senders = []
         state.stalledSince = nil
         state.outbound = FIFO()
         state.outbound.append(.close(close))
         state.queuedBytes = 0
+        return senders
+    }
+
+    /// Fails the senders a slow reader's cut-off left waiting.
+    private static func failSlowReaders(_ senders: [Waiting]) {
+        guard !senders.isEmpty else { return }
+        let error = WebSocketError(
+            .slowReader, "the peer did not read in time; the socket is closing", close: slowReaderClose)
+        for sender in senders { sender.continuation.resume(throwing: error) }
     }
 
     private static func closedError(_ close: WebSocketClose) -> WebSocketError {

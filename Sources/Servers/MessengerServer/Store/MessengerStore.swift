@@ -81,7 +81,8 @@ public protocol MessengerStore: Sendable {
     /// Queues a send to be stored after every send queued before it, and returns without waiting
     /// (see `send`): a caller that reads requests in order queues each as it reads it, and the
     /// sends queued meanwhile share one group commit. The store commits it whether or not anyone
-    /// waits; `QueuedSend` blocks (`outcome()`) or suspends (`committed()`) until it has.
+    /// waits; `QueuedSend` blocks (`outcome()`), suspends (`committed()`) or calls back on the
+    /// committer (`whenCommitted`) once it has.
     func queueSend(_ message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) -> QueuedSend
 
     /// A device's mailbox after `afterId`, in order, at most `limit` entries.

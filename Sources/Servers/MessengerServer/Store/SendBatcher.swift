@@ -7,7 +7,8 @@ import Synchronization
 /// savepoint of its own so that one failing send fails alone, then the next group.
 ///
 /// Nobody waiting for a send holds a thread for it unless it asks to: `Pending.outcome()` blocks
-/// (an HTTP handler's thread), `Pending.committed()` suspends (a socket's request task). Before,
+/// (an HTTP handler's thread), `Pending.committed()` suspends, and `Pending.whenCommitted` calls
+/// back on the committer right after the commit (a socket's send, answered there). Before,
 /// every waiter blocked a thread on a lock while one of them committed, so a socket's sends
 /// waiting for their commit held the store's shared queues, and the mailbox reads of deliveries
 /// queued behind them.
