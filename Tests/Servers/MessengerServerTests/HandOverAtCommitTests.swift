@@ -52,6 +52,30 @@ struct HandOverAtCommitTests {
         #expect(harness.messenger.metricsText().contains("courier_messenger_envelopes_handed_over_total"))
     }
 
+    /// An envelope a pass has already sent (its id not above the last sent), offered again at
+    /// its commit, is left alone: the socket stays caught up and no pass starts for it.
+    @Test func anEnvelopeAlreadySentIsNotOfferedAgainNorStartsAPass() async throws {
+        let harness = try await MessengerHarness(backend: .sqlite)
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let device = AuthenticatedDevice(accountId: bob.accountId, deviceId: bob.deviceId)
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        var reader = try await harness.connectEmpty(bob, client: client)
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "x")
+        #expect(await reader.next()?.envelopeContent == "x for 1")
+        #expect(await poll { harness.messenger.hub.session(for: device)?.isCaughtUp == true })
+        let session = try #require(harness.messenger.hub.session(for: device))
+        // Not acknowledged: still in the mailbox, and the last envelope sent on the socket.
+        let stored = try #require(
+            try harness.store.mailbox(accountId: bob.accountId, deviceId: 1, afterId: 0, limit: 1).first)
+        let passes = session.passesStarted
+        #expect(!session.handOver(stored))
+        #expect(session.passesStarted == passes)
+        #expect(session.isCaughtUp)
+    }
+
     /// Mailbox ids are in commit order only while one store object writes the file: a second
     /// one (here, or in another process) does not hand envelopes over.
     @Test func onlyTheFirstStoreOpenOnAFileIsItsSoleMailboxWriter() throws {

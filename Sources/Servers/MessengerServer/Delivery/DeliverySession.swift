@@ -51,6 +51,7 @@ final class DeliverySession: Sendable {
     private let window: Int
     private let unacked: UnackedWatch?
     private let state = Mutex(State())
+    private let passes = Atomic<Int>(0)
 
     init(
         device: AuthenticatedDevice, socket: WebSocket, connection: ConnectionStamp, store: any MessengerStore,
@@ -103,7 +104,7 @@ final class DeliverySession: Sendable {
             state.passRunning = true
             return true
         }
-        if start { Task { await self.deliver() } }
+        if start { startPass() }
     }
 
     /// An envelope just committed for this device, offered by the send committer in mailbox
@@ -115,8 +116,9 @@ final class DeliverySession: Sendable {
     @discardableResult
     func handOver(_ entry: MailboxEntry) -> Bool {
         let (sent, start) = state.withLock { state -> (Bool, Bool) in
-            if state.ended { return (false, false) }
-            if state.caughtUp, !state.passRunning, state.inFlight.count < window, entry.id > state.lastSentId,
+            // Ended, or already sent here by a pass that read it first: nothing to do.
+            if state.ended || entry.id <= state.lastSentId { return (false, false) }
+            if state.caughtUp, !state.passRunning, state.inFlight.count < window,
                 socket.outbound.sendIfRoom(
                     .text(DeliveryFrame.message(id: state.nextRequestId, envelope: entry.envelope)))
             {
@@ -135,9 +137,18 @@ final class DeliverySession: Sendable {
             return (false, true)
         }
         if sent { watchUnacked() }
-        if start { Task { await self.deliver() } }
+        if start { startPass() }
         return sent
     }
+
+    /// Runs a delivery pass (the caller has set `passRunning`).
+    private func startPass() {
+        passes.add(1, ordering: .relaxed)
+        Task { await self.deliver() }
+    }
+
+    /// Delivery passes started so far (tests).
+    var passesStarted: Int { passes.load(ordering: .relaxed) }
 
     /// Whether the last pass read to the mailbox's end and none is running (tests wait for it).
     var isCaughtUp: Bool { state.withLock { $0.caughtUp && !$0.passRunning } }
