@@ -37,6 +37,7 @@ public final class MessengerServer: Sendable {
     let socketsEnded = Atomic<Int>(0)
     /// Of those, the ones that left envelopes unread with no other socket of the device live.
     let socketsEndedUnread = Atomic<Int>(0)
+    private let shutDown = Atomic<Bool>(false)
     let presence = PresenceCounters()
 
     /// Creates a server.
@@ -120,10 +121,15 @@ public final class MessengerServer: Sendable {
 
     /// Deletes the acknowledgements still waiting for their batch (`ackBatchInterval`): call it
     /// after the HTTP server has stopped, so that no ack arrives after it. Without it those
-    /// envelopes are only sent again on the devices' next connections.
+    /// envelopes are only sent again on the devices' next connections. Sockets that ended
+    /// before and are still in their push grace push nothing after it.
     public func shutdown() {
+        shutDown.store(true, ordering: .releasing)
         acks.flush()
     }
+
+    /// Whether `shutdown()` has run.
+    var isShutDown: Bool { shutDown.load(ordering: .acquiring) }
 
     /// Deletes expired envelopes, remembered sends, linking tokens and attachments (an index
     /// range each, not a scan).

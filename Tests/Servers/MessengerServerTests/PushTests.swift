@@ -184,7 +184,8 @@ final class WebhookReceiver: Sendable {
     }
 
     /// A device that connects again within the grace gets what its last socket left on the new
-    /// one, and no push.
+    /// socket, and no push: not while the new socket is live, nor after it has acknowledged
+    /// everything and ended too, still within the first socket's grace.
     @Test func aDeviceThatConnectsAgainWithinTheGraceIsNotPushed() async throws {
         let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(.sqlite, unreadPushGrace: 2_000)
         defer {
@@ -193,17 +194,48 @@ final class WebhookReceiver: Sendable {
         }
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
+        func metric(_ line: String) -> Bool { harness.messenger.metricsText().contains(line) }
         let first = try await harness.connect(bob, client: client)
         var firstReader = DeliveryReader(first)
         #expect(await firstReader.next()?["path"] == "/api/v1/queue/empty")
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "d")
         #expect(await firstReader.next()?.envelopeContent == "d for 1")
         first.outbound.close()
-        // The unacknowledged watch and the grace sleep on the clock.
+        // The first socket's unacknowledged watch and its grace sleep on the clock.
         try await harness.clock.waitForSleepers(2)
+
         let second = try await harness.connect(bob, client: client)
         var secondReader = DeliveryReader(second)
-        #expect(await secondReader.next()?.envelopeContent == "d for 1")
+        let again = await secondReader.next()
+        #expect(again?.envelopeContent == "d for 1")
+        try await DeliverySocketTests.ack(again, on: second)
+        second.outbound.close()
+        // The second socket left nothing unread: its check ends at once.
+        #expect(await poll { metric("courier_messenger_sockets_ended_total 1") })
+        harness.clock.advance(by: .seconds(2))
+        #expect(await poll { metric("courier_messenger_sockets_ended_total 2") })
+        #expect(metric("courier_messenger_sockets_ended_unread_total 0"))
+        #expect(receiver.received == 0)
+    }
+
+    /// A socket that ended within its grace when the server shuts down pushes nothing after it.
+    @Test func noPushGoesOutAfterShutdown() async throws {
+        let (receiver, harness, alice, bob) = try await Self.bobWithAWebhook(.sqlite, unreadPushGrace: 2_000)
+        defer {
+            receiver.stop()
+            harness.stop()
+        }
+        let client = try WebSocketClient()
+        defer { inBackground { client.shutdown() } }
+        let socket = try await harness.connect(bob, client: client)
+        var reader = DeliveryReader(socket)
+        #expect(await reader.next()?["path"] == "/api/v1/queue/empty")
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "e")
+        #expect(await reader.next()?.envelopeContent == "e for 1")
+        socket.outbound.close()
+        // The unacknowledged watch and the grace sleep on the clock.
+        try await harness.clock.waitForSleepers(2)
+        harness.messenger.shutdown()
         harness.clock.advance(by: .seconds(2))
         #expect(await poll { harness.messenger.metricsText().contains("courier_messenger_sockets_ended_total 1") })
         #expect(harness.messenger.metricsText().contains("courier_messenger_sockets_ended_unread_total 0"))

@@ -37,8 +37,9 @@ public struct WebSocket: Sendable {
 
     /// How the socket closed, or `nil` while it is open.
     public var closeInfo: WebSocketClose? { channel.endedClose }
-    /// The close this side sent (the application's, or the engine's own: idle, slow reader,
-    /// `WebSocketClose.serverStopping`), if it sent one; `closeInfo` prefers the peer's.
+    /// The close this side queued or decided (the application's, or the engine's own: idle,
+    /// slow reader, `WebSocketClose.serverStopping`), if any, even when the connection dropped
+    /// before it was written; `closeInfo` prefers the peer's.
     public var closeSent: WebSocketClose? { channel.sentClose }
 }
 

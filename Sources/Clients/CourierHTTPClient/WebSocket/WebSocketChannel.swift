@@ -91,7 +91,7 @@ package final class WebSocketChannel: Sendable {
                 .messageTooBig, "a \(size)-byte message is over the \(configuration.maximumQueuedBytes)-byte queue")
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            // Resumed after the lock is let go, as every continuation here.
+            // Resumed after the lock is let go, as every sender's continuation here.
             let (outcome, wake) = state.withLock { state -> (Result<Void, WebSocketError>?, Bool) in
                 if let close = state.closing ?? state.ended { return (.failure(Self.closedError(close)), false) }
                 if let wasEmpty = state.queueIfRoom(message, size: size, limit: configuration.maximumQueuedBytes) {
@@ -165,7 +165,8 @@ package final class WebSocketChannel: Sendable {
 
     /// How the connection ended, or `nil` while it is open.
     package var endedClose: WebSocketClose? { state.withLock { $0.ended } }
-    /// The close this side queued, or the engine sent on its behalf, if any.
+    /// The close this side queued or decided (the engine's own included), if any: decided, not
+    /// necessarily written, as the connection may have dropped first.
     package var sentClose: WebSocketClose? { state.withLock { $0.closing } }
 
     // MARK: - The reader (one task at a time)

@@ -48,25 +48,22 @@ extension MessengerServer {
     /// not acknowledged, or stored while the socket was closing, which their sends counted as
     /// delivered here) and no socket of the device holds it now, here or on another instance,
     /// the device is pushed, as if they had arrived while it was offline: a message that comes
-    /// as the app goes away is still announced. The push waits `unreadPushGraceMilliseconds`
-    /// first, so a device that connects again at once is not pushed. The socket's own acks are deleted first, so a
-    /// device that acknowledged everything it was sent gets no push; nor does one whose socket
-    /// this server closed because it is stopping (`closing`: the device connects again, to this
-    /// instance or another, and its mailbox is read then).
+    /// as the app goes away is still announced.
+    ///
+    /// The socket's own acks are deleted first, so a device that acknowledged everything it was
+    /// sent gets no push. The push waits `unreadPushGraceMilliseconds` and looks again (at the
+    /// hub, the mailbox and the bus), so a device that connects again at once is not pushed. None
+    /// goes out for a socket this server closed because it is stopping (`closing`), nor once
+    /// `shutdown()` has run: the device reads its mailbox when it connects again, here or on
+    /// another instance.
     func announceUnread(leftBy device: AuthenticatedDevice, closing: WebSocketClose?) async {
         defer { socketsEnded.add(1, ordering: .relaxed) }
-        guard closing != .serverStopping, hub.session(for: device) == nil else { return }
-        let unread = await storeQueues.run { [acks, store] in
-            acks.flush()
-            let first = try? store.mailbox(
-                accountId: device.accountId, deviceId: device.deviceId, afterId: 0, limit: 1)
-            return first?.isEmpty == false
-        }
-        guard unread else { return }
+        guard closing != .serverStopping, hub.session(for: device) == nil, await hasUnread(device), !isShutDown
+        else { return }
         let grace = configuration.unreadPushGraceMilliseconds
         if grace > 0 {
-            try? await clock.sleep(for: .milliseconds(grace))
-            guard hub.session(for: device) == nil else { return }
+            do { try await clock.sleep(for: .milliseconds(grace)) } catch { return }
+            guard !isShutDown, hub.session(for: device) == nil, await hasUnread(device) else { return }
         }
         // A newer socket of the device on another instance is woken instead.
         let reply = await notifier.mailboxChanged(device)
@@ -80,6 +77,17 @@ extension MessengerServer {
                 let endpoint = (try? store.device(accountId: device.accountId, deviceId: device.deviceId))??.push
             else { return }
             pushes.envelopeQueued(for: device, endpoint: endpoint)
+        }
+    }
+
+    /// Whether the device's mailbox holds anything, once the acks waiting for their batch are
+    /// deleted (on the store's queues).
+    private func hasUnread(_ device: AuthenticatedDevice) async -> Bool {
+        await storeQueues.run { [acks, store] in
+            acks.flush()
+            let first = try? store.mailbox(
+                accountId: device.accountId, deviceId: device.deviceId, afterId: 0, limit: 1)
+            return first?.isEmpty == false
         }
     }
 
