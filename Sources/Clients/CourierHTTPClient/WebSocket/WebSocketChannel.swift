@@ -52,6 +52,8 @@ package final class WebSocketChannel: Sendable {
         var messageHandler: (@Sendable (WebSocketMessage) -> Void)?
         /// A thread is handing buffered messages to `messageHandler`: new ones join the buffer.
         var handing = false
+        /// Called once with how the connection ended, after the last message was handed over.
+        var endHandler: (@Sendable (WebSocketClose) -> Void)?
 
         /// Queues `message` (`size` bytes) when no sender waits and it fits under `limit`.
         /// - Returns: `nil` when it did not fit; else whether the queue was empty before it (the
@@ -215,27 +217,43 @@ package final class WebSocketChannel: Sendable {
     /// first those already buffered (and any that arrive while they are handed over), on this
     /// thread, then each as it arrives, on the engine's thread; one at a time and in order. The
     /// handler is dropped when the connection ends; a connection that ended before this call
-    /// still has its buffered messages handed over.
-    package func handleEachMessage(_ handler: @escaping @Sendable (WebSocketMessage) -> Void) {
+    /// still has its buffered messages handed over. `onEnd` is called once, with how the
+    /// connection ended, after the last message was handed over.
+    package func handleEachMessage(
+        _ handler: @escaping @Sendable (WebSocketMessage) -> Void,
+        onEnd: (@Sendable (WebSocketClose) -> Void)? = nil
+    ) {
         state.withLock { state in
             if state.ended == nil { state.messageHandler = handler }
+            state.endHandler = onEnd
             state.handing = true
         }
         handBuffered(to: handler)
     }
 
+    /// An end handler and the close to tell it, called once the lock is let go.
+    private typealias EndCall = (handler: @Sendable (WebSocketClose) -> Void, close: WebSocketClose)
+
     /// Hands what is buffered to `handler` until the buffer is empty, then lets `received` call
     /// it directly; reading resumes if a full buffer had paused it.
     private func handBuffered(to handler: @Sendable (WebSocketMessage) -> Void) {
         while true {
-            let (message, resume) = state.withLock { state -> (WebSocketMessage?, Bool) in
-                if let message = state.inbound.take() { return (message, false) }
+            let (message, resume, end) = state.withLock { state -> (WebSocketMessage?, Bool, EndCall?) in
+                if let message = state.inbound.take() { return (message, false, nil) }
                 state.handing = false
                 defer { state.readingPaused = false }
-                return (nil, state.readingPaused && state.ended == nil)
+                // The connection ended while the buffer was handed over: its end is told here,
+                // after the last message.
+                var end: EndCall?
+                if let close = state.ended, let handler = state.endHandler {
+                    end = (handler, close)
+                    state.endHandler = nil
+                }
+                return (nil, state.readingPaused && state.ended == nil, end)
             }
             guard let message else {
                 if resume { transport.resumeReading() }
+                if let end { end.handler(end.close) }
                 return
             }
             handler(message)
@@ -326,12 +344,12 @@ package final class WebSocketChannel: Sendable {
     /// The connection is gone: the peer's close if it sent one, else this side's, else 1006.
     /// The reader gets `nil` once it has taken what is buffered; senders fail with `closed`.
     package func ended() {
-        let (reader, waiters, senders, close) = state.withLock {
+        let (reader, waiters, senders, endHandler, close) = state.withLock {
             state -> (
                 CheckedContinuation<WebSocketMessage?, Never>?, [CheckedContinuation<WebSocketClose, Never>],
-                [Waiting], WebSocketClose
+                [Waiting], (@Sendable (WebSocketClose) -> Void)?, WebSocketClose
             ) in
-            if let ended = state.ended { return (nil, [], [], ended) }
+            if let ended = state.ended { return (nil, [], [], nil, ended) }
             let close = state.peerClose ?? state.closing ?? WebSocketClose(.abnormalClosure)
             state.ended = close
             let senders = state.senders
@@ -343,12 +361,16 @@ package final class WebSocketChannel: Sendable {
             let waiters = state.endWaiters
             state.endWaiters = []
             state.messageHandler = nil
-            return (reader, waiters, senders, close)
+            // While buffered messages are being handed over, their thread tells the end after them.
+            let endHandler = state.handing ? nil : state.endHandler
+            if !state.handing { state.endHandler = nil }
+            return (reader, waiters, senders, endHandler, close)
         }
         let error = Self.closedError(close)
         for sender in senders { sender.continuation.resume(throwing: error) }
         reader?.resume(returning: nil)
         for waiter in waiters { waiter.resume(returning: close) }
+        endHandler?(close)
     }
 
     // MARK: -

@@ -142,10 +142,14 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             }
             let socket = WebSocket(channel: channel, loopExecutor: loopExecutor)
             switch route.serving {
-            case .eachMessage(let onMessage):
-                // No task stays with the socket: the channel calls the handler (the cycle through
-                // `socket` ends when the connection does, and the channel drops the handler).
-                channel.handleEachMessage { message in onMessage(socket, message) }
+            case .eachMessage(let makeHandlers):
+                // No task stays with the socket: the channel calls the handlers (the cycle through
+                // `socket` ends when the connection does, and the channel drops them).
+                let handlers = makeHandlers(socket, routed, context)
+                let onMessage = handlers.onMessage
+                var onEnd: (@Sendable (WebSocketClose) -> Void)?
+                if let onClose = handlers.onClose { onEnd = { close in onClose(socket, close) } }
+                channel.handleEachMessage({ message in onMessage(socket, message) }, onEnd: onEnd)
             case .task(let handler):
                 Task(executorPreference: executor) {
                     do {

@@ -11,11 +11,35 @@ public typealias WebSocketUpgradeCheck = @Sendable (HTTPRequest, RequestContext)
 /// called for each message, one at a time and in order, on the engine's loop thread (those that
 /// arrived before the upgrade was accepted, and any that arrive while they are handed over, on
 /// the thread that accepted it). It must not make the thread wait: it answers with `sendNow`, or
-/// hands the work to a task of its own. It gets the socket and the message only: a handler that
+/// hands the work to a task of its own. It gets the socket and the message only; a handler that
 /// needs the upgrade request (path parameters, the caller's identity) or to learn when the socket
-/// closes is a task route (`webSocket(_:configuration:shouldUpgrade:_:)`). The socket's
-/// `inbound` sequence is empty: its messages are the handler's.
+/// closes is made per socket (`WebSocketHandlers`). The socket's `inbound` sequence is empty: its
+/// messages are the handler's.
 public typealias WebSocketMessageHandler = @Sendable (WebSocket, WebSocketMessage) -> Void
+
+/// One socket's handlers on a message-handler route, made once per socket after its upgrade
+/// was accepted (`Router.webSocket(_:configuration:shouldUpgrade:handlers:)`), so they can hold
+/// what the upgrade request said (path parameters, the caller's identity).
+public struct WebSocketHandlers: Sendable {
+    /// Called for each message, as a `WebSocketMessageHandler` is.
+    public var onMessage: WebSocketMessageHandler
+    /// Called once when the connection has ended, after the last message, with how it ended (the
+    /// peer's close if it sent one, else this side's, else 1006); on the engine's loop thread,
+    /// so it must not make the thread wait either.
+    public var onClose: (@Sendable (WebSocket, WebSocketClose) -> Void)?
+
+    /// Handlers for one socket.
+    public init(
+        onMessage: @escaping WebSocketMessageHandler, onClose: (@Sendable (WebSocket, WebSocketClose) -> Void)? = nil
+    ) {
+        self.onMessage = onMessage
+        self.onClose = onClose
+    }
+}
+
+/// Makes one socket's handlers from its upgrade request and context, on the thread that accepted
+/// the upgrade, before any message is handed over.
+public typealias WebSocketHandlersFactory = @Sendable (WebSocket, HTTPRequest, RequestContext) -> WebSocketHandlers
 
 /// What a WebSocket route runs once the upgrade is accepted.
 struct WebSocketRoute: Sendable {
@@ -23,8 +47,9 @@ struct WebSocketRoute: Sendable {
     enum Serving: Sendable {
         /// A task that owns the socket for the connection's life.
         case task(WebSocketHandler)
-        /// A handler called for each message, with no task held per socket.
-        case eachMessage(WebSocketMessageHandler)
+        /// Handlers made per socket and called for each message and at the end, with no task
+        /// held per socket.
+        case eachMessage(WebSocketHandlersFactory)
     }
 
     let configuration: WebSocketConfiguration
@@ -82,8 +107,35 @@ extension Router {
         _ pattern: String, configuration: WebSocketConfiguration = WebSocketConfiguration(),
         shouldUpgrade: WebSocketUpgradeCheck? = nil, onMessage: @escaping WebSocketMessageHandler
     ) {
+        webSocket(pattern, configuration: configuration, shouldUpgrade: shouldUpgrade) { _, _, _ in
+            WebSocketHandlers(onMessage: onMessage)
+        }
+    }
+
+    /// Adds a WebSocket route served, as `webSocket(_:configuration:shouldUpgrade:onMessage:)`,
+    /// by handlers on the engine's loop with no task per socket, where the handlers are made for
+    /// each socket from its upgrade request and learn when it closes: a room or a hub that
+    /// registers sockets under the caller's identity and forgets them at the end.
+    ///
+    /// ```swift
+    /// router.webSocket("/v1/rooms/{room}") { socket, request, _ in
+    ///     let room = rooms.join(request.pathParameters["room"] ?? "", socket)
+    ///     return WebSocketHandlers(
+    ///         onMessage: { _, message in room.broadcast(message) },
+    ///         onClose: { socket, _ in room.leave(socket) })
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - pattern: a path such as `/v1/rooms/{room}` (`{name}` segments capture parameters).
+    ///   - configuration: the socket's limits and timers.
+    ///   - shouldUpgrade: accepts (returns) or refuses (throws) the upgrade.
+    ///   - handlers: makes the socket's handlers; it must not make the thread wait.
+    public mutating func webSocket(
+        _ pattern: String, configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        shouldUpgrade: WebSocketUpgradeCheck? = nil, handlers: @escaping WebSocketHandlersFactory
+    ) {
         add(
-            WebSocketRoute(configuration: configuration, serving: .eachMessage(onMessage)), pattern,
+            WebSocketRoute(configuration: configuration, serving: .eachMessage(handlers)), pattern,
             shouldUpgrade: shouldUpgrade)
     }
 

@@ -190,6 +190,42 @@ struct WebSocketChannelTests {
         #expect(await live.nextInbound() == nil)
     }
 
+    /// A handler's end is told once, after the last message: when the connection ends while the
+    /// handler runs, when it ended before the handler was set, and when it ends while the buffer
+    /// is being handed over (here, from inside the handler), after what was buffered.
+    @Test func anEndHandlerIsToldOnceAfterTheLastMessage() {
+        let events = Mutex<[String]>([])
+        @Sendable func record(_ event: String) { events.withLock { $0.append(event) } }
+        let onEnd: @Sendable (WebSocketClose) -> Void = { close in events.withLock { $0.append("end \(close.code)") } }
+
+        let live = channel()
+        live.handleEachMessage({ _ in record("message") }, onEnd: onEnd)
+        #expect(live.received(.text("a")))
+        live.ended()
+        live.ended()
+        #expect(events.withLock { $0 } == ["message", "end 1006"])
+
+        events.withLock { $0 = [] }
+        let endedFirst = channel()
+        #expect(endedFirst.received(.text("a")))
+        endedFirst.peerClosed(WebSocketClose(.normalClosure))
+        endedFirst.ended()
+        endedFirst.handleEachMessage({ _ in record("message") }, onEnd: onEnd)
+        #expect(events.withLock { $0 } == ["message", "end 1000"])
+
+        events.withLock { $0 = [] }
+        let endingWhileHanding = channel()
+        #expect(endingWhileHanding.received(.text("a")))
+        #expect(endingWhileHanding.received(.text("b")))
+        endingWhileHanding.handleEachMessage(
+            { message in
+                guard case .text(let text) = message else { return }
+                record(text)
+                if text == "a" { endingWhileHanding.ended() }
+            }, onEnd: onEnd)
+        #expect(events.withLock { $0 } == ["a", "b", "end 1006"])
+    }
+
     @Test func aLongReasonIsCutAtACharacterBoundary() {
         let close = WebSocketClose(.normalClosure, reason: String(repeating: "é", count: 100))
         #expect(close.payload.count == 2 + 122)

@@ -78,4 +78,41 @@ struct WebSocketMessageHandlerTests {
             server.stop(deadline: .zero)
         }
     }
+
+    /// Handlers made per socket see the upgrade request (a path parameter here) and are told
+    /// when the socket closes, with the peer's close.
+    @Test func handlersMadePerSocketSeeTheRequestAndAreToldOfTheClose() async throws {
+        let (closes, closed) = AsyncStream<WebSocketClose>.makeStream()
+        var router = Router()
+        router.webSocket("/rooms/{room}") { _, request, _ in
+            let room = request.pathParameters["room"] ?? "?"
+            return WebSocketHandlers(
+                onMessage: { socket, message in
+                    guard case .text(let text) = message else { return }
+                    try? socket.outbound.sendNow(.text("\(room): \(text)"))
+                },
+                onClose: { _, close in
+                    closed.yield(close)
+                    closed.finish()
+                })
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        let client = try WebSocketClient()
+        let socket = try await client.connect(to: "ws://127.0.0.1:\(server.port)/rooms/lobby")
+        try await socket.outbound.send(text: "hi")
+        var replies = socket.inbound.makeAsyncIterator()
+        #expect(await replies.next() == .text("lobby: hi"))
+        socket.outbound.close(.normalClosure, reason: "done")
+        var told = closes.makeAsyncIterator()
+        let close = await told.next()
+        #expect(close?.code == .normalClosure)
+        #expect(close?.reason == "done")
+        await runOffPool {
+            client.shutdown()
+            server.stop(deadline: .zero)
+        }
+    }
 }
