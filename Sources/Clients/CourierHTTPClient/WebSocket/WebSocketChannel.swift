@@ -224,6 +224,7 @@ package final class WebSocketChannel: Sendable {
         onEnd: (@Sendable (WebSocketClose) -> Void)? = nil
     ) {
         state.withLock { state in
+            assert(state.messageHandler == nil && state.endHandler == nil, "handlers are set once per socket")
             if state.ended == nil { state.messageHandler = handler }
             state.endHandler = onEnd
             state.handing = true

@@ -24,8 +24,9 @@ public struct WebSocketHandlers: Sendable {
     /// Called for each message, as a `WebSocketMessageHandler` is.
     public var onMessage: WebSocketMessageHandler
     /// Called once when the connection has ended, after the last message, with how it ended (the
-    /// peer's close if it sent one, else this side's, else 1006); on the engine's loop thread,
-    /// so it must not make the thread wait either.
+    /// peer's close if it sent one, else this side's, else 1006): on the engine's loop thread, or
+    /// on the thread that accepted the upgrade when the connection ended before or while the
+    /// buffered messages were handed over. It must not make the thread wait either.
     public var onClose: (@Sendable (WebSocket, WebSocketClose) -> Void)?
 
     /// Handlers for one socket.
@@ -38,7 +39,8 @@ public struct WebSocketHandlers: Sendable {
 }
 
 /// Makes one socket's handlers from its upgrade request and context, on the thread that accepted
-/// the upgrade, before any message is handed over.
+/// the upgrade, before any message is handed over. It must not read the socket's `inbound` (nor
+/// start a task that does): the messages are the handlers'.
 public typealias WebSocketHandlersFactory = @Sendable (WebSocket, HTTPRequest, RequestContext) -> WebSocketHandlers
 
 /// What a WebSocket route runs once the upgrade is accepted.
@@ -107,9 +109,9 @@ extension Router {
         _ pattern: String, configuration: WebSocketConfiguration = WebSocketConfiguration(),
         shouldUpgrade: WebSocketUpgradeCheck? = nil, onMessage: @escaping WebSocketMessageHandler
     ) {
-        webSocket(pattern, configuration: configuration, shouldUpgrade: shouldUpgrade) { _, _, _ in
-            WebSocketHandlers(onMessage: onMessage)
-        }
+        webSocket(
+            pattern, configuration: configuration, shouldUpgrade: shouldUpgrade,
+            handlers: { _, _, _ in WebSocketHandlers(onMessage: onMessage) })
     }
 
     /// Adds a WebSocket route served, as `webSocket(_:configuration:shouldUpgrade:onMessage:)`,
@@ -118,12 +120,13 @@ extension Router {
     /// registers sockets under the caller's identity and forgets them at the end.
     ///
     /// ```swift
-    /// router.webSocket("/v1/rooms/{room}") { socket, request, _ in
-    ///     let room = rooms.join(request.pathParameters["room"] ?? "", socket)
+    /// router.webSocket("/v1/rooms/{room}", handlers: { socket, request, _ in
+    ///     let member = UUID()
+    ///     let room = rooms.join(request.pathParameters["room"] ?? "", member, socket.outbound)
     ///     return WebSocketHandlers(
     ///         onMessage: { _, message in room.broadcast(message) },
-    ///         onClose: { socket, _ in room.leave(socket) })
-    /// }
+    ///         onClose: { _, _ in room.leave(member) })
+    /// })
     /// ```
     /// - Parameters:
     ///   - pattern: a path such as `/v1/rooms/{room}` (`{name}` segments capture parameters).
