@@ -11,19 +11,28 @@ import Testing
 /// mailbox passes, and no envelope overtakes an earlier one.
 @Suite(.timeLimit(.minutes(2)))
 struct HandOverAtCommitTests {
+    /// Alice, and Bob's socket on `harness`, connected and caught up: the pass that sent
+    /// queue/empty read to the mailbox's end and has finished.
+    static func bobCaughtUp(on harness: MessengerHarness, client: WebSocketClient) async throws -> (
+        alice: TestDevice, bob: TestDevice, device: AuthenticatedDevice, reader: DeliveryReader
+    ) {
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        let device = AuthenticatedDevice(accountId: bob.accountId, deviceId: bob.deviceId)
+        let reader = try await harness.connectEmpty(bob, client: client)
+        #expect(await poll { harness.messenger.hub.session(for: device)?.isCaughtUp == true })
+        return (alice, bob, device, reader)
+    }
+
     @Test(arguments: StoreBackend.allCases) func aCaughtUpSocketTakesEnvelopesAtTheCommitAndAFullWindowFallsBack(
         backend: StoreBackend
     ) async throws {
         let harness = try await MessengerHarness.withWindowOfFour(backend: backend)
         defer { harness.stop() }
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        let device = AuthenticatedDevice(accountId: bob.accountId, deviceId: bob.deviceId)
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        var reader = try await harness.connectEmpty(bob, client: client)
-        // The pass that sent queue/empty read to the mailbox's end and has finished.
-        #expect(await poll { harness.messenger.hub.session(for: device)?.isCaughtUp == true })
+        let (alice, bob, device, connected) = try await Self.bobCaughtUp(on: harness, client: client)
+        var reader = connected
 
         // Ten sends, none acknowledged yet: four fill the window at their commits; the fifth is
         // refused there, and the rest wait in the mailbox behind it.
@@ -57,12 +66,10 @@ struct HandOverAtCommitTests {
     @Test func anEnvelopeAlreadySentIsNotOfferedAgainNorStartsAPass() async throws {
         let harness = try await MessengerHarness(backend: .sqlite)
         defer { harness.stop() }
-        let alice = try await harness.register()
-        let bob = try await harness.register()
-        let device = AuthenticatedDevice(accountId: bob.accountId, deviceId: bob.deviceId)
         let client = try WebSocketClient()
         defer { inBackground { client.shutdown() } }
-        var reader = try await harness.connectEmpty(bob, client: client)
+        let (alice, bob, device, connected) = try await Self.bobCaughtUp(on: harness, client: client)
+        var reader = connected
         _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)], content: "x")
         #expect(await reader.next()?.envelopeContent == "x for 1")
         #expect(await poll { harness.messenger.hub.session(for: device)?.isCaughtUp == true })
