@@ -65,6 +65,19 @@ struct TrackCommandTests {
             "\(outcome.errorOutput)")
     }
 
+    /// A count of several blocks against a collector that takes nothing stops after the first
+    /// block instead of filling the queue with the rest.
+    @Test func trackingStopsAfterABlockTheCollectorDidNotTake() async throws {
+        let closed = try FaultProxy(targetPort: 1)
+        let url = "http://127.0.0.1:\(closed.port)"
+        closed.stop()
+        let outcome = try await track(url, ["--count", "25000"])
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.errorOutput.contains("tracked 10000, sent 0, still queued 10000: connection refused to \(url)"),
+            "\(outcome.errorOutput)")
+    }
+
     @Test func theKillSwitchIsNamed() async throws {
         let collector = try RealCollectorTests.Collector_()
         defer { collector.stop() }
