@@ -132,10 +132,7 @@ struct WebSocketClientServerTests {
         router.webSocket("/echo", configuration: busy) { socket, _, _ in
             for await message in socket.inbound { try await socket.outbound.send(message) }
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
+        let server = try HTTPServer.started(router)
         let client = try WebSocketClient()
         var open: [WebSocket] = []
         // Each socket costs this process two files (client and server side), and the suites run

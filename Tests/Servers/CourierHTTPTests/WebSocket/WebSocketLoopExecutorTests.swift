@@ -19,10 +19,7 @@ struct WebSocketLoopExecutorTests {
                 }
             }
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
+        let server = try HTTPServer.started(router)
         let client = try WebSocketClient()
         let socket = try await client.connect(to: "ws://127.0.0.1:\(server.port)/where")
         // The client's own socket has no loop to offer.

@@ -34,11 +34,7 @@ struct WebSocketMessageHandlerTests {
             }
             try? socket.outbound.sendNow(.text("\(text) on \(RouteExecutionTests.threadName())"))
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
-        return server
+        return try HTTPServer.started(router)
     }
 
     @Test func messagesAreHandledInOrderOnTheLoopAndTheSocketStaysOpenUntilClosed() async throws {
@@ -96,10 +92,7 @@ struct WebSocketMessageHandlerTests {
                     closed.finish()
                 })
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
+        let server = try HTTPServer.started(router)
         let client = try WebSocketClient()
         let socket = try await client.connect(to: "ws://127.0.0.1:\(server.port)/rooms/lobby")
         try await socket.outbound.send(text: "hi")

@@ -83,10 +83,7 @@ struct WebSocketServerTests {
             for socket in observed.registered.withLock({ $0 }) { try? socket.outbound.sendNow(.text(text)) }
             return HTTPResponse(status: .noContent)
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
+        server = try HTTPServer.started(router)
     }
 
     /// Tight limits and timers, so the tests see them act quickly.
