@@ -81,7 +81,7 @@ enum BenchCommand {
         "sdk-memory", "sdk-queue", "sdk-e2e", "signal", "signal-oneway", "images", "websocket", "websocket-server",
         "websocket-bare-server", "messenger-server", "messenger-signin", "messenger", "messenger-store", "sync",
         "realtime", "attachments", "nats", "messenger-cluster", "sdk-launch", "sdk-launch-configure",
-        "sdk-launch-task", "sdk-size", "all",
+        "sdk-launch-task", "sdk-launch-thread", "sdk-size", "all",
     ]
 
     /// `courier-bench`'s one command: the table its command line is read against.
@@ -185,7 +185,8 @@ enum BenchCommand {
                         runs: runs, seconds: seconds, sockets: sockets ?? 10_000,
                         database: invocation.value("--database")
                     ).run()
-                case "sdk-launch-configure", "sdk-launch-task": return SDKLaunchBenchmark.child(name)
+                case "sdk-launch-configure", "sdk-launch-task", "sdk-launch-thread":
+                    return SDKLaunchBenchmark.child(name)
                 case "websocket-server": return WebSocketServerProcess.serve(.courier)
                 case "websocket-bare-server": return WebSocketServerProcess.serve(.bare)
                 case "signal-oneway": try SignalBenchmark.runOneWayOnly(messages: messages)

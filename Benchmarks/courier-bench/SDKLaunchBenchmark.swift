@@ -7,16 +7,29 @@ import Foundation
 /// ones) and the first `track` after it, beside the seed's goals (≈ 0 launch cost: `configure`
 /// ≤ 50 µs, first `track` ≤ 2 µs). The first in a fresh process is measured in child processes,
 /// beside the same processes' bare first `Task.detached(priority: .utility)`: the concurrency
-/// runtime's one-time start, which any first task in a process pays. Storage and the settings
+/// runtime's one-time start, which any first task in a process pays, and beside a bare first
+/// thread (`pthread_create`): the floor under any way of getting work off the caller's thread in
+/// a process that has no other thread yet. Storage and the settings
 /// fetch happen afterwards on the SDK's actor; whether anything is on disk when `configure`
 /// returns is printed too.
 struct SDKLaunchBenchmark {
     let runs: Int
     let instances = 200
 
-    /// The hidden child modes (`sdk-launch-configure`, `sdk-launch-task`): times the one measured
-    /// step as the process's first use of the SDK or of a task, and prints the microseconds.
+    /// The hidden child modes (`sdk-launch-configure`, `sdk-launch-task`, `sdk-launch-thread`):
+    /// times the one measured step as the process's first use of the SDK, of a task or of a
+    /// thread, and prints the microseconds.
     static func child(_ mode: String) -> Int32 {
+        if mode == "sdk-launch-thread" {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var thread = pthread_t()
+            let made = pthread_create(&thread, nil, { _ in nil }, nil)
+            if made == 0 { pthread_detach(thread) }
+            let end = DispatchTime.now().uptimeNanoseconds
+            guard made == 0 else { return 1 }
+            print(Double(end - start) / 1e3)
+            return 0
+        }
         if mode == "sdk-launch-task" {
             let start = DispatchTime.now().uptimeNanoseconds
             Task.detached(priority: .utility) {}
@@ -42,21 +55,24 @@ struct SDKLaunchBenchmark {
         return 0
     }
 
-    /// The first `configure` and the bare first task, each in `count` fresh processes (taken in
-    /// turns), in microseconds.
-    private func freshProcesses(_ count: Int) throws -> (configure: [Double], task: [Double]) {
+    /// The first `configure`, the bare first task and the bare first thread, each in `count`
+    /// fresh processes (taken in turns), in microseconds.
+    private func freshProcesses(_ count: Int) throws -> (configure: [Double], task: [Double], thread: [Double]) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        var configure: [Double] = [], task: [Double] = []
-        for _ in 0..<count {
-            let printed = try SDKSizeBenchmark.output(executable, ["sdk-launch-configure"])
-            let bare = try SDKSizeBenchmark.output(executable, ["sdk-launch-task"])
-            guard let first = Double(printed.trimmingCharacters(in: .whitespacesAndNewlines)),
-                let taskFirst = Double(bare.trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw BenchError("an sdk-launch child printed no figure") }
-            configure.append(first)
-            task.append(taskFirst)
+        func figure(_ mode: String) throws -> Double {
+            let printed = try SDKSizeBenchmark.output(executable, [mode])
+            guard let value = Double(printed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw BenchError("the \(mode) child printed no figure")
+            }
+            return value
         }
-        return (configure, task)
+        var configure: [Double] = [], task: [Double] = [], thread: [Double] = []
+        for _ in 0..<count {
+            configure.append(try figure("sdk-launch-configure"))
+            task.append(try figure("sdk-launch-task"))
+            thread.append(try figure("sdk-launch-thread"))
+        }
+        return (configure, task, thread)
     }
 
     func run() throws {
@@ -105,7 +121,15 @@ struct SDKLaunchBenchmark {
                 median(fresh.task), "bare first utility Task.detached"))
         print(
             decimalLine(
+                "configure, first in a fresh process", median(fresh.configure), "µs", median(fresh.thread),
+                "bare first pthread_create"))
+        print(
+            decimalLine(
                 "configure, first in a fresh process", median(fresh.configure), "µs", 50, "goal ≤ 50 µs"))
+        print(
+            decimalLine(
+                "bare first pthread_create, fresh process", median(fresh.thread), "µs", 50,
+                "goal ≤ 50 µs (over 1: out of reach)"))
         print(decimalLine("configure, later instances (p50)", median(configure), "µs", 50, "goal ≤ 50 µs"))
         print(decimalLine("first track after configure (p50)", median(firstTrack), "µs", 2, "goal ≤ 2 µs"))
         print("   storage directory already on disk when configure returned: \(touchedDisk) of \(runs * instances)")
