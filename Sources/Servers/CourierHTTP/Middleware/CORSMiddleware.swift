@@ -18,7 +18,7 @@ struct CORSMiddleware: SynchronousHTTPMiddleware {
     }
 
     private func preflightAnswer(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == "OPTIONS", let wanted = request.header("access-control-request-method") else {
+        guard request.method == "OPTIONS", let wanted = request.header(.accessControlRequestMethod) else {
             return nil
         }
         return preflight(request, method: HTTPMethod(rawValue: wanted))
@@ -27,7 +27,7 @@ struct CORSMiddleware: SynchronousHTTPMiddleware {
     private func allowingOrigin(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse)
         -> HTTPResponse
     {
-        guard context.crossOrigin == .anyOrigin, request.header("origin") != nil else { return response }
+        guard context.crossOrigin == .anyOrigin, request.header(.origin) != nil else { return response }
         var response = response
         response.headers.append(("Access-Control-Allow-Origin", "*"))
         return response

@@ -23,7 +23,7 @@ struct RequestBodyMiddleware: SynchronousHTTPMiddleware {
         if context.bodyTooLarge {
             throw HTTPError(.payloadTooLarge, "request body exceeds \(maximumBodyBytes) bytes")
         }
-        guard request.bodyFeed == nil, let encoding = request.headers["content-encoding"]?.lowercased(),
+        guard request.bodyFeed == nil, let encoding = request.header(.contentEncoding)?.lowercased(),
             encoding != "identity"
         else {
             return request
@@ -39,11 +39,6 @@ struct RequestBodyMiddleware: SynchronousHTTPMiddleware {
         } catch {
             throw HTTPError(.invalidEncoding, "body is not valid gzip")
         }
-        var decoded = HTTPRequest(
-            method: request.method, path: request.path, queryString: request.queryString, headers: request.headers,
-            body: body, remoteAddress: request.remoteAddress)
-        decoded.pathParameters = request.pathParameters
-        decoded.peerAddress = request.peerAddress
-        return decoded
+        return request.replacingBody(with: body)
     }
 }

@@ -10,7 +10,17 @@ public struct HTTPRequest: Sendable {
     /// The raw query string (without `?`), empty if none.
     public let queryString: String
     /// Header names in lowercase; a repeated header keeps its values joined with `, `.
-    public let headers: [String: String]
+    ///
+    /// On the engine this copies every header into a dictionary the first time it is asked for;
+    /// `header(_:)` reads one name without that copy.
+    public var headers: [String: String] {
+        switch headerStorage {
+        case .dictionary(let headers): headers
+        case .table(let table): table.all
+        }
+    }
+    /// Where `headers` and `header(_:)` read from.
+    let headerStorage: HeaderStorage
     /// The body bytes (empty on a route that streams its body: read `bodyStream` there).
     public let body: [UInt8]
     /// The client's address: the connection's peer, or, when that peer is one of
@@ -34,13 +44,33 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod, path: String, queryString: String = "", headers: [String: String] = [:],
         body: [UInt8] = [], remoteAddress: String = "127.0.0.1"
     ) {
+        self.init(
+            method: method, path: path, queryString: queryString, headerStorage: .dictionary(headers), body: body,
+            remoteAddress: remoteAddress)
+    }
+
+    /// A request the engine reads from lws's header table (`table`) while its callback runs.
+    init(
+        method: HTTPMethod, path: String, queryString: String, headerStorage: HeaderStorage, body: [UInt8],
+        remoteAddress: String
+    ) {
         self.method = method
         self.path = path
         self.queryString = queryString
-        self.headers = headers
+        self.headerStorage = headerStorage
         self.body = body
         self.remoteAddress = remoteAddress
         peerAddress = remoteAddress
+    }
+
+    /// A copy with `body` in place of its body (the headers, client and path parameters kept).
+    func replacingBody(with body: [UInt8]) -> HTTPRequest {
+        var copy = HTTPRequest(
+            method: method, path: path, queryString: queryString, headerStorage: headerStorage, body: body,
+            remoteAddress: remoteAddress)
+        copy.peerAddress = peerAddress
+        copy.pathParameters = pathParameters
+        return copy
     }
 
     /// Takes the client's address from `X-Forwarded-For` when the peer is a trusted proxy.
@@ -51,14 +81,33 @@ public struct HTTPRequest: Sendable {
             return
         }
         remoteAddress = ForwardedClient.address(
-            peer: peerAddress, forwardedFor: headers["x-forwarded-for"], trustedProxies: trustedProxies)
+            peer: peerAddress, forwardedFor: header(.forwardedFor), trustedProxies: trustedProxies)
     }
 
     /// The header `name` (any case).
     public func header(_ name: String) -> String? {
         // Most callers pass a lowercase literal: no new string for them.
-        if name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return headers[name.lowercased()] }
-        return headers[name]
+        let lowercased = name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? name.lowercased() : name
+        switch headerStorage {
+        case .dictionary(let headers): return headers[lowercased]
+        case .table(let table): return table.value(lowercased)
+        }
+    }
+
+    /// One of the headers the server reads on every request, found without hashing its name on
+    /// the engine.
+    func header(_ known: KnownHeader) -> String? {
+        switch headerStorage {
+        case .dictionary(let headers): headers[known.name]
+        case .table(let table): table.value(known)
+        }
+    }
+
+    /// Where a request's headers are: a dictionary, or lws's table while the engine's callback
+    /// holds the request.
+    enum HeaderStorage: Sendable {
+        case dictionary([String: String])
+        case table(LoopHeaderTable)
     }
 
     /// The query parameters, percent-decoded; the last of a repeated name wins.

@@ -20,10 +20,7 @@ extension HTTPServer {
             response = answered
         } else {
             response = await responder.respond(
-                to: tooLarge
-                    ? HTTPRequest(
-                        method: request.method, path: request.path, queryString: request.queryString,
-                        headers: request.headers, remoteAddress: request.remoteAddress) : request,
+                to: tooLarge ? request.replacingBody(with: []) : request,
                 match: match, bodyTooLarge: tooLarge, startedAt: started)
         }
         if request.method == .head {

@@ -13,7 +13,8 @@ final class LibWebSocketsExchange {
     let method: String
     let path: String
     let queryString: String
-    let headers: [String: String]
+    /// The request's headers, read from lws while the callbacks of this transaction run.
+    private var headerTable: LoopHeaderTable
     let remoteAddress: String
     /// The `Content-Length` the client declared, if any.
     let declaredLength: Int64?
@@ -55,11 +56,11 @@ final class LibWebSocketsExchange {
         self.method = method.name
         path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
         queryString = LibWebSocketsHeaders.query(wsi)
-        headers = LibWebSocketsHeaders.all(wsi, extraNames: extraHeaderNames)
+        headerTable = LoopHeaderTable(wsi: wsi, extraNames: extraHeaderNames)
         self.remoteAddress = remoteAddress
         // Each framing header is looked up once, here.
-        let contentLength = headers["content-length"]
-        let transferEncoding = headers["transfer-encoding"]
+        let contentLength = headerTable.value(.contentLength)
+        let transferEncoding = headerTable.value(.transferEncoding)
         let chunkedBody = transferEncoding?.lowercased().contains("chunked") == true
         declaredLength = contentLength.flatMap { Int64($0.trimmingCharactersInWhitespace()) }
         expectsBody = declaredLength.map { $0 > 0 } ?? chunkedBody
@@ -67,12 +68,29 @@ final class LibWebSocketsExchange {
         if contentLength == nil, chunkedBody { dechunker = ChunkedBodyDecoder() }
     }
 
+    /// The request as the handler gets it, its headers read from lws's table until
+    /// `copyHeaders()` or `leaveLoop()`.
     func request() -> HTTPRequest {
         var request = HTTPRequest(
-            method: HTTPMethod(rawValue: method), path: path, queryString: queryString, headers: headers, body: body,
-            remoteAddress: remoteAddress)
+            method: HTTPMethod(rawValue: method), path: path, queryString: queryString,
+            headerStorage: .table(headerTable), body: body, remoteAddress: remoteAddress)
         request.bodyFeed = feed
         return request
+    }
+
+    /// Copies the headers out of lws's table, for a request that is handled after the callback
+    /// that dispatches it (a handler task, a WebSocket).
+    func copyHeaders() {
+        headerTable.leaveLoop(shared: true)
+    }
+
+    /// Ends the reads from lws's table after a request was handled in the callback, before the
+    /// answer is written (which may end the transaction, and lws's table with it): the headers
+    /// are copied only when a copy of the request is still held (a handler that suspended or
+    /// kept it).
+    func leaveLoop() {
+        let shared = !isKnownUniquelyReferenced(&headerTable)
+        headerTable.leaveLoop(shared: shared)
     }
 
     /// Serialises the status line, headers and body into one buffer; for a streamed body, the

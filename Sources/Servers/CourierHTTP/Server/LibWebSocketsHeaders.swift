@@ -79,6 +79,48 @@ enum LibWebSocketsHeaders {
         return out
     }
 
+    /// Where lws keeps a header: in its slot, or among the names it does not know (looked up by
+    /// its key: lowercase, with its colon, NUL-terminated).
+    enum Lookup {
+        case slot(lws_token_indexes)
+        case custom([CChar])
+    }
+
+    /// The lookup of every name in `names` and `customNames`, by name.
+    private static let lookupByName: [String: Lookup] = {
+        var lookups = Dictionary(names.map { ($0.1, Lookup.slot($0.0)) }, uniquingKeysWith: { first, _ in first })
+        for (name, key) in customKeys where lookups[name] == nil { lookups[name] = .custom(key) }
+        return lookups
+    }()
+
+    /// The lookups of the headers the server reads on every request, found once.
+    private static let knownLookups: [Lookup?] = KnownHeader.allCases.map { lookupByName[$0.name] }
+
+    /// The header `name` (lowercase), as `all` would have it, read alone: a name lws has no slot
+    /// for is looked up when it is one of `customNames` or `extraNames`.
+    static func value(_ wsi: OpaquePointer, _ name: String, extraNames: [String]) -> String? {
+        if let lookup = lookupByName[name] { return value(wsi, lookup) }
+        guard extraNames.contains(name) else { return nil }
+        return value(wsi, .custom(Array((name + ":").utf8CString)))
+    }
+
+    /// One of the headers the server reads on every request, without hashing its name.
+    static func value(_ wsi: OpaquePointer, _ known: KnownHeader) -> String? {
+        knownLookups[known.rawValue].flatMap { value(wsi, $0) }
+    }
+
+    private static func value(_ wsi: OpaquePointer, _ lookup: Lookup) -> String? {
+        switch lookup {
+        case .slot(let token):
+            let total = Int(lws_hdr_total_length(wsi, token))
+            guard total > 0 else { return nil }
+            if lws_hdr_fragment_length(wsi, token, 1) <= 0 { return copy(wsi, token, length: total) }
+            return fragments(wsi, token).joined(separator: ", ")
+        case .custom(let key):
+            return custom(key, in: wsi)
+        }
+    }
+
     /// Every known header present, names lowercased, a repeated one joined with `, `.
     static func all(_ wsi: OpaquePointer, extraNames: [String] = []) -> [String: String] {
         var headers: [String: String] = [:]
@@ -108,6 +150,19 @@ enum LibWebSocketsHeaders {
 
     private static let customKeys = customNames.map(customKey)
 
+    /// The value of the custom header whose lws key (`name:`, NUL-terminated) is `key`.
+    private static func custom(_ key: [CChar], in wsi: OpaquePointer) -> String? {
+        key.withUnsafeBufferPointer { key -> String? in
+            let keyLength = Int32(key.count - 1)
+            let length = Int(lws_hdr_custom_length(wsi, key.baseAddress, keyLength))
+            guard length >= 0 else { return nil }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
+                let n = lws_hdr_custom_copy(wsi, buffer.baseAddress, Int32(buffer.count), key.baseAddress, keyLength)
+                return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil
+            }
+        }
+    }
+
     private static func lookUp(
         _ keys: [(name: String, key: [CChar])], in wsi: OpaquePointer, into headers: inout [String: String]
     ) {
@@ -118,14 +173,9 @@ enum LibWebSocketsHeaders {
                 Int(lws_hdr_custom_length(wsi, key.baseAddress, Int32(key.count - 1)))
             }
             guard length >= 0 else { continue }
-            let (name, key) = keys[index]
-            let keyLength = Int32(key.count - 1)
-            guard headers[name] == nil else { continue }
-            let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String? in
-                let n = lws_hdr_custom_copy(wsi, buffer.baseAddress, Int32(buffer.count), key, keyLength)
-                return n >= 0 ? string(UnsafeBufferPointer(rebasing: buffer[..<Int(n)])) : nil
-            }
-            if let value { headers[name] = value }
+            let name = keys[index].name
+            guard headers[name] == nil, let value = custom(keys[index].key, in: wsi) else { continue }
+            headers[name] = value
         }
     }
 

@@ -510,20 +510,26 @@ final class LibWebSocketsService: @unchecked Sendable {
         // lws's own body timeout (whole seconds) stays armed while it still counts a body as
         // unfinished (chunked, or refused as too large): it must not cut a slow handler off.
         lws_set_timeout(exchange.wsi, NO_PENDING_TIMEOUT, 0)
-        let request = exchange.request()
         let started = exchange.started
         let match = exchange.match
         let responder = responder
         if outcome == .complete {
             // Nothing in its chain waits: answered in this callback, with no task (unless the
-            // route's answer is not in memory).
-            if let response = responder.respondOnLoop(to: request, match: match, startedAt: started) {
+            // route's answer is not in memory). The reads from lws's header table end before
+            // the answer is written.
+            switch runOnLoop(id, exchange, match: match, started: started) {
+            case .answered(let response):
+                exchange.leaveLoop()
                 return answer(id, response, inCallback: true)
-            }
-            if case .found(let route, _) = match, route.execution == .onLoop {
-                return answerOnLoop(id, request: request, match: match, started: started)
+            case .answersLater:
+                exchange.leaveLoop()
+                return
+            case .notOnLoop:
+                break
             }
         }
+        exchange.copyHeaders()
+        let request = exchange.request()
         // The handler runs as a task on the server's handler executor: one that awaits holds no
         // thread, and the loop goes on serving other connections meanwhile.
         Task(executorPreference: executor) { [self] in
@@ -539,10 +545,29 @@ final class LibWebSocketsService: @unchecked Sendable {
         }
     }
 
-    /// Runs an `.onLoop` route's task on this thread now. A handler that does not suspend has
-    /// answered when `run` returns, and its answer is prepared at once; one that suspended
-    /// answers through the mailbox, as a handler task does.
-    private func answerOnLoop(_ id: UInt64, request: HTTPRequest, match: Router.Match, started: UInt64) {
+    /// What running a request in the callback that dispatched it came to.
+    private enum LoopOutcome {
+        /// Answered: the answer is to be written now.
+        case answered(HTTPResponse)
+        /// Its handler suspended, and answers through the mailbox.
+        case answersLater
+        /// Not a request the loop answers: it runs as a task.
+        case notOnLoop
+    }
+
+    /// Runs a request whose body is whole in this callback when its route allows: its
+    /// synchronous chain, or an `.onLoop` route's task on this thread. A handler that does not
+    /// suspend has answered when `run` returns; one that suspended answers through the mailbox,
+    /// as a handler task does. The request made here is not held once this returns, unless a
+    /// handler kept it.
+    private func runOnLoop(
+        _ id: UInt64, _ exchange: LibWebSocketsExchange, match: Router.Match, started: UInt64
+    ) -> LoopOutcome {
+        let request = exchange.request()
+        if let response = responder.respondOnLoop(to: request, match: match, startedAt: started) {
+            return .answered(response)
+        }
+        guard case .found(let route, _) = match, route.execution == .onLoop else { return .notOnLoop }
         let answer = LoopAnswer()
         let responder = responder
         loopExecutor.run {
@@ -552,6 +577,7 @@ final class LibWebSocketsService: @unchecked Sendable {
                 if let late = answer.settle(response) { deliver(id, late) }
             }
         }
-        if let response = answer.take() { self.answer(id, response, inCallback: true) }
+        if let response = answer.take() { return .answered(response) }
+        return .answersLater
     }
 }

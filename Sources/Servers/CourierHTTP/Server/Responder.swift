@@ -192,7 +192,7 @@ struct Responder: Sendable {
 
     /// The client's `X-Request-Id` when it is short and plain, else a new id.
     static func requestID(_ request: HTTPRequest) -> String {
-        if let given = request.headers["x-request-id"], !given.isEmpty, given.utf8.count <= 64,
+        if let given = request.header(.requestID), !given.isEmpty, given.utf8.count <= 64,
             given.utf8.allSatisfy({
                 ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95
                     || $0 == 46
@@ -203,15 +203,9 @@ struct Responder: Sendable {
         return RequestIDs.next()
     }
 
-    /// Why the request's framing is ambiguous, or `nil` when it is not: two different lengths, or
-    /// a length beside chunked framing, are how requests are smuggled past a proxy that reads the
-    /// other one.
-    static func framingProblem(_ headers: [String: String]) -> String? {
-        guard let length = headers["content-length"] else { return nil }
-        return framingProblem(contentLength: length, transferEncoding: headers["transfer-encoding"])
-    }
-
-    /// `framingProblem(_:)` for the values of `Content-Length` and `Transfer-Encoding`.
+    /// Why the request's framing is ambiguous, or `nil` when it is not, from the values of its
+    /// `Content-Length` and `Transfer-Encoding`: two different lengths, or a length beside chunked
+    /// framing, are how requests are smuggled past a proxy that reads the other one.
     static func framingProblem(contentLength: String?, transferEncoding: String?) -> String? {
         guard let length = contentLength else { return nil }
         // A repeated header was joined with commas; one value (nearly always) is not split.
@@ -251,7 +245,11 @@ struct ServerGuardMiddleware: SynchronousHTTPMiddleware {
     }
 
     private func check(_ request: HTTPRequest) throws {
-        if let problem = Responder.framingProblem(request.headers) { throw HTTPError(.badRequest, problem) }
+        if let problem = Responder.framingProblem(
+            contentLength: request.header(.contentLength), transferEncoding: request.header(.transferEncoding))
+        {
+            throw HTTPError(.badRequest, problem)
+        }
         if lifecycle.isDraining {
             throw HTTPError(.unavailable, "the server is stopping; retry shortly", headers: [("Retry-After", "1")])
         }
