@@ -11,9 +11,11 @@ import Testing
 /// connection its own, and a request the handler keeps after answering still has them.
 @Suite(.timeLimit(.minutes(2)))
 struct LoopHeaderTableTests {
-    /// The requests the `/keep` handler kept past its answer.
+    /// The requests the `/keep` handler kept past its answer, and the gate `/suspends` waits at.
     final class Kept: Sendable {
         let requests = Mutex<[HTTPRequest]>([])
+        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
     }
 
     static let asked = ["user-agent", "accept", "x-correlation-id", "x-client", "x-unlisted", "cookie"]
@@ -39,6 +41,14 @@ struct LoopHeaderTableTests {
                 fields[known.name] = request.header(known).map(JSONValue.string) ?? .null
             }
             return .json(.object(fields))
+        }
+        router.add(.get, "/suspends", execution: .onLoop) { request, _ in
+            let before = request.header("user-agent") ?? "none"
+            kept.enteredContinuation.yield()
+            var release = kept.release.makeAsyncIterator()
+            _ = await release.next()
+            // Woken after the callback that started it ended: read from the table's copy.
+            return .text("\(before) \(request.header("user-agent") ?? "none") \(request.header(.requestID) ?? "none")")
         }
         router.add(.get, "/keep", execution: .onLoop) { request in
             kept.requests.withLock { $0.append(request) }
@@ -141,6 +151,52 @@ struct LoopHeaderTableTests {
         #expect(known["access-control-request-method"] == .string("PUT"))
         #expect(known["transfer-encoding"] == .null)
         #expect(try Self.fields(try #require(chunked).body)["transfer-encoding"] == .string("chunked"))
+        await server.shutdown(deadline: .zero)
+    }
+
+    /// Requests sent together on one connection: lws reads the second's head into its table after
+    /// the first's transaction ended, and the first, kept by its handler, keeps its own headers.
+    @Test func pipelinedRequestsKeepTheirOwnHeaders() async throws {
+        let port = server.port
+        let answers = try await offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send(
+                Self.head("/keep", "User-Agent: piped-1\r\nX-Correlation-Id: p-1\r\n")
+                    + Self.head("/loop", "User-Agent: piped-2\r\nConnection: close\r\n"))
+            return String(decoding: socket.readUntilClosed().bytes, as: UTF8.self)
+        }
+        #expect(answers.hasPrefix("HTTP/1.1 204"))
+        #expect(answers.contains("\"user-agent\":\"piped-2\""))
+        #expect(answers.contains("\"x-correlation-id\":null"))
+        let kept = kept.requests.withLock { $0 }
+        try #require(kept.count == 1)
+        #expect(kept[0].header("user-agent") == "piped-1")
+        #expect(kept[0].header("x-correlation-id") == "p-1")
+        await server.shutdown(deadline: .zero)
+    }
+
+    /// A handler on the loop that suspends goes on after the callback that started it ended
+    /// (`.answersLater`): it reads the same headers then as before.
+    @Test func aHandlerOnTheLoopThatSuspendsReadsItsHeadersAfterwards() async throws {
+        let port = server.port
+        async let answer = offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send(Self.head("/suspends", "User-Agent: waits\r\nX-Request-Id: r-9\r\n"))
+            return socket.readResponse()
+        }
+        var entered = kept.entered.makeAsyncIterator()
+        _ = await entered.next()
+        // The loop answers one callback at a time: once another request on the loop is
+        // answered, the callback that started the handler has ended.
+        let other = try await offPool {
+            let socket = try RawSocket(port: port)
+            try socket.send(Self.head("/loop", ""))
+            return socket.readResponse()?.status
+        }
+        #expect(other == 200)
+        kept.releaseContinuation.yield()
+        let response = try #require(try await answer)
+        #expect(String(decoding: response.body, as: UTF8.self) == "waits waits r-9")
         await server.shutdown(deadline: .zero)
     }
 

@@ -18,7 +18,7 @@ struct CORSMiddleware: SynchronousHTTPMiddleware {
     }
 
     private func preflightAnswer(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == "OPTIONS", let wanted = request.header(.accessControlRequestMethod) else {
+        guard request.method == .options, let wanted = request.header(.accessControlRequestMethod) else {
             return nil
         }
         return preflight(request, method: HTTPMethod(rawValue: wanted))

@@ -41,15 +41,28 @@ public struct HTTPResponse: Sendable {
         -> HTTPResponse
     {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json")] + headers,
+            status: status, headers: withRoomForServerHeaders(("Content-Type", "application/json"), headers),
             body: JSONWriter.encode(value))
+    }
+
+    /// `first` and `rest`, with room for the headers the server adds to every answer
+    /// (`X-Request-Id`, `X-Content-Type-Options`, and CORS's): the array is not regrown for them.
+    private static func withRoomForServerHeaders(_ first: (String, String), _ rest: [(String, String)] = [])
+        -> [(String, String)]
+    {
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(rest.count + 4)
+        headers.append(first)
+        headers.append(contentsOf: rest)
+        return headers
     }
 
     /// A plain-text response.
     public static func text(_ text: String, status: HTTPStatus = 200, contentType: String = "text/plain; charset=utf-8")
         -> HTTPResponse
     {
-        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+        HTTPResponse(
+            status: status, headers: withRoomForServerHeaders(("Content-Type", contentType)), body: Array(text.utf8))
     }
 
     /// The error shape of Courier's servers: `{"error":{"code":…,"message":…}}`.

@@ -10,7 +10,7 @@ final class LibWebSocketsExchange {
 
     let wsi: OpaquePointer
     let started: UInt64
-    let method: String
+    let method: HTTPMethod
     let path: String
     let queryString: String
     /// The request's headers, read from lws while the callbacks of this transaction run.
@@ -53,7 +53,7 @@ final class LibWebSocketsExchange {
         guard let method = LibWebSocketsHeaders.method(wsi) else { return nil }
         self.wsi = wsi
         started = DispatchTime.now().uptimeNanoseconds
-        self.method = method.name
+        self.method = method.method
         path = LibWebSocketsHeaders.copy(wsi, method.token) ?? "/"
         queryString = LibWebSocketsHeaders.query(wsi)
         headerTable = LoopHeaderTable(wsi: wsi, extraNames: extraHeaderNames)
@@ -68,20 +68,24 @@ final class LibWebSocketsExchange {
         if contentLength == nil, chunkedBody { dechunker = ChunkedBodyDecoder() }
     }
 
-    /// The request as the handler gets it, its headers read from lws's table until
-    /// `copyHeaders()` or `leaveLoop()`.
+    /// The request as the handler gets it in the callback, its headers read from lws's table
+    /// until `leaveLoop()`.
     func request() -> HTTPRequest {
-        var request = HTTPRequest(
-            method: HTTPMethod(rawValue: method), path: path, queryString: queryString,
-            headerStorage: .table(headerTable), body: body, remoteAddress: remoteAddress)
-        request.bodyFeed = feed
-        return request
+        request(headerStorage: .table(headerTable))
     }
 
-    /// Copies the headers out of lws's table, for a request that is handled after the callback
-    /// that dispatches it (a handler task, a WebSocket).
-    func copyHeaders() {
-        headerTable.leaveLoop(shared: true)
+    /// The request for a handler that runs after the callback that dispatches it (a handler task,
+    /// a WebSocket): its headers copied out of lws's table.
+    func requestLeavingTheLoop() -> HTTPRequest {
+        request(headerStorage: .dictionary(headerTable.leaveLoop(shared: true) ?? [:]))
+    }
+
+    private func request(headerStorage: HTTPRequest.HeaderStorage) -> HTTPRequest {
+        var request = HTTPRequest(
+            method: method, path: path, queryString: queryString, headerStorage: headerStorage, body: body,
+            remoteAddress: remoteAddress)
+        request.bodyFeed = feed
+        return request
     }
 
     /// Ends the reads from lws's table after a request was handled in the callback, before the
@@ -96,7 +100,7 @@ final class LibWebSocketsExchange {
     /// Serialises the status line, headers and body into one buffer; for a streamed body, the
     /// status line and headers only.
     func prepare(_ response: HTTPResponse) {
-        let body = method == "HEAD" ? [] : response.body
+        let body = method == .head ? [] : response.body
         var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
         bytes.reserveCapacity(bytes.count + 256 + body.count)
         defer { outgoing = bytes }

@@ -7,10 +7,12 @@ internal import CLibWebSockets
 /// it does not know, so only the unknown names in `customNames` and the configuration's
 /// `extraHeaderNames` are looked up (docs/http-engine.md).
 enum LibWebSocketsHeaders {
-    private static let methods: [(lws_token_indexes, String)] = [
-        (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_PUT_URI, "PUT"),
-        (WSI_TOKEN_PATCH_URI, "PATCH"), (WSI_TOKEN_DELETE_URI, "DELETE"), (WSI_TOKEN_HEAD_URI, "HEAD"),
-        (WSI_TOKEN_OPTIONS_URI, "OPTIONS"), (WSI_TOKEN_CONNECT, "CONNECT"),
+    /// The slots lws keeps a request line's path in, by method (made once: a method made from
+    /// its name upper-cases it).
+    private static let methods: [(lws_token_indexes, HTTPMethod)] = [
+        (WSI_TOKEN_GET_URI, .get), (WSI_TOKEN_POST_URI, .post), (WSI_TOKEN_PUT_URI, .put),
+        (WSI_TOKEN_PATCH_URI, .patch), (WSI_TOKEN_DELETE_URI, .delete), (WSI_TOKEN_HEAD_URI, .head),
+        (WSI_TOKEN_OPTIONS_URI, .options), (WSI_TOKEN_CONNECT, HTTPMethod(rawValue: "CONNECT")),
     ]
 
     /// Headers lws 4.1 has no slot for that Courier or its clients use; any other unknown header
@@ -42,7 +44,7 @@ enum LibWebSocketsHeaders {
         return slots
     }
 
-    static func method(_ wsi: OpaquePointer) -> (token: lws_token_indexes, name: String)? {
+    static func method(_ wsi: OpaquePointer) -> (token: lws_token_indexes, method: HTTPMethod)? {
         methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }.map { ($0.0, $0.1) }
     }
 
@@ -93,8 +95,11 @@ enum LibWebSocketsHeaders {
         return lookups
     }()
 
-    /// The lookups of the headers the server reads on every request, found once.
-    private static let knownLookups: [Lookup?] = KnownHeader.allCases.map { lookupByName[$0.name] }
+    /// The lookups of the headers the server reads on every request, found once (a name lws has
+    /// no slot for, on a build without its uncommon headers, is asked for as a custom one).
+    private static let knownLookups: [Lookup] = KnownHeader.allCases.map {
+        lookupByName[$0.name] ?? .custom(Array(($0.name + ":").utf8CString))
+    }
 
     /// The header `name` (lowercase), as `all` would have it, read alone: a name lws has no slot
     /// for is looked up when it is one of `customNames` or `extraNames`.
@@ -106,7 +111,7 @@ enum LibWebSocketsHeaders {
 
     /// One of the headers the server reads on every request, without hashing its name.
     static func value(_ wsi: OpaquePointer, _ known: KnownHeader) -> String? {
-        knownLookups[known.rawValue].flatMap { value(wsi, $0) }
+        value(wsi, knownLookups[known.rawValue])
     }
 
     private static func value(_ wsi: OpaquePointer, _ lookup: Lookup) -> String? {

@@ -174,7 +174,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         exchanges[id] = exchange
         responder.lifecycle.enter()
         let configuration = responder.configuration
-        exchange.match = responder.router.match(method: HTTPMethod(rawValue: exchange.method), path: exchange.path)
+        exchange.match = responder.router.match(method: exchange.method, path: exchange.path)
         if let length = exchange.declaredLength, length > Int64(configuration.maximumBodyBytes) {
             // Answered at once, without waiting for the body; what arrives meanwhile is dropped and
             // the connection closes after the answer.
@@ -192,7 +192,9 @@ final class LibWebSocketsService: @unchecked Sendable {
         } else {
             // lws expects a body after a POST, PUT or PATCH without `Content-Length` (and reads
             // one up to 100 MB); such a connection is closed after the answer.
-            if ["POST", "PUT", "PATCH"].contains(exchange.method) { exchange.closeAfter = true }
+            if exchange.method == .post || exchange.method == .put || exchange.method == .patch {
+                exchange.closeAfter = true
+            }
             dispatch(id, exchange, outcome: .complete)
         }
         return id
@@ -366,7 +368,7 @@ final class LibWebSocketsService: @unchecked Sendable {
             exchange.writesInCallback = true
             return
         }
-        if let stream = response.bodyStream, exchange.method != "HEAD" { startProducing(id, exchange, stream) }
+        if let stream = response.bodyStream, exchange.method != .head { startProducing(id, exchange, stream) }
         // Written before the loop waits (`serviceWritable`), not on a writable callback a turn
         // later: a connection waiting for its answer has nothing held back, so it is writable.
         writableNow.append(exchange.wsi)
@@ -528,8 +530,7 @@ final class LibWebSocketsService: @unchecked Sendable {
                 break
             }
         }
-        exchange.copyHeaders()
-        let request = exchange.request()
+        let request = exchange.requestLeavingTheLoop()
         // The handler runs as a task on the server's handler executor: one that awaits holds no
         // thread, and the loop goes on serving other connections meanwhile.
         Task(executorPreference: executor) { [self] in

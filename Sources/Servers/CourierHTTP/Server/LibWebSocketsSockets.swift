@@ -105,8 +105,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         // "client_" option is the one that resets this side's compressor, on either role; -1
         // when deflate is not in use.)
         _ = lws_set_extension_option(wsi, "permessage-deflate", "client_no_context_takeover", nil)
-        exchange.copyHeaders()
-        let request = exchange.request()
+        let request = exchange.requestLeavingTheLoop()
         let configuration =
             responder.router.webSocketRoute(for: request.path)?.configuration ?? WebSocketConfiguration()
         let mailbox = mailbox

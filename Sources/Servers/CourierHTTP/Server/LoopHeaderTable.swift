@@ -64,10 +64,22 @@ final class LoopHeaderTable: Sendable {
 
     /// Ends the reads from lws: copies the table when a request that outlives the callback still
     /// holds it (`shared`), and otherwise lets it go.
-    func leaveLoop(shared: Bool) {
+    /// - Returns: the copy, when there is one.
+    @discardableResult
+    func leaveLoop(shared: Bool) -> [String: String]? {
         state.withLock { state in
-            guard case .onLoop(let wsi, let extraNames) = state else { return }
-            state = shared ? .copied(LibWebSocketsHeaders.all(wsi, extraNames: extraNames)) : .left
+            switch state {
+            case .onLoop(let wsi, let extraNames):
+                guard shared else {
+                    state = .left
+                    return nil
+                }
+                let headers = LibWebSocketsHeaders.all(wsi, extraNames: extraNames)
+                state = .copied(headers)
+                return headers
+            case .copied(let headers): return headers
+            case .left: return nil
+            }
         }
     }
 
