@@ -8,25 +8,28 @@ struct RequestBodyMiddleware: SynchronousHTTPMiddleware {
     let maximumDecompressedBodyBytes: Int
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws -> HTTPResponse {
-        try await next(decoded(request, context: context), context)
+        guard let decoded = try decoded(request, context: context) else { return try await next(request, context) }
+        return try await next(decoded, context)
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
         -> HTTPResponse
     {
-        try next(decoded(request, context: context), context)
+        // The request goes on as it came unless its body was decoded: no copy of it is made.
+        guard let decoded = try decoded(request, context: context) else { return try next(request, context) }
+        return try next(decoded, context)
     }
 
-    /// The request as its handler gets it: refused when its body was over the limit, its body
-    /// decompressed when it came encoded.
-    private func decoded(_ request: HTTPRequest, context: RequestContext) throws -> HTTPRequest {
+    /// The request with its body decompressed when it came encoded, `nil` when it goes on as it
+    /// came; refused when its body was over the limit.
+    private func decoded(_ request: HTTPRequest, context: RequestContext) throws -> HTTPRequest? {
         if context.bodyTooLarge {
             throw HTTPError(.payloadTooLarge, "request body exceeds \(maximumBodyBytes) bytes")
         }
         guard request.bodyFeed == nil, let encoding = request.header(.contentEncoding)?.lowercased(),
             encoding != "identity"
         else {
-            return request
+            return nil
         }
         guard encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate" else {
             throw HTTPError(.unsupportedEncoding, "Content-Encoding \(encoding) is not supported")

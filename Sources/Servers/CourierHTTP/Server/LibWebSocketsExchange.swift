@@ -101,18 +101,22 @@ final class LibWebSocketsExchange {
     /// status line and headers only.
     func prepare(_ response: HTTPResponse) {
         let body = method == .head ? [] : response.body
-        var bytes = [UInt8](repeating: 0, count: courier_lws_pre())
-        bytes.reserveCapacity(bytes.count + 256 + body.count)
+        // One allocation: the headroom, then the head, then the body.
+        var headBytes = 128
+        for (name, value) in response.headers { headBytes += name.utf8.count + value.utf8.count + 4 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(courier_lws_pre() + headBytes + body.count)
+        bytes.append(contentsOf: repeatElement(0, count: courier_lws_pre()))
         defer { outgoing = bytes }
         bytes.append(contentsOf: "HTTP/1.1 ".utf8)
         bytes.appendDecimal(response.status.code)
         bytes.append(0x20)
-        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
+        bytes.appendUTF8(response.status.reasonPhrase)
         bytes.append(contentsOf: "\r\n".utf8)
         for (name, value) in response.headers {
-            bytes.append(contentsOf: name.utf8)
+            bytes.appendUTF8(name)
             bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8)
+            bytes.appendUTF8(value)
             bytes.append(contentsOf: "\r\n".utf8)
         }
         if let stream = response.bodyStream {
@@ -170,6 +174,12 @@ final class LibWebSocketsExchange {
 }
 
 extension [UInt8] {
+    /// Appends `text`'s UTF-8 bytes with one copy from its storage.
+    mutating func appendUTF8(_ text: String) {
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if copied == nil { append(contentsOf: text.utf8) }
+    }
+
     /// Appends `value` in decimal ASCII.
     mutating func appendDecimal(_ value: Int) {
         guard value >= 0, value < 1_000_000_000_000_000 else { return append(contentsOf: String(value).utf8) }

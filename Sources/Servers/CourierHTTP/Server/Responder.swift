@@ -116,8 +116,21 @@ struct Responder: Sendable {
     /// the caller's turn; `nil` when the route has none, or its `MemoryAnswer` has no answer (the
     /// route then runs as a task).
     func respondOnLoop(to request: HTTPRequest, match: Router.Match, startedAt: UInt64) -> HTTPResponse? {
-        guard case .found(let route, _) = match, let pipeline = route.loopPipeline else { return nil }
-        let (request, preparedContext) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
+        guard case .found(let route, let parameters) = match, let pipeline = route.loopPipeline else { return nil }
+        // Most requests need nothing set (no proxy to resolve, no path parameter): they go down
+        // the chain as they came, without a copy.
+        if configuration.trustedProxies.isEmpty, parameters.isEmpty {
+            let context = context(for: request, match: match, bodyTooLarge: false, startedAt: startedAt)
+            return respondOnLoop(request, context: context, route: route, pipeline: pipeline)
+        }
+        let (request, context) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
+        return respondOnLoop(request, context: context, route: route, pipeline: pipeline)
+    }
+
+    private func respondOnLoop(
+        _ request: HTTPRequest, context preparedContext: RequestContext, route: Router.Route,
+        pipeline: SynchronousHTTPResponder
+    ) -> HTTPResponse? {
         var context = preparedContext
         if let memory = route.memoryAnswer {
             do {
@@ -143,13 +156,20 @@ struct Responder: Sendable {
     ) -> (HTTPRequest, RequestContext) {
         var request = request
         request.resolveClient(trustedProxies: configuration.trustedProxies)
+        if case .found(_, let parameters) = match { request.pathParameters = parameters }
+        return (request, context(for: request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt))
+    }
+
+    /// The context of a request whose client is resolved.
+    private func context(
+        for request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
+    ) -> RequestContext {
         var context = RequestContext(
             requestID: Self.requestID(request), match: match, startedAt: startedAt, bodyTooLarge: bodyTooLarge)
-        if case .found(let route, let parameters) = match {
-            request.pathParameters = parameters
-            if request.method == route.method { context.metricsSeries = route.metricsSeries }
+        if case .found(let route, _) = match, request.method == route.method {
+            context.metricsSeries = route.metricsSeries
         }
-        return (request, context)
+        return context
     }
 
     /// Runs the chain for a routed request, and checks what it answers.
