@@ -77,7 +77,11 @@ final class LibWebSocketsExchange {
     /// The request for a handler that runs after the callback that dispatches it (a handler task,
     /// a WebSocket): its headers copied out of lws's table.
     func requestLeavingTheLoop() -> HTTPRequest {
-        request(headerStorage: .dictionary(headerTable.leaveLoop(shared: true) ?? [:]))
+        guard let headers = headerTable.leaveLoop(shared: true) else {
+            assertionFailure("a request's headers were let go before it left the loop")
+            return request(headerStorage: .dictionary([:]))
+        }
+        return request(headerStorage: .dictionary(headers))
     }
 
     private func request(headerStorage: HTTPRequest.HeaderStorage) -> HTTPRequest {

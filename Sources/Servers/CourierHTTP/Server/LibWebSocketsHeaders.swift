@@ -95,10 +95,10 @@ enum LibWebSocketsHeaders {
         return lookups
     }()
 
-    /// The lookups of the headers the server reads on every request, found once (a name lws has
-    /// no slot for, on a build without its uncommon headers, is asked for as a custom one).
+    /// The lookups of the headers the server reads on every request, found once (each has one:
+    /// a name lws has no slot for is among `customKeys`).
     private static let knownLookups: [Lookup] = KnownHeader.allCases.map {
-        lookupByName[$0.name] ?? .custom(Array(($0.name + ":").utf8CString))
+        lookupByName[$0.name] ?? .custom(customKey($0.name).key)
     }
 
     /// The header `name` (lowercase), as `all` would have it, read alone: a name lws has no slot
@@ -153,7 +153,16 @@ enum LibWebSocketsHeaders {
         (name, Array((name + ":").utf8CString))
     }
 
-    private static let customKeys = customNames.map(customKey)
+    /// The names asked for by name: `customNames`, and any header the server reads on every
+    /// request that this lws has no slot for (so `all` and `value` agree on every name).
+    private static let customKeys: [(name: String, key: [CChar])] = {
+        let slotted = Set(names.map(\.1))
+        var asked = customNames
+        for known in KnownHeader.allCases where !slotted.contains(known.name) && !asked.contains(known.name) {
+            asked.append(known.name)
+        }
+        return asked.map(customKey)
+    }()
 
     /// The value of the custom header whose lws key (`name:`, NUL-terminated) is `key`.
     private static func custom(_ key: [CChar], in wsi: OpaquePointer) -> String? {

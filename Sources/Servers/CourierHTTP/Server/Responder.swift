@@ -160,7 +160,8 @@ struct Responder: Sendable {
         return (request, context(for: request, match: match, bodyTooLarge: bodyTooLarge, startedAt: startedAt))
     }
 
-    /// The context of a request whose client is resolved.
+    /// The context of a request as the chain gets it (its client resolved, or, with no trusted
+    /// proxy, the peer it already names).
     private func context(
         for request: HTTPRequest, match: Router.Match, bodyTooLarge: Bool, startedAt: UInt64
     ) -> RequestContext {
