@@ -100,4 +100,29 @@ import Testing
         second.whenCommitted { _ in calledAtOnce.withLock { $0 = true } }
         #expect(calledAtOnce.withLock { $0 })
     }
+
+    /// Two callbacks and two waiters on one send are all told its outcome (a second of either
+    /// replaced the first: the first callback was never called, the first waiter never resumed).
+    @Test(.timeLimit(.minutes(1))) func everyCallbackAndWaiterOfASendIsTold() async throws {
+        let store = try Self.makeStore()
+        let send = store.queueSend(Self.message("m1"), receivedAt: 1, expiresAt: Int64.max)
+        let (told, tell) = AsyncStream<Int>.makeStream()
+        send.whenCommitted { _ in tell.yield(1) }
+        send.whenCommitted { _ in tell.yield(2) }
+        async let first = send.committed()
+        async let second = send.committed()
+        var callbacks: [Int] = []
+        for await callback in told {
+            callbacks.append(callback)
+            if callbacks.count == 2 { break }
+        }
+        #expect(Set(callbacks) == [1, 2])
+        for outcome in await [first, second] {
+            guard case .success(.stored(let serverSeq, _)) = outcome else {
+                Issue.record("the send was not stored: \(outcome)")
+                continue
+            }
+            #expect(serverSeq == 1)
+        }
+    }
 }

@@ -33,8 +33,8 @@ final class SendBatcher: Sendable {
 
         private struct Settled {
             var outcome: Result<SendOutcome, MessengerStoreError>?
-            var waiter: CheckedContinuation<Result<SendOutcome, MessengerStoreError>, Never>?
-            var callback: (@Sendable (Result<SendOutcome, MessengerStoreError>) -> Void)?
+            var waiters: [CheckedContinuation<Result<SendOutcome, MessengerStoreError>, Never>] = []
+            var callbacks: [@Sendable (Result<SendOutcome, MessengerStoreError>) -> Void] = []
         }
 
         init(message: OutgoingMessage, receivedAt: Int64, expiresAt: Int64) {
@@ -47,13 +47,13 @@ final class SendBatcher: Sendable {
         func finish() {
             let outcome =
                 result ?? .failure(MessengerStoreError(.storage, "the send's commit gave no result"))
-            let (waiter, callback) = settled.withLock { state in
+            let (waiters, callbacks) = settled.withLock { state in
                 state.outcome = outcome
-                defer { (state.waiter, state.callback) = (nil, nil) }
-                return (state.waiter, state.callback)
+                defer { (state.waiters, state.callbacks) = ([], []) }
+                return (state.waiters, state.callbacks)
             }
-            waiter?.resume(returning: outcome)
-            callback?(outcome)
+            for waiter in waiters { waiter.resume(returning: outcome) }
+            for callback in callbacks { callback(outcome) }
             done.signal()
         }
 
@@ -69,12 +69,12 @@ final class SendBatcher: Sendable {
 
         /// Calls `body` with the outcome once the send is committed (or refused): on the
         /// committer, right after the group's commit, or at once on the caller's thread when that
-        /// has already happened. One callback per send; `body` must not block.
+        /// has already happened. Every callback given is called, in the order given; `body` must
+        /// not block.
         func whenCommitted(_ body: @escaping @Sendable (Result<SendOutcome, MessengerStoreError>) -> Void) {
             let ready = settled.withLock { state -> Result<SendOutcome, MessengerStoreError>? in
                 if let outcome = state.outcome { return outcome }
-                assert(state.callback == nil, "one callback per send")
-                state.callback = body
+                state.callbacks.append(body)
                 return nil
             }
             if let ready { body(ready) }
@@ -85,7 +85,7 @@ final class SendBatcher: Sendable {
             await withCheckedContinuation { continuation in
                 let ready = settled.withLock { state -> Result<SendOutcome, MessengerStoreError>? in
                     if let outcome = state.outcome { return outcome }
-                    state.waiter = continuation
+                    state.waiters.append(continuation)
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
