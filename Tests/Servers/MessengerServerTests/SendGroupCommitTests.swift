@@ -103,8 +103,19 @@ import Testing
 
     /// Two callbacks and two waiters on one send are all told its outcome (a second of either
     /// replaced the first: the first callback was never called, the first waiter never resumed).
-    @Test(.timeLimit(.minutes(1))) func everyCallbackAndWaiterOfASendIsTold() async throws {
-        let store = try Self.makeStore()
+    @Test(.timeLimit(.minutes(1)), arguments: StoreBackend.allCases)
+    func everyCallbackAndWaiterOfASendIsTold(backend: StoreBackend) async throws {
+        let store: any MessengerStore
+        switch backend {
+        case .sqlite:
+            store = try Self.makeStore()
+        case .postgres:
+            let url = try await TestPostgres.shared.makeDatabase()
+            let postgres = try await offPool { try PostgresMessengerStore(url: url, connections: 2) }
+            try postgres.createAccount(
+                "bob", device: DeviceRecord(id: 1, registrationId: 101, name: "d1", passwordHash: "x", createdAt: 1))
+            store = postgres
+        }
         let send = store.queueSend(Self.message("m1"), receivedAt: 1, expiresAt: Int64.max)
         let (told, tell) = AsyncStream<Int>.makeStream()
         send.whenCommitted { _ in tell.yield(1) }
