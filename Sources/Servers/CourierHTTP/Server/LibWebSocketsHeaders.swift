@@ -106,7 +106,7 @@ enum LibWebSocketsHeaders {
     static func value(_ wsi: OpaquePointer, _ name: String, extraNames: [String]) -> String? {
         if let lookup = lookupByName[name] { return value(wsi, lookup) }
         guard extraNames.contains(name) else { return nil }
-        return value(wsi, .custom(Array((name + ":").utf8CString)))
+        return value(wsi, .custom(customKey(name).key))
     }
 
     /// One of the headers the server reads on every request, without hashing its name.
@@ -118,12 +118,17 @@ enum LibWebSocketsHeaders {
         switch lookup {
         case .slot(let token):
             let total = Int(lws_hdr_total_length(wsi, token))
-            guard total > 0 else { return nil }
-            if lws_hdr_fragment_length(wsi, token, 1) <= 0 { return copy(wsi, token, length: total) }
-            return fragments(wsi, token).joined(separator: ", ")
+            return total > 0 ? slot(wsi, token, total: total) : nil
         case .custom(let key):
             return custom(key, in: wsi)
         }
+    }
+
+    /// A slot holding `total` bytes: one line (nearly always) copied straight into its string, a
+    /// repeated header's lines joined with `, `.
+    private static func slot(_ wsi: OpaquePointer, _ token: lws_token_indexes, total: Int) -> String? {
+        if lws_hdr_fragment_length(wsi, token, 1) <= 0 { return copy(wsi, token, length: total) }
+        return fragments(wsi, token).joined(separator: ", ")
     }
 
     /// Every known header present, names lowercased, a repeated one joined with `, `.
@@ -134,13 +139,7 @@ enum LibWebSocketsHeaders {
                 let token = tokens[index]
                 let total = Int(lws_hdr_total_length(wsi, token))
                 guard total > 0 else { continue }
-                let name = names[index].1
-                if lws_hdr_fragment_length(wsi, token, 1) <= 0 {
-                    // One line (nearly always): copied straight into its string.
-                    if let value = copy(wsi, token, length: total) { headers[name] = value }
-                } else {
-                    headers[name] = fragments(wsi, token).joined(separator: ", ")
-                }
+                if let value = slot(wsi, token, total: total) { headers[names[index].1] = value }
             }
         }
         lookUp(customKeys, in: wsi, into: &headers)

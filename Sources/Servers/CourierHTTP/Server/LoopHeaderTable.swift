@@ -28,52 +28,45 @@ final class LoopHeaderTable: Sendable {
 
     /// The header `name` (lowercase), a repeated one joined with `, `.
     func value(_ name: String) -> String? {
-        state.withLock { state in
-            switch state {
-            case .onLoop(let wsi, let extraNames): LibWebSocketsHeaders.value(wsi, name, extraNames: extraNames)
-            case .copied(let headers): headers[name]
-            case .left: Self.readAfterLeaving()
-            }
-        }
+        read(name) { wsi, extraNames in LibWebSocketsHeaders.value(wsi, name, extraNames: extraNames) }
     }
 
     /// One of the headers the server reads on every request.
     func value(_ known: KnownHeader) -> String? {
-        state.withLock { state in
-            switch state {
-            case .onLoop(let wsi, _): LibWebSocketsHeaders.value(wsi, known)
-            case .copied(let headers): headers[known.name]
-            case .left: Self.readAfterLeaving()
-            }
-        }
+        read(known.name) { wsi, _ in LibWebSocketsHeaders.value(wsi, known) }
     }
 
     /// Every header, copied once into a dictionary (later reads use it).
-    var all: [String: String] {
-        state.withLock { state in
-            switch state {
-            case .onLoop(let wsi, let extraNames):
-                let headers = LibWebSocketsHeaders.all(wsi, extraNames: extraNames)
-                state = .copied(headers)
-                return headers
-            case .copied(let headers): return headers
-            case .left: return Self.readAfterLeaving() ?? [:]
-            }
-        }
-    }
+    var all: [String: String] { copied() ?? Self.readAfterLeaving() ?? [:] }
 
     /// Ends the reads from lws: copies the table when a request that outlives the callback still
     /// holds it (`shared`), and otherwise lets it go.
     /// - Returns: the copy, when there is one.
     @discardableResult
     func leaveLoop(shared: Bool) -> [String: String]? {
+        if shared { return copied() }
+        state.withLock { state in
+            if case .onLoop = state { state = .left }
+        }
+        return nil
+    }
+
+    /// The header `name`: read from lws by `onLoop` while the callback runs, else from the copy.
+    private func read(_ name: String, onLoop: (OpaquePointer, [String]) -> String?) -> String? {
+        state.withLock { state in
+            switch state {
+            case .onLoop(let wsi, let extraNames): onLoop(wsi, extraNames)
+            case .copied(let headers): headers[name]
+            case .left: Self.readAfterLeaving()
+            }
+        }
+    }
+
+    /// The whole table as a dictionary, copied from lws the first time; `nil` once let go.
+    private func copied() -> [String: String]? {
         state.withLock { state in
             switch state {
             case .onLoop(let wsi, let extraNames):
-                guard shared else {
-                    state = .left
-                    return nil
-                }
                 let headers = LibWebSocketsHeaders.all(wsi, extraNames: extraNames)
                 state = .copied(headers)
                 return headers

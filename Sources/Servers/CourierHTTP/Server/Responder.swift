@@ -121,15 +121,17 @@ struct Responder: Sendable {
         // the chain as they came, without a copy.
         if configuration.trustedProxies.isEmpty, parameters.isEmpty {
             let context = context(for: request, match: match, bodyTooLarge: false, startedAt: startedAt)
-            return respondOnLoop(request, context: context, route: route, pipeline: pipeline)
+            return runLoopPipeline(pipeline, of: route, for: request, context: context)
         }
         let (request, context) = prepared(request, match: match, bodyTooLarge: false, startedAt: startedAt)
-        return respondOnLoop(request, context: context, route: route, pipeline: pipeline)
+        return runLoopPipeline(pipeline, of: route, for: request, context: context)
     }
 
-    private func respondOnLoop(
-        _ request: HTTPRequest, context preparedContext: RequestContext, route: Router.Route,
-        pipeline: SynchronousHTTPResponder
+    /// Runs `route`'s synchronous chain for a prepared request; `nil` when its `MemoryAnswer` has
+    /// no answer.
+    private func runLoopPipeline(
+        _ pipeline: SynchronousHTTPResponder, of route: Router.Route, for request: HTTPRequest,
+        context preparedContext: RequestContext
     ) -> HTTPResponse? {
         var context = preparedContext
         if let memory = route.memoryAnswer {
