@@ -110,6 +110,25 @@ struct LoopHeaderTableTests {
         await server.shutdown(deadline: .zero)
     }
 
+    /// A request nothing keeps is read from lws and its table let go, not copied; one its handler
+    /// keeps is copied once.
+    @Test func onlyARequestThatOutlivesItsCallbackHasItsTableCopied() async throws {
+        let port = server.port
+        let statuses = try await offPool {
+            let socket = try RawSocket(port: port)
+            var statuses: [Int?] = []
+            for path in ["/known", "/known", "/keep"] {
+                let body = path == "/known" ? "POST /known HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" : nil
+                try socket.send(body ?? Self.head(path, "User-Agent: kept\r\n"))
+                statuses.append(socket.readResponse()?.status)
+            }
+            return statuses
+        }
+        #expect(statuses == [200, 200, 204])
+        #expect(server.metrics.headerTablesCopiedOnTheLoop == 1)
+        await server.shutdown(deadline: .zero)
+    }
+
     @Test func eachRequestOnAKeptConnectionReadsItsOwnHeaders() async throws {
         let port = server.port
         let (first, second) = try await offPool {

@@ -46,6 +46,7 @@ public final class HTTPMetrics: Sendable {
         "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE",
     ]
     private let refused = Atomic<Int>(0)
+    private let headerTablesCopied = Atomic<Int>(0)
 
     /// Creates empty metrics.
     public init() {}
@@ -75,6 +76,14 @@ public final class HTTPMetrics: Sendable {
 
     /// Counts one connection refused at accept.
     func recordRefusedConnection() { refused.add(1, ordering: .relaxed) }
+
+    /// Requests answered in the loop's callback whose header table was copied because a copy of
+    /// the request outlived the callback (libwebsockets engine only): the rest were read from
+    /// lws without a copy (`LoopHeaderTable`).
+    var headerTablesCopiedOnTheLoop: Int { headerTablesCopied.load(ordering: .relaxed) }
+
+    /// Counts one header table copied as its request left the loop's callback.
+    func recordHeaderTableCopied() { headerTablesCopied.add(1, ordering: .relaxed) }
 
     /// How many requests a route has answered with `status` (all statuses when `nil`).
     public func count(method: String, route: String, status: Int? = nil) -> Int {

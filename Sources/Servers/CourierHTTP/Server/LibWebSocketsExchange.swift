@@ -96,9 +96,11 @@ final class LibWebSocketsExchange {
     /// answer is written (which may end the transaction, and lws's table with it): the headers
     /// are copied only when a copy of the request is still held (a handler that suspended or
     /// kept it).
-    func leaveLoop() {
+    /// - Returns: whether they were copied.
+    func leaveLoop() -> Bool {
         let shared = !isKnownUniquelyReferenced(&headerTable)
-        headerTable.leaveLoop(shared: shared)
+        _ = headerTable.leaveLoop(shared: shared)
+        return shared
     }
 
     /// Serialises the status line, headers and body into one buffer; for a streamed body, the

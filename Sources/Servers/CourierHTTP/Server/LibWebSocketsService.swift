@@ -521,11 +521,10 @@ final class LibWebSocketsService: @unchecked Sendable {
             // the answer is written.
             switch runOnLoop(id, exchange, match: match, started: started) {
             case .answered(let response):
-                exchange.leaveLoop()
+                leaveLoop(exchange)
                 return answer(id, response, inCallback: true)
             case .answersLater:
-                exchange.leaveLoop()
-                return
+                return leaveLoop(exchange)
             case .notOnLoop:
                 break
             }
@@ -544,6 +543,12 @@ final class LibWebSocketsService: @unchecked Sendable {
             }
             deliver(id, response)
         }
+    }
+
+    /// Ends the reads from lws's header table of a request handled in this callback, counting a
+    /// copy made for a request that outlives it.
+    private func leaveLoop(_ exchange: LibWebSocketsExchange) {
+        if exchange.leaveLoop() { responder.metrics.recordHeaderTableCopied() }
     }
 
     /// What running a request in the callback that dispatched it came to.

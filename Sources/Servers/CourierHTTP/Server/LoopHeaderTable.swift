@@ -42,7 +42,6 @@ final class LoopHeaderTable: Sendable {
     /// Ends the reads from lws: copies the table when a request that outlives the callback still
     /// holds it (`shared`), and otherwise lets it go.
     /// - Returns: the copy, when there is one.
-    @discardableResult
     func leaveLoop(shared: Bool) -> [String: String]? {
         if shared { return copied() }
         state.withLock { state in
