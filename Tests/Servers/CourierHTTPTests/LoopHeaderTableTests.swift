@@ -116,10 +116,10 @@ struct LoopHeaderTableTests {
         let port = server.port
         let statuses = try await offPool {
             let socket = try RawSocket(port: port)
+            let plain = "POST /known HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
             var statuses: [Int?] = []
-            for path in ["/known", "/known", "/keep"] {
-                let body = path == "/known" ? "POST /known HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" : nil
-                try socket.send(body ?? Self.head(path, "User-Agent: kept\r\n"))
+            for request in [plain, plain, Self.head("/keep", "User-Agent: kept\r\n")] {
+                try socket.send(request)
                 statuses.append(socket.readResponse()?.status)
             }
             return statuses
