@@ -57,7 +57,36 @@ final class FakeTransport: AnalyticsTransport {
     var uploadedMessages: [JSONValue] { uploads.filter(\.delivered).flatMap(\.messages) }
     var requestCount: Int { state.withLock { $0.recorded.count } }
 
+    /// Uploads held before they are answered: `nil` when uploads are not held.
+    private let held = Mutex<[CheckedContinuation<Void, Never>]?>(nil)
+    private let heldCount = Mutex(0)
+
+    /// Holds every upload from now on until `releaseHeldUploads()`.
+    func holdUploads() { held.withLock { $0 = $0 ?? [] } }
+
+    /// How many uploads have been held so far.
+    var uploadsHeld: Int { heldCount.withLock { $0 } }
+
+    /// Lets the held uploads (and later ones) be answered.
+    func releaseHeldUploads() {
+        let waiting = held.withLock { held in
+            defer { held = nil }
+            return held ?? []
+        }
+        for upload in waiting { upload.resume() }
+    }
+
     func send(_ request: TransportRequest) async -> TransportResult {
+        if request.method == "POST" {
+            await withCheckedContinuation { continuation in
+                let holding = held.withLock { held -> Bool in
+                    guard held != nil else { return false }
+                    held?.append(continuation)
+                    return true
+                }
+                if holding { heldCount.withLock { $0 += 1 } } else { continuation.resume() }
+            }
+        }
         if request.method == "GET" {
             state.withLock { $0.recorded.append(Recorded(request: request, messages: [], body: nil)) }
             if let json = settings.withLock({ $0 }) {

@@ -8,6 +8,13 @@ import Synchronization
 /// Every public method copies its arguments, hands them to one actor and returns: no disk, no
 /// network and no lock the caller waits on. Safe from any thread; instances with different write
 /// keys are independent.
+///
+/// One instance per write key and storage directory writes its queue file: the newest. Making
+/// a new one (configuring again, or replacing the instance the app holds) retires the previous
+/// one, whose later calls are dropped as `replaced`; the new one carries on with the saved
+/// consent and ids once the previous one has written what it was given and closed the file.
+/// Where another process holds the folder's lock (macOS and Linux), the instance queues in
+/// memory and says so in its log.
 public final class Analytics: Sendable {
     private let mailbox: Mailbox
     private let recorder = StatsRecorder()
@@ -27,9 +34,12 @@ public final class Analytics: Sendable {
         // The pipeline is made on its own task, not here: its state's first construction in a
         // process (the storage folder's name, the identity's UUID, the id generator) costs a
         // few hundred microseconds that the app's launch thread should not pay.
+        // One writer per queue file: this instance takes its write key's file over from the one
+        // it replaces (a look-up in a dictionary; the file is opened off this thread).
+        let claim = QueueClaims.process.claim(QueueClaims.Key(configuration), for: mailbox)
         let recorder = recorder
         Task.detached(priority: .utility) {
-            await AnalyticsPipeline(configuration: configuration, stats: recorder).run(mailbox)
+            await AnalyticsPipeline(configuration: configuration, stats: recorder, claim: claim).run(mailbox)
         }
     }
 
@@ -153,6 +163,10 @@ public final class Analytics: Sendable {
     }
 
     private func send(_ command: Command) {
-        if mailbox.post(command) != .accepted { recorder.drop(.overflow) }
+        switch mailbox.post(command) {
+        case .accepted: break
+        case .full, .closed: recorder.drop(.overflow)
+        case .replaced: recorder.drop(.replaced)
+        }
     }
 }

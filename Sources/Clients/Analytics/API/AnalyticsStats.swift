@@ -24,6 +24,8 @@ public enum DropReason: String, Sendable, CaseIterable {
     case overflow
     /// The queue could not be written (for example a full disk).
     case storage
+    /// The call reached an instance that a newer one with the same write key replaced.
+    case replaced
 }
 
 /// Counters the host can read at any time.

@@ -93,7 +93,9 @@ extension AnalyticsPipeline {
     }
 
     private func deliver(_ batch: [QueuedEvent]) async -> BatchOutcome {
-        guard let queue else { return .stop }
+        // The queue is read again after the answer, not held across the awaits: a released
+        // instance closes its file meanwhile for the instance that replaces it.
+        guard queue != nil else { return .stop }
         let request: TransportRequest
         do {
             // Built off the actor: gzip is the costliest step, and events keep flowing meanwhile.
@@ -104,6 +106,7 @@ extension AnalyticsPipeline {
             return .stop
         }
         let result = await transport.send(request)
+        guard let queue else { return .stop }
         lastUpload = UploadAttempt(url: request.url, events: batch.count, result: result)
         switch UploadDecision.decide(result, batchCount: batch.count, now: clock.nowMilliseconds) {
         case .delivered(let rejected):

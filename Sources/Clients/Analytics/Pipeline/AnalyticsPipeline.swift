@@ -54,8 +54,12 @@ actor AnalyticsPipeline {
     /// The most calls handled before the actor's other jobs get a turn (about 1 ms of work).
     static let commandsPerTurn = 256
 
-    init(configuration: AnalyticsConfiguration, stats: StatsRecorder) {
+    /// This instance's hold on its write key's queue file among the process's instances.
+    let claim: QueueClaim
+
+    init(configuration: AnalyticsConfiguration, stats: StatsRecorder, claim: QueueClaim = .unregistered) {
         self.configuration = configuration
+        self.claim = claim
         self.stats = stats
         clock = configuration.clock
         consent = configuration.defaultConsent
@@ -69,6 +73,9 @@ actor AnalyticsPipeline {
     /// mailbox is closed.
     func run(_ mailbox: Mailbox) async {
         self.mailbox = mailbox
+        // The instance this one replaces closes the file first (its run ends soon after the app
+        // released it); calls meanwhile wait in the mailbox.
+        await claim.predecessor?.lettingGo()
         start()
         for await _ in mailbox.openDoorbell() {
             var batch = mailbox.takeAll()
@@ -99,24 +106,19 @@ actor AnalyticsPipeline {
         flushTimer = nil
         retryTimer = nil
         resumeWaiters()
+        if mailbox.wasReplaced {
+            log("a newer instance with this write key replaced this one; its later calls are dropped")
+        }
+        // Close the file for the instance that replaces this one. An upload still in flight
+        // leaves its batch queued (`deliver` reads the queue again after its answer): the next
+        // owner sends it again, and the collector's dedupe by `messageId` stores it once.
+        queue = nil
+        claim.holder?.letGo()
     }
 
     private func start() {
         let now = clock.nowMilliseconds
-        do {
-            let (opened, opening) = try EventQueue.open(
-                directory: directory, now: now,
-                maximumFileBytes: configuration.maximumQueueFileBytes)
-            queue = opened
-            switch opening {
-            case .opened: break
-            case .recovered: log("the queue file was damaged; it was moved aside and a new queue started")
-            case .newerSchema:
-                log("the queue file was written by a newer build; it is kept, and this launch queues in memory")
-            }
-        } catch {
-            log("the queue cannot be opened (\(error)); events are not persisted")
-        }
+        queue = openQueue(now: now)
         if let queue {
             if let saved = queue.value("consent").flatMap(Consent.init(rawValue:)) { consent = saved }
             identity = Identity.load(from: queue)
@@ -138,6 +140,27 @@ actor AnalyticsPipeline {
         // Whatever the last process left behind goes out now, without waiting for a new event.
         perform(policy.trigger(.launch, queued: queue?.count ?? 0))
         fetchSettingsIfAllowed()
+    }
+
+    /// The queue: the write key's file, or one in memory when the file is another's (another
+    /// process, a newer build), or none when it cannot be opened.
+    private func openQueue(now: Int64) -> EventQueue? {
+        do {
+            let (opened, opening) = try EventQueue.open(
+                directory: directory, now: now, maximumFileBytes: configuration.maximumQueueFileBytes)
+            switch opening {
+            case .opened: break
+            case .recovered: log("the queue file was damaged; it was moved aside and a new queue started")
+            case .newerSchema:
+                log("the queue file was written by a newer build; it is kept, and this launch queues in memory")
+            case .heldByAnotherProcess:
+                log("another process holds this write key's queue folder; this instance queues in memory")
+            }
+            return opened
+        } catch {
+            log("the queue cannot be opened (\(error)); events are not persisted")
+            return nil
+        }
     }
 
     private func handle(_ command: Command) {

@@ -18,6 +18,8 @@ final class Mailbox: Sendable {
     private struct State {
         var items: [Command] = []
         var closed = false
+        /// Closed because a newer instance with the same write key replaced this one.
+        var replaced = false
         var bell: Doorbell?
     }
 
@@ -25,7 +27,7 @@ final class Mailbox: Sendable {
     private let capacity: Int
 
     /// What `post` did.
-    enum PostResult { case accepted, full, closed }
+    enum PostResult { case accepted, full, closed, replaced }
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -48,7 +50,7 @@ final class Mailbox: Sendable {
     /// Appends a command unless the mailbox is full or closed; never blocks on the pipeline.
     func post(_ command: Command) -> PostResult {
         let (result, ring): (PostResult, Doorbell?) = state.withLock { state in
-            if state.closed { return (.closed, nil) }
+            if state.closed { return (state.replaced ? .replaced : .closed, nil) }
             if state.items.count >= capacity { return (.full, nil) }
             state.items.append(command)
             return (.accepted, state.items.count == 1 ? state.bell : nil)
@@ -66,12 +68,18 @@ final class Mailbox: Sendable {
         }
     }
 
-    /// Whether the instance that posts here was released (`close()` was called).
+    /// Whether the instance that posts here was released or replaced (`close` was called).
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Whether a newer instance with the same write key replaced the one that posts here.
+    var wasReplaced: Bool { state.withLock { $0.replaced } }
+
     /// Refuses further posts and ends the doorbell once the pipeline has taken what is left.
-    func close() {
+    /// - Parameter replaced: whether a newer instance replaced this one (the app still holds it;
+    ///   its later calls are dropped as `replaced`).
+    func close(replaced: Bool = false) {
         let bell = state.withLock { state -> Doorbell? in
+            if !state.closed { state.replaced = replaced }
             state.closed = true
             return state.bell
         }

@@ -29,6 +29,9 @@ struct PendingEvent: Sendable {
 final class EventQueue {
     private let db: Database
     let path: String
+    /// The lock on `queue.lock` beside the file, held while this queue has it open: another
+    /// process with the same write key and folder queues in memory instead (macOS and Linux).
+    private let lock: FileLock?
     private(set) var count = 0
     private(set) var bytes = 0
 
@@ -50,12 +53,15 @@ final class EventQueue {
                 CREATE TABLE contexts(id INTEGER PRIMARY KEY AUTOINCREMENT, bytes BLOB NOT NULL);
                 ALTER TABLE events ADD COLUMN context_id INTEGER;
                 """),
+        .init(
+            "events found by context",
+            sql: "CREATE INDEX events_by_context ON events(context_id)"),
     ])
 
     /// The context most recently stored, and its row: a session's events share it, so it is
-    /// looked up once per append, not per event. Another connection to the file (a second
-    /// instance with the same write key) may delete the row once no event names it, so `append`
-    /// checks it is still there inside its transaction.
+    /// looked up once per append, not per event. `append` checks the row is still there inside
+    /// its transaction: an older build's second instance may share the file, and a row no event
+    /// names is deleted (`dropUnusedContexts`).
     private var lastContext: (bytes: [UInt8], id: Int64)?
     /// Contexts read back for batches, by row. Rows are never reused (`AUTOINCREMENT`), so an id
     /// always means the same bytes.
@@ -70,20 +76,34 @@ final class EventQueue {
         /// A newer build migrated it (an app downgrade): it is left untouched for that build, and
         /// this launch queues in memory.
         case newerSchema
+        /// Another process holds the folder's lock (the same app twice, or a tool, with the same
+        /// write key and folder): the file is left to it, and this instance queues in memory.
+        case heldByAnotherProcess
     }
 
     /// Opens the queue in `directory`. A file that is not a database (or fails its migration) is
     /// moved aside as `queue.sqlite.corrupt-<time>` and a new queue is started; a file from a newer
-    /// build is kept and the queue lives in memory for this launch.
+    /// build is kept and the queue lives in memory for this launch, as it does while another
+    /// process holds the folder's lock.
     /// - Returns: the queue and how its file was found.
     static func open(directory: URL, now: Int64, maximumFileBytes: Int? = nil) throws -> (EventQueue, Opening) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         excludeFromBackup(directory)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // No lock: the system ends a suspended app that holds a file lock in a shared (App
+            // Group) container. There an app and its extensions need folders of their own (the
+            // default folder is per app).
+            let lock: FileLock? = nil
+        #else
+            guard let lock = try lock(directory) else {
+                return (try inMemory(maximumFileBytes: maximumFileBytes), .heldByAnotherProcess)
+            }
+        #endif
         let path = directory.appendingPathComponent("queue.sqlite").path
         do {
-            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), .opened)
+            return (try EventQueue(path: path, lock: lock, maximumFileBytes: maximumFileBytes), .opened)
         } catch is DatabaseSchemaError {
-            return (try EventQueue(path: ":memory:", maximumFileBytes: maximumFileBytes), .newerSchema)
+            return (try inMemory(maximumFileBytes: maximumFileBytes), .newerSchema)
         } catch let error as DatabaseError where error.isCorrupt || error.primaryCode == 1 {
             for suffix in ["", "-wal", "-shm"] {
                 let file = path + suffix
@@ -91,11 +111,26 @@ final class EventQueue {
                     try? FileManager.default.moveItem(atPath: file, toPath: path + ".corrupt-\(now)" + suffix)
                 }
             }
-            return (try EventQueue(path: path, maximumFileBytes: maximumFileBytes), .recovered)
+            return (try EventQueue(path: path, lock: lock, maximumFileBytes: maximumFileBytes), .recovered)
         }
     }
 
-    private init(path: String, maximumFileBytes: Int?) throws {
+    /// The folder's lock, or `nil` when another process holds it.
+    private static func lock(_ directory: URL) throws -> FileLock? {
+        do {
+            return try FileLock(path: directory.appendingPathComponent("queue.lock").path)
+        } catch {
+            guard error.heldByAnotherProcess else { throw error }
+            return nil
+        }
+    }
+
+    /// A queue that lives in memory for this instance's life: nothing it holds is persisted.
+    static func inMemory(maximumFileBytes: Int? = nil) throws -> EventQueue {
+        try EventQueue(path: ":memory:", lock: nil, maximumFileBytes: maximumFileBytes)
+    }
+
+    private init(path: String, lock: FileLock?, maximumFileBytes: Int?) throws {
         var options = Database.Options()
         options.synchronous = "NORMAL"
         options.cacheSizeKiB = 2048
@@ -106,9 +141,9 @@ final class EventQueue {
         let check = try db.query("PRAGMA quick_check") { $0.text(0) ?? "" }
         if check.first != "ok" { throw DatabaseError(resultCode: 11, message: "queue failed its integrity check") }
         self.path = path
+        self.lock = lock
         // Contexts no queued event refers to any more (their session's events were sent).
-        try db.run(
-            "DELETE FROM contexts WHERE id NOT IN (SELECT context_id FROM events WHERE context_id IS NOT NULL)")
+        dropUnusedContexts()
         try refreshTotals()
     }
 
@@ -192,6 +227,7 @@ final class EventQueue {
         try db.run("DELETE FROM events WHERE id <= ?1", [.integer(lastId)])
         count -= dropped
         bytes -= freed
+        dropUnusedContexts()
         return dropped
     }
 
@@ -199,7 +235,10 @@ final class EventQueue {
     func dropExpired(before cutoff: Int64) throws -> Int {
         try db.run("DELETE FROM events WHERE created_at < ?1", [.integer(cutoff)])
         let removed = db.changes
-        if removed > 0 { try refreshTotals() }
+        if removed > 0 {
+            try refreshTotals()
+            dropUnusedContexts()
+        }
         return removed
     }
 
@@ -251,6 +290,7 @@ final class EventQueue {
             // The byte cap removed part of the range meanwhile: count again.
             try refreshTotals()
         }
+        dropUnusedContexts()
     }
 
     /// Deletes the events queued after `id` (those no batch has taken yet).
@@ -260,7 +300,21 @@ final class EventQueue {
         try db.run("DELETE FROM events WHERE id > ?1", [.integer(id)])
         let deleted = db.changes
         try refreshTotals()
+        dropUnusedContexts()
         return deleted
+    }
+
+    /// Deletes the contexts no queued event names any more (a session whose events were sent,
+    /// expired or pushed out by the byte cap), except the one appends use now: one index look-up
+    /// per context row (a handful: one per session with queued events). Best effort: a row left
+    /// behind is deleted by a later call or the next open.
+    private func dropUnusedContexts() {
+        try? db.run(
+            """
+            DELETE FROM contexts WHERE id IS NOT ?1
+              AND NOT EXISTS (SELECT 1 FROM events WHERE events.context_id = contexts.id)
+            """,
+            [lastContext.map { .integer($0.id) } ?? .null])
     }
 
     /// Deletes every queued event.
