@@ -7,8 +7,11 @@ import Testing
 /// expired or pushed out by the byte cap, the row goes too (not at the next launch), while the
 /// context appends use now stays for the next event.
 @Suite(.timeLimit(.minutes(1)))
-struct EventQueueContextTests {
+final class EventQueueContextTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-queue-\(Identifier.uuid())")
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     let first = PendingEvent(payload: Array(#"{"event":"First"}"#.utf8), context: Array(#"{"sessionId":1}"#.utf8))
     let second = PendingEvent(payload: Array(#"{"event":"Second"}"#.utf8), context: Array(#"{"sessionId":2}"#.utf8))
 

@@ -111,6 +111,20 @@ struct QueueOwnershipTests {
         withExtendedLifetime(otherProcess) {}
     }
 
+    @Test func aFolderWrittenWithATrailingSlashIsTheSameFolder() async throws {
+        let first = harness.make()
+        let second = harness.make {
+            $0.storageDirectory = URL(fileURLWithPath: harness.directory.path, isDirectory: true)
+        }
+        #expect(second.configuration.storageDirectory?.absoluteString.hasSuffix("/") == true)
+        second.track("Second's")
+        _ = await second.flushed()
+        #expect(second.stats.sent == 1)
+        first.track("Late")
+        #expect(first.stats.dropped(.replaced) == 1)
+        #expect(logs(containing: "in memory") == [])
+    }
+
     @Test func instancesWithOtherWriteKeysOrFoldersEachKeepTheirOwnFile() async throws {
         let one = harness.make()
         let other = harness.make { $0.writeKey = "another-key" }
