@@ -10,6 +10,8 @@ struct QueuedEvent: Sendable {
     /// batch as the batch's `context` (the collector adds it to each message); `nil` when the
     /// payload carries its own (a plugin changed it, or an older build queued it).
     var context: [UInt8]? = nil
+    /// The row of `context` in `contexts`.
+    var contextId: Int64? = nil
 }
 
 /// An event on its way into the queue: its JSON and, when it shares its session's context, that
@@ -53,15 +55,12 @@ final class EventQueue {
                 CREATE TABLE contexts(id INTEGER PRIMARY KEY AUTOINCREMENT, bytes BLOB NOT NULL);
                 ALTER TABLE events ADD COLUMN context_id INTEGER;
                 """),
-        .init(
-            "events found by context",
-            sql: "CREATE INDEX events_by_context ON events(context_id)"),
     ])
 
     /// The context most recently stored, and its row: a session's events share it, so it is
     /// looked up once per append, not per event. `append` checks the row is still there inside
     /// its transaction: an older build's second instance may share the file, and a row no event
-    /// names is deleted (`dropUnusedContexts`).
+    /// names is deleted (`dropContextsIfUnused`).
     private var lastContext: (bytes: [UInt8], id: Int64)?
     /// Contexts read back for batches, by row. Rows are never reused (`AUTOINCREMENT`), so an id
     /// always means the same bytes.
@@ -143,7 +142,8 @@ final class EventQueue {
         self.path = path
         self.lock = lock
         // Contexts no queued event refers to any more (their session's events were sent).
-        dropUnusedContexts()
+        try? db.run(
+            "DELETE FROM contexts WHERE id NOT IN (SELECT context_id FROM events WHERE context_id IS NOT NULL)")
         try refreshTotals()
     }
 
@@ -211,33 +211,36 @@ final class EventQueue {
         var freed = 0
         var lastId: Int64 = 0
         var dropped = 0
+        var contexts: Set<Int64> = []
         while freed < excess {
             let page = try db.query(
-                "SELECT id, bytes FROM events WHERE id > ?1 ORDER BY id LIMIT 64", [.integer(lastId)]
+                "SELECT id, bytes, context_id FROM events WHERE id > ?1 ORDER BY id LIMIT 64", [.integer(lastId)]
             ) {
-                ($0.int(0), Int($0.int(1)))
+                ($0.int(0), Int($0.int(1)), $0.isNull(2) ? nil : $0.int(2))
             }
             if page.isEmpty { break }
-            for (id, size) in page where freed < excess {
+            for (id, size, context) in page where freed < excess {
                 freed += size
                 lastId = id
                 dropped += 1
+                if let context { contexts.insert(context) }
             }
         }
         try db.run("DELETE FROM events WHERE id <= ?1", [.integer(lastId)])
         count -= dropped
         bytes -= freed
-        dropUnusedContexts()
+        dropContextsIfUnused(contexts)
         return dropped
     }
 
     /// Deletes events created before `cutoff`. Returns how many.
     func dropExpired(before cutoff: Int64) throws -> Int {
+        let contexts = try contexts(of: "created_at < ?1", cutoff)
         try db.run("DELETE FROM events WHERE created_at < ?1", [.integer(cutoff)])
         let removed = db.changes
         if removed > 0 {
             try refreshTotals()
-            dropUnusedContexts()
+            dropContextsIfUnused(contexts)
         }
         return removed
     }
@@ -252,7 +255,8 @@ final class EventQueue {
             "SELECT id, payload, context_id FROM events WHERE id > ?1 ORDER BY id LIMIT ?2",
             [.integer(after), .integer(Int64(maximumCount))]
         ) {
-            (event: QueuedEvent(id: $0.int(0), payload: $0.bytes(1)), contextId: $0.isNull(2) ? nil : $0.int(2))
+            let contextId: Int64? = $0.isNull(2) ? nil : $0.int(2)
+            return (event: QueuedEvent(id: $0.int(0), payload: $0.bytes(1), contextId: contextId), contextId: contextId)
         }
         guard let first = rows.first else { return [] }
         let context = try first.contextId.flatMap(contextBytes)
@@ -290,31 +294,42 @@ final class EventQueue {
             // The byte cap removed part of the range meanwhile: count again.
             try refreshTotals()
         }
-        dropUnusedContexts()
+        dropContextsIfUnused(Set(batch.compactMap(\.contextId)))
     }
 
     /// Deletes the events queued after `id` (those no batch has taken yet).
     /// - Returns: how many were deleted.
     @discardableResult
     func delete(after id: Int64) throws -> Int {
+        let contexts = try contexts(of: "id > ?1", id)
         try db.run("DELETE FROM events WHERE id > ?1", [.integer(id)])
         let deleted = db.changes
         try refreshTotals()
-        dropUnusedContexts()
+        dropContextsIfUnused(contexts)
         return deleted
     }
 
-    /// Deletes the contexts no queued event names any more (a session whose events were sent,
-    /// expired or pushed out by the byte cap), except the one appends use now: one index look-up
-    /// per context row (a handful: one per session with queued events). Best effort: a row left
-    /// behind is deleted by a later call or the next open.
-    private func dropUnusedContexts() {
-        try? db.run(
-            """
-            DELETE FROM contexts WHERE id IS NOT ?1
-              AND NOT EXISTS (SELECT 1 FROM events WHERE events.context_id = contexts.id)
-            """,
-            [lastContext.map { .integer($0.id) } ?? .null])
+    /// The contexts the events matching `condition` (on `value`) name.
+    private func contexts(of condition: String, _ value: Int64) throws -> Set<Int64> {
+        Set(
+            try db.query(
+                "SELECT DISTINCT context_id FROM events WHERE \(condition) AND context_id IS NOT NULL",
+                [.integer(value)]
+            ) { $0.int(0) })
+    }
+
+    /// Deletes those of `contexts` (rows whose events just left the queue) that no queued event
+    /// names any more, except the one appends use now. Best effort: a row left behind goes at
+    /// the next open. Without an index on `context_id` (it cost a fifth of the queue's write
+    /// rate), each look-up scans from the oldest event: a context with events left finds one
+    /// near the front (batches and the caps take the oldest first), and a row with none costs one
+    /// pass over the queue, once, when its session's last event leaves.
+    private func dropContextsIfUnused(_ contexts: Set<Int64>) {
+        for context in contexts where context != lastContext?.id {
+            try? db.run(
+                "DELETE FROM contexts WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM events WHERE context_id = ?1)",
+                [.integer(context)])
+        }
     }
 
     /// Deletes every queued event.
