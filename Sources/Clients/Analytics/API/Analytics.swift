@@ -35,7 +35,7 @@ public final class Analytics: Sendable {
         // process (the storage folder's name, the identity's UUID, the id generator) costs a
         // few hundred microseconds that the app's launch thread should not pay.
         // One writer per queue file: this instance takes its write key's file over from the one
-        // it replaces (a look-up in a dictionary; the file is opened off this thread).
+        // it replaces (a search of a short list; the file is opened off this thread).
         let claim = QueueClaims.process.claim(QueueClaims.Key(configuration), for: mailbox)
         let recorder = recorder
         Task.detached(priority: .utility) {
@@ -45,7 +45,10 @@ public final class Analytics: Sendable {
 
     deinit { mailbox.close() }
 
-    /// Configures the shared instance (replacing any previous one) and returns it.
+    /// Configures the shared instance (replacing any previous one) and returns it. A previous
+    /// instance with the same write key and storage directory is retired (its later calls are
+    /// dropped as `replaced`), as it is when any new instance with that key is made: making one
+    /// with `init(configuration:)` and the shared instance's key retires `shared`.
     /// - Parameters:
     ///   - writeKey: the project's write key.
     ///   - host: the collector's base URL.
@@ -57,9 +60,13 @@ public final class Analytics: Sendable {
     ) -> Analytics {
         var configuration = AnalyticsConfiguration(writeKey: writeKey, host: host)
         options(&configuration)
-        let analytics = Analytics(configuration: configuration)
-        sharedInstance.withLock { $0 = analytics }
-        return analytics
+        // Made under the lock: two threads configuring at once leave `shared` on the instance
+        // that claimed the queue last, the one not retired.
+        return sharedInstance.withLock { shared in
+            let analytics = Analytics(configuration: configuration)
+            shared = analytics
+            return analytics
+        }
     }
 
     /// The instance set by `configure(writeKey:host:options:)`, if any.

@@ -29,10 +29,11 @@ actor AnalyticsPipeline {
     /// Whether this launch's settings fetch has begun (the stats count it, for tests too).
     var settingsFetchStarted: Bool { stats.settingsFetchesStarted > 0 }
     /// The mailbox of the instance this pipeline serves: once it is closed (the app released the
-    /// instance), nothing new starts on its behalf, even before the run loop has seen the close.
+    /// instance, or a newer one with the same write key replaced it), nothing new starts on its
+    /// behalf, even before the run loop has seen the close.
     private var mailbox: Mailbox?
-    /// Whether the app released the instance (the run loop has stopped, or is about to: closing
-    /// the mailbox is the only way it ends).
+    /// Whether the app released the instance or a newer one replaced it (the run loop has
+    /// stopped, or is about to: closing the mailbox is the only way it ends).
     var released: Bool { mailbox?.isClosed == true }
     var unauthorized = false
     var lastAttemptFailed = false
@@ -98,8 +99,9 @@ actor AnalyticsPipeline {
             }
         }
         for command in mailbox.takeAll() { handle(command) }
-        // The instance was released: keep what is queued for the next launch, and stop every
-        // timer so nothing runs on behalf of an object the app no longer holds.
+        // The instance was released or replaced: keep what is queued for the next launch (or
+        // the instance that replaces it), and stop every timer so nothing runs on behalf of an
+        // object the app no longer holds or uses.
         writeBuffer()
         for timer in [bufferTimer, flushTimer, retryTimer] { timer?.cancel() }
         bufferTimer = nil
@@ -108,6 +110,9 @@ actor AnalyticsPipeline {
         resumeWaiters()
         if mailbox.wasReplaced {
             log("a newer instance with this write key replaced this one; its later calls are dropped")
+            // A queue in memory (the file was another process's or a newer build's) goes with
+            // this instance: what it holds is counted, not silently lost.
+            if let queue, queue.path == ":memory:" { stats.drop(.replaced, count: queue.count + buffer.count) }
         }
         // Close the file for the instance that replaces this one. An upload still in flight
         // leaves its batch queued (`deliver` reads the queue again after its answer): the next
@@ -154,7 +159,9 @@ actor AnalyticsPipeline {
             case .newerSchema:
                 log("the queue file was written by a newer build; it is kept, and this launch queues in memory")
             case .heldByAnotherProcess:
-                log("another process holds this write key's queue folder; this instance queues in memory")
+                log(
+                    "another process (or this one, through another name of the folder) holds this write key's "
+                        + "queue folder; this instance queues in memory")
             }
             return opened
         } catch {
@@ -303,7 +310,8 @@ actor AnalyticsPipeline {
     func resumeWaiters() {
         guard !waiters.isEmpty else { return }
         let result = FlushResult(
-            remaining: (queue?.count ?? 0) + buffer.count, blocked: lastAttemptFailed || unauthorized,
+            remaining: (queue?.count ?? 0) + buffer.count,
+            blocked: lastAttemptFailed || unauthorized || mailbox?.wasReplaced == true,
             lastUpload: lastUpload)
         let all = waiters
         waiters.removeAll()

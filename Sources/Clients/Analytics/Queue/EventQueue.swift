@@ -235,14 +235,15 @@ final class EventQueue {
 
     /// Deletes events created before `cutoff`. Returns how many.
     func dropExpired(before cutoff: Int64) throws -> Int {
-        let contexts = try contexts(of: "created_at < ?1", cutoff)
-        try db.run("DELETE FROM events WHERE created_at < ?1", [.integer(cutoff)])
-        let removed = db.changes
-        if removed > 0 {
+        // One pass: the deleted rows' contexts come back with the delete.
+        let contexts = try db.query(
+            "DELETE FROM events WHERE created_at < ?1 RETURNING context_id", [.integer(cutoff)]
+        ) { $0.isNull(0) ? nil : $0.int(0) }
+        if !contexts.isEmpty {
             try refreshTotals()
-            dropContextsIfUnused(contexts)
+            dropContextsIfUnused(Set(contexts.compactMap { $0 }))
         }
-        return removed
+        return contexts.count
     }
 
     /// The oldest events after queue id `after` that fit in `maximumCount` and `maximumBytes`
@@ -301,21 +302,12 @@ final class EventQueue {
     /// - Returns: how many were deleted.
     @discardableResult
     func delete(after id: Int64) throws -> Int {
-        let contexts = try contexts(of: "id > ?1", id)
-        try db.run("DELETE FROM events WHERE id > ?1", [.integer(id)])
-        let deleted = db.changes
+        let contexts = try db.query("DELETE FROM events WHERE id > ?1 RETURNING context_id", [.integer(id)]) {
+            $0.isNull(0) ? nil : $0.int(0)
+        }
         try refreshTotals()
-        dropContextsIfUnused(contexts)
-        return deleted
-    }
-
-    /// The contexts the events matching `condition` (on `value`) name.
-    private func contexts(of condition: String, _ value: Int64) throws -> Set<Int64> {
-        Set(
-            try db.query(
-                "SELECT DISTINCT context_id FROM events WHERE \(condition) AND context_id IS NOT NULL",
-                [.integer(value)]
-            ) { $0.int(0) })
+        dropContextsIfUnused(Set(contexts.compactMap { $0 }))
+        return contexts.count
     }
 
     /// Deletes those of `contexts` (rows whose events just left the queue) that no queued event

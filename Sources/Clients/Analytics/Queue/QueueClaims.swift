@@ -18,10 +18,11 @@ final class QueueClaims: Sendable {
     /// A queue file's identity: the write key and the storage directory (`nil` for the default
     /// folder). Kept as given and compared only when two write keys match, so `Analytics.init`
     /// pays for no `Hashable` dictionary, no URL parsing and no file-system call: in a fresh
-    /// process the first dictionary (keyed by a type of its own or by `String`) cost about 300 µs,
-    /// and standardizing a URL about 5 µs. The folders compare as written, without a trailing slash: a folder named two ways,
-    /// through `..` or a symbolic link say, is two files to the claims, and the file lock then
-    /// keeps the second instance in memory.
+    /// process the first dictionary (keyed by a type of its own or by `String`) cost about
+    /// 300 µs, and standardizing a URL about 5 µs. The folders compare as written, without a
+    /// trailing slash: a folder named two ways, through `..` or a symbolic link say, is two files
+    /// to the claims, and the file lock then keeps the second instance in memory (macOS, Linux;
+    /// on iOS-family, where no lock is taken, a folder must be named one way).
     struct Key: Sendable {
         let storageDirectory: URL?
         let writeKey: String
