@@ -125,7 +125,7 @@ final class EventQueue {
     }
 
     /// A queue that lives in memory for this instance's life: nothing it holds is persisted.
-    static func inMemory(maximumFileBytes: Int? = nil) throws -> EventQueue {
+    static func inMemory(maximumFileBytes: Int?) throws -> EventQueue {
         try EventQueue(path: ":memory:", lock: nil, maximumFileBytes: maximumFileBytes)
     }
 
@@ -256,19 +256,17 @@ final class EventQueue {
             "SELECT id, payload, context_id FROM events WHERE id > ?1 ORDER BY id LIMIT ?2",
             [.integer(after), .integer(Int64(maximumCount))]
         ) {
-            let contextId: Int64? = $0.isNull(2) ? nil : $0.int(2)
-            return (event: QueuedEvent(id: $0.int(0), payload: $0.bytes(1), contextId: contextId), contextId: contextId)
+            QueuedEvent(id: $0.int(0), payload: $0.bytes(1), contextId: $0.isNull(2) ? nil : $0.int(2))
         }
         guard let first = rows.first else { return [] }
         let context = try first.contextId.flatMap(contextBytes)
         if let context { total += context.count + 12 }
-        for row in rows {
-            guard row.contextId == first.contextId else { break }
-            if !batch.isEmpty && total + row.event.payload.count + 1 > maximumBytes { break }
-            var event = row.event
+        for var event in rows {
+            guard event.contextId == first.contextId else { break }
+            if !batch.isEmpty && total + event.payload.count + 1 > maximumBytes { break }
+            total += event.payload.count + 1
             event.context = context
             batch.append(event)
-            total += row.event.payload.count + 1
         }
         return batch
     }
