@@ -35,12 +35,14 @@ final class CollectionReader: @unchecked Sendable {
                 // A signal whose changes an earlier read already took: nothing new to hand out.
                 if changed.isEmpty { continue }
                 var unread: Set<String> = []
+                var states: [String: LocalRecord?] = [:]
                 for (id, known) in changed {
                     switch known {
                     case .unread: unread.insert(id)
-                    case .state(let record): rows.place(record, id: id)
+                    case .state(let record): states[id] = .some(record)
                     }
                 }
+                rows.apply(states)
                 do {
                     try store.merge(unread, into: &rows, collection: collection)
                 } catch {
@@ -52,30 +54,5 @@ final class CollectionReader: @unchecked Sendable {
             return rows
         }
         return nil
-    }
-}
-
-extension [LocalRecord] {
-    /// Puts `record` where `id` belongs in these rows, sorted by id as SQLite's `ORDER BY id`
-    /// sorts them (by bytes): replaces the row with that id, inserts it in order, or removes the
-    /// row when `record` is `nil`.
-    mutating func place(_ record: LocalRecord?, id: String) {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle].id.utf8.lexicographicallyPrecedes(id.utf8) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        let found = low < count && self[low].id == id
-        switch (found, record) {
-        case (true, let record?): self[low] = record
-        case (true, nil): remove(at: low)
-        case (false, let record?): insert(record, at: low)
-        case (false, nil): break
-        }
     }
 }

@@ -164,7 +164,7 @@ final class LocalStore: Sendable {
             }
         }
         let live = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for id in ids { rows.place(live[id], id: id) }
+        rows.apply(Dictionary(uniqueKeysWithValues: ids.map { ($0, live[$0]) }))
     }
 
     /// `RecordSetChecksum` of the server copies this client holds.
