@@ -12,6 +12,7 @@ func libWebSocketsCallback(
     var id: UInt64 { user?.load(as: UInt64.self) ?? 0 }
     switch reason {
     case LWS_CALLBACK_HTTP:
+        service.cleartextHTTP2.restore(wsi)
         guard let user,
             let exchange = LibWebSocketsExchange(
                 wsi: wsi, remoteAddress: service.peerAddress(wsi), extraHeaderNames: service.extraHeaderNames)
@@ -36,6 +37,10 @@ func libWebSocketsCallback(
         return service.writeIfAnswered(completed, session: user) ?? 0
     case LWS_CALLBACK_TIMER:
         if id != 0 { service.deadlinePassed(id) }
+        return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        // `input` is the `Upgrade` header's value in lws's table; 0 lets lws go on.
+        if let input { service.cleartextHTTP2.decline(wsi, value: input) }
         return 0
     case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
         // Non-zero declines `permessage-deflate` for a route configured without compression.
