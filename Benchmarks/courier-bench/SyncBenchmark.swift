@@ -19,6 +19,7 @@ struct SyncBenchmark {
         var localP50: [Double] = []
         var unobserved: [Double] = []
         var rawP50: [Double] = []
+        var sqlAlone: [Double] = []
         var pushed: [Double] = []
         var storePush: [Double] = []
         var pulled: [Double] = []
@@ -39,6 +40,7 @@ struct SyncBenchmark {
             let bare = try rawWrites(directory)
             raw.append(bare.rate)
             rawP50.append(bare.p50)
+            sqlAlone.append(try localWriteSQL(directory))
             batchedObserved.append(try batchedWrites(directory, observed: true))
             batchedUnobserved.append(try batchedWrites(directory, observed: false))
             rawBatched.append(try rawWrites(directory, perTransaction: Self.batch).rate)
@@ -54,6 +56,10 @@ struct SyncBenchmark {
         print(line("local write + oplog, observed", median(local), "/s", median(raw), "raw SQLite insert, txn per row"))
         print(line("local write + oplog, unobserved", median(unobserved), "/s", median(raw), "raw SQLite insert"))
         print(line("local write p50 ns", median(localP50), "ns", median(rawP50), "raw SQLite insert p50"))
+        print(
+            line(
+                "local write + oplog, unobserved", median(unobserved), "/s", median(sqlAlone),
+                "its three statements by hand, txn per row"))
         print(
             line(
                 "local writes in batches of \(Self.batch), observed", median(batchedObserved), "/s", median(rawBatched),
@@ -148,6 +154,44 @@ struct SyncBenchmark {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return (Double(count) / seconds, median(each))
         }
+    }
+
+    /// A local write's SQL alone, by hand on the client's own schema: read the record, write it,
+    /// append its operation, one transaction per row (what `SyncClient.set` costs without Swift
+    /// around it: the ceiling of the local-write figures).
+    private func localWriteSQL(_ directory: String) throws -> Double {
+        let path = directory + "/by-hand.sqlite"
+        // The client makes the schema; the statements then run on a connection of their own.
+        _ = try runBlocking { () -> Bool in
+            _ = try SyncClient(path: path, transport: Unreachable())
+            return true
+        }
+        var options = Database.Options()
+        options.synchronous = "NORMAL"
+        let db = try Database(path: path, options: options)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<records {
+            try db.transaction {
+                let id = "r-\(index)"
+                _ = try db.query(
+                    "SELECT fields, deleted, version, base_fields, base_deleted, hlc FROM records WHERE collection = ?1 AND id = ?2",
+                    [.text("bench"), .text(id)]
+                ) { row in row.text(0) }
+                let text = JSONWriter.string(.object(fields(index)))
+                let hlc = "0001764816000000-0000-bench"
+                try db.run(
+                    """
+                    INSERT OR REPLACE INTO records(collection, id, fields, deleted, version, base_fields, base_deleted, hlc)
+                    VALUES ('bench', ?1, ?2, 0, 0, NULL, 0, ?3)
+                    """, [.text(id), .text(text), .text(hlc)])
+                try db.run(
+                    """
+                    INSERT INTO oplog(sequence, op_id, collection, record_id, fields, base_version, hlc)
+                    VALUES (?1, ?2, 'bench', ?3, ?4, 0, ?5)
+                    """, [.integer(Int64(index + 1)), .text(Identifier.uuid()), .text(id), .text(text), .text(hlc)])
+            }
+        }
+        return Double(records) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// The same rows into a plain table, `perTransaction` rows per transaction, same connection
