@@ -31,6 +31,20 @@ struct EventStoreTests {
         #expect(try store.events(writeKey: "k", after: 0, limit: 100).events.count == 4)
     }
 
+    /// Ids are compared as bytes, as the database's unique key compares them: two spellings of
+    /// one accented text (composed, and with a combining mark) are two messages on both backends.
+    @Test(arguments: CollectorBackend.allCases)
+    func messageIdsAreTheSameOnlyByteForByte(backend: CollectorBackend) async throws {
+        let store = try await backend.makeEventStore()
+        try store.registerProject(writeKey: "k")
+        let composed = message("caf\u{E9}")
+        let decomposed = message("cafe\u{301}")
+        let outcome = try store.commit([[composed], [decomposed], [composed]], dedupeCutoff: 0)
+        #expect(outcome.map(\.stored) == [1, 1, 0])
+        #expect(outcome.map(\.duplicates) == [0, 0, 1])
+        #expect(try store.events(writeKey: "k", after: 0, limit: 100).events.count == 2)
+    }
+
     @Test(arguments: CollectorBackend.allCases)
     func pruningDropsWholePartitionsAndKeepsTheWindowExact(backend: CollectorBackend) async throws {
         // A 80 s window: partitions of 10 s.

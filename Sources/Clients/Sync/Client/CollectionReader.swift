@@ -1,3 +1,5 @@
+import CourierCore
+
 /// What `SyncClient.observe` reads for its consumer: waits for the collection's next change
 /// signal, then brings its rows up to date, reading only the changed records when it can and
 /// none at all for records a local write handed over.
@@ -34,8 +36,8 @@ final class CollectionReader: @unchecked Sendable {
             case .records(let changed):
                 // A signal whose changes an earlier read already took: nothing new to hand out.
                 if changed.isEmpty { continue }
-                var unread: Set<String> = []
-                var states: [String: LocalRecord?] = [:]
+                var unread: Set<ExactText> = []
+                var states: [ExactText: LocalRecord?] = [:]
                 for (id, known) in changed {
                     switch known {
                     case .unread: unread.insert(id)

@@ -1,3 +1,4 @@
+import CourierCore
 import Dispatch
 import Synchronization
 
@@ -28,8 +29,8 @@ final class CollectionSignals: Sendable {
     enum Pending: Sendable, Equatable {
         /// Re-read everything (the first read, or too many ids to keep one by one).
         case all
-        /// These records changed.
-        case records([String: Known])
+        /// These records changed, by id (byte for byte, as the store keys them).
+        case records([ExactText: Known])
     }
 
     private struct Observer {
@@ -59,7 +60,7 @@ final class CollectionSignals: Sendable {
             var touched = false
             // In commit order: a later change to the same record replaces what is known.
             for (index, change) in changes.enumerated() where change.collection == collection {
-                records[change.id] = states.map { .state($0[index]) } ?? .unread
+                records[ExactText(change.id)] = states.map { .state($0[index]) } ?? .unread
                 touched = true
             }
             pending = records.count > CollectionSignals.maximumPendingIDs ? .all : .records(records)

@@ -1,3 +1,5 @@
+import CourierCore
+
 /// An observer's rows kept sorted by id, as SQLite's `ORDER BY id` sorts them (by bytes), and
 /// brought up to date in place.
 extension [LocalRecord] {
@@ -5,18 +7,19 @@ extension [LocalRecord] {
     /// present record is replaced where it is, a deleted one removed, and new ones merged in
     /// order from the back. Inserting records one by one would move the rows after each of them
     /// once per record (a burst of new records into a large collection moved the whole collection
-    /// once per record); here every row moves at most once for the whole batch, and by moves, not
-    /// copies.
-    mutating func apply(_ changes: [String: LocalRecord?]) {
+    /// once per record); here a row moves at most twice for the whole batch (once to
+    /// close the places of removed rows, once to make room for new ones), and by moves, not copies.
+    mutating func apply(_ changes: [ExactText: LocalRecord?]) {
         if changes.count == 1, let change = changes.first {
-            place(change.value, id: change.key)
+            place(change.value, id: change.key.text)
             return
         }
         var removed: [Int] = []
         var inserted: [LocalRecord] = []
-        for (id, record) in changes {
+        for (key, record) in changes {
+            let id = key.text
             let index = insertionIndex(of: id)
-            let found = index < count && Self.same(self[index].id, id)
+            let found = index < count && self[index].id.hasSameBytes(as: id)
             switch (found, record) {
             case (true, let record?): self[index] = record
             case (true, nil): removed.append(index)
@@ -25,14 +28,14 @@ extension [LocalRecord] {
             }
         }
         remove(sortedIndices: removed.sorted())
-        merge(inserted.sorted { Self.precedes($0.id, $1.id) })
+        merge(inserted.sorted { $0.id.precedesInBytes($1.id) })
     }
 
     /// Puts `record` where `id` belongs: replaces the row with that id, inserts it in order, or
     /// removes the row when `record` is `nil`.
     mutating func place(_ record: LocalRecord?, id: String) {
         let index = insertionIndex(of: id)
-        let found = index < count && Self.same(self[index].id, id)
+        let found = index < count && self[index].id.hasSameBytes(as: id)
         switch (found, record) {
         case (true, let record?): self[index] = record
         case (true, nil): remove(at: index)
@@ -48,7 +51,7 @@ extension [LocalRecord] {
         var high = end ?? count
         while low < high {
             let middle = (low + high) / 2
-            if Self.precedes(self[middle].id, id) {
+            if self[middle].id.precedesInBytes(id) {
                 low = middle + 1
             } else {
                 high = middle
@@ -95,24 +98,6 @@ extension [LocalRecord] {
             self[write] = record
             end = place
         }
-    }
-
-    /// Whether `left` sorts before `right` by their UTF-8 bytes, as SQLite's default collation
-    /// compares text; on the bytes in place (walking `String.UTF8View` an element at a time was
-    /// most of a merge's cost).
-    static func precedes(_ left: String, _ right: String) -> Bool {
-        left.utf8.withContiguousStorageIfAvailable { left in
-            right.utf8.withContiguousStorageIfAvailable { right in left.lexicographicallyPrecedes(right) }
-        }.flatMap { $0 } ?? left.utf8.lexicographicallyPrecedes(right.utf8)
-    }
-
-    /// Whether two ids are the same bytes (as SQLite's keys are): `==` would call an id and its
-    /// canonically equivalent spelling (`é` and `e` with a combining accent) equal, two records
-    /// to SQLite.
-    static func same(_ left: String, _ right: String) -> Bool {
-        left.utf8.withContiguousStorageIfAvailable { left in
-            right.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
-        }.flatMap { $0 } ?? left.utf8.elementsEqual(right.utf8)
     }
 
     /// A row that holds no storage, standing in for a place about to be filled.

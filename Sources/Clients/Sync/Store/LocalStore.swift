@@ -146,7 +146,7 @@ final class LocalStore: Sendable {
     /// `rows` (sorted by id, as `records(collection:)` returns them) with the records `ids`
     /// read again, in one snapshot and one query: updated, inserted in order, or removed when
     /// deleted. `rows` changes in place, so an observer whose last answer was let go pays no copy.
-    func merge(_ ids: Set<String>, into rows: inout [LocalRecord], collection: String) throws {
+    func merge(_ ids: Set<ExactText>, into rows: inout [LocalRecord], collection: String) throws {
         guard !ids.isEmpty else { return }
         let fresh = try pool.read { db in
             try db.query(
@@ -155,7 +155,7 @@ final class LocalStore: Sendable {
                     AND o.record_id = r.id)
                 FROM records r WHERE r.collection = ?1 AND r.deleted = 0
                     AND r.id IN (SELECT value FROM json_each(?2))
-                """, [.text(collection), .text(JSONWriter.string(.array(ids.map { .string($0) })))]
+                """, [.text(collection), .text(JSONWriter.string(.array(ids.map { .string($0.text) })))]
             ) { row in
                 LocalRecord(
                     collection: collection, id: row.text(0) ?? "",
@@ -163,7 +163,7 @@ final class LocalStore: Sendable {
                     isPending: row.int(3) != 0)
             }
         }
-        let live = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let live = Dictionary(fresh.map { (ExactText($0.id), $0) }, uniquingKeysWith: { first, _ in first })
         rows.apply(Dictionary(uniqueKeysWithValues: ids.map { ($0, live[$0]) }))
     }
 

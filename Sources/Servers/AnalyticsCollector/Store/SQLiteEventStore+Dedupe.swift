@@ -130,7 +130,10 @@ extension SQLiteEventStore {
         try db.query(
             "SELECT write_key, message_id, received_at FROM events WHERE id = ?1", [.integer(id)]
         ) { row in
-            row.int(2) >= cutoff && row.text(1) == message.messageId && row.text(0) == message.writeKey
+            // Byte for byte, as the table's unique key compares them (`==` would call two spellings
+            // of one accented id the same message).
+            row.int(2) >= cutoff && row.text(1)?.hasSameBytes(as: message.messageId) == true
+                && row.text(0)?.hasSameBytes(as: message.writeKey) == true
         }.first ?? false
     }
 }

@@ -137,14 +137,15 @@ public final class PostgresEventStore: EventDatabaseStore {
     }
 }
 
-/// A message's dedupe identity: its project and `messageId`.
+/// A message's dedupe identity: its project and `messageId`, byte for byte, as PostgreSQL's key
+/// compares them (a `String`'s `==` would call two spellings of one accented id the same).
 struct SeenKey: Hashable {
-    let writeKey: String
-    let messageId: String
+    let writeKey: ExactText
+    let messageId: ExactText
 
     init(writeKey: String, messageId: String) {
-        self.writeKey = writeKey
-        self.messageId = messageId
+        self.writeKey = ExactText(writeKey)
+        self.messageId = ExactText(messageId)
     }
 
     init(_ message: PreparedMessage) { self.init(writeKey: message.writeKey, messageId: message.messageId) }
