@@ -31,12 +31,23 @@ struct CleartextHTTP2UpgradeTests {
         try socket.send("GET /upgrade HTTP/1.1\r\nHost: x\r\nUpgrade: \(token)\r\n\(Self.upgradeHeaders)\r\n")
         let response = await runOffPool { socket.readResponse() }
         #expect(response?.head.hasPrefix("HTTP/1.1 200") == true, "\(response?.head ?? "no answer")")
-        #expect(response.map { String(decoding: $0.body, as: UTF8.self) }?.lowercased() == "h2c")
+        #expect(response.map { String(decoding: $0.body, as: UTF8.self) } == token, "as the client sent it")
         // The connection stays HTTP/1.1: a second request on it is answered too.
         try socket.send("GET /upgrade HTTP/1.1\r\nHost: x\r\n\r\n")
         let second = await runOffPool { socket.readResponse() }
         #expect(second?.status == 200)
         #expect(second.map { String(decoding: $0.body, as: UTF8.self) } == "none")
+    }
+
+    @Test func aSecondUpgradeHeaderAfterH2CIsKeptAndTheRequestStaysOnHTTP1() async throws {
+        defer { inBackground { [server] in server.stop() } }
+        let socket = try RawSocket(port: server.port)
+        try socket.send(
+            "GET /upgrade HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nUpgrade: websocket\r\n\(Self.upgradeHeaders)\r\n")
+        let response = await runOffPool { socket.readResponse() }
+        #expect(response?.head.hasPrefix("HTTP/1.1 200") == true, "\(response?.head ?? "no answer")")
+        let seen = response.map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+        #expect(seen.hasPrefix("h2c,") && seen.hasSuffix("websocket"), "\(seen)")
     }
 
     @Test func aPostAskingForH2CHasItsBodyRead() async throws {

@@ -13,8 +13,9 @@ internal import CLibWebSockets
 /// before it returns), and puts the byte back at `LWS_CALLBACK_HTTP`, so a handler sees the
 /// header as the client sent it. Service thread only.
 struct CleartextHTTP2Upgrade {
-    /// The connection whose `Upgrade` value was blanked, and where that value is.
-    private var blanked: (wsi: OpaquePointer, value: UnsafeMutablePointer<UInt8>)?
+    /// The connection whose `Upgrade` value was blanked, where that value is, and the byte it
+    /// began with (`h` or `H`).
+    private var blanked: (wsi: OpaquePointer, value: UnsafeMutablePointer<UInt8>, first: UInt8)?
 
     /// At `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`: blanks `value` (lws's NUL-terminated `Upgrade`
     /// value) when it names `h2c`; any other upgrade is left to lws.
@@ -24,15 +25,24 @@ struct CleartextHTTP2Upgrade {
         guard text[0] | 0x20 == UInt8(ascii: "h"), text[1] == UInt8(ascii: "2"), text[2] | 0x20 == UInt8(ascii: "c"),
             text[3] == 0
         else { return }
-        blanked = (wsi, text)
+        blanked = (wsi, text, text[0])
         text[0] = 0
     }
 
-    /// At `LWS_CALLBACK_HTTP`: puts back the byte `decline` blanked on `wsi`, if it did.
+    /// At `LWS_CALLBACK_HTTP`: puts back the byte `decline` blanked on `wsi`, if it did. lws
+    /// calls it for that request before it returns from the confirmation (lws 4.1: nothing
+    /// between them reads from the socket or lets the header table go), and the value is checked
+    /// to still be the blanked one, through lws's own reading of the header, before it is written.
     mutating func restore(_ wsi: OpaquePointer) {
-        guard let (blankedWSI, value) = blanked, blankedWSI == wsi else { return }
+        guard let (blankedWSI, value, first) = blanked else { return }
         blanked = nil
-        value[0] = UInt8(ascii: "h")
+        guard blankedWSI == wsi, lws_hdr_fragment_length(wsi, WSI_TOKEN_UPGRADE, 0) == 3 else { return }
+        var copy: (CChar, CChar, CChar, CChar) = (1, 1, 1, 1)
+        let copied = withUnsafeMutableBytes(of: &copy) { buffer in
+            lws_hdr_copy_fragment(wsi, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), 4, WSI_TOKEN_UPGRADE, 0)
+        }
+        guard copied == 3, copy.0 == 0, value[0] == 0, value[1] == UInt8(ascii: "2"), value[3] == 0 else { return }
+        value[0] = first
     }
 
     /// When a connection goes: forgets a value blanked on it that lws never served.
