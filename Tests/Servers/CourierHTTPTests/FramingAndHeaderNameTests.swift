@@ -19,6 +19,27 @@ struct FramingAndHeaderNameTests {
                 == "Content-Length and Transfer-Encoding together")
     }
 
+    @Test func theGuardTakesTheEnginesFramingCheckAndChecksARequestMadeInProcess() throws {
+        let guardMiddleware = ServerGuardMiddleware(lifecycle: ServerLifecycle())
+        let context = RequestContext(requestID: "r", match: .notFound, startedAt: 0, bodyTooLarge: false)
+        func status(_ request: HTTPRequest) -> Int {
+            do {
+                return try guardMiddleware.handle(request, context: context) { _, _ in HTTPResponse(status: 200) }
+                    .status.code
+            } catch {
+                return (error as? HTTPError)?.status.code ?? 0
+            }
+        }
+        let twoLengths = HTTPRequest(method: .post, path: "/", headers: ["content-length": "10, 11"])
+        #expect(status(twoLengths) == 400, "in process: the headers are read")
+        var checkedFine = twoLengths
+        checkedFine.checkedFraming = HTTPRequest.FramingCheck(problem: nil)
+        #expect(status(checkedFine) == 200, "the engine's check stands: the headers are not read again")
+        var checkedBad = HTTPRequest(method: .post, path: "/")
+        checkedBad.checkedFraming = HTTPRequest.FramingCheck(problem: "conflicting Content-Length headers")
+        #expect(status(checkedBad) == 400)
+    }
+
     @Test func answerHeadersAreFoundWhateverTheCaseOfTheirLetters() {
         let response = HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain"), ("X-Trace-[1]", "a"), ("X-Options", "b")])

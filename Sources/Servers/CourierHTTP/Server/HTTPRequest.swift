@@ -33,6 +33,16 @@ public struct HTTPRequest: Sendable {
     public internal(set) var pathParameters: [String: String] = [:]
     /// Where a streamed body's pieces arrive (routes with `body: .stream` on libwebsockets).
     var bodyFeed: RequestBodyFeed?
+    /// What the engine found of the framing (`Content-Length`, `Transfer-Encoding`) when it read
+    /// the head, so the server's guard need not read those headers again; `nil` when nothing
+    /// checked it (a request made in process).
+    var checkedFraming: FramingCheck?
+
+    /// The outcome of the engine's framing check.
+    struct FramingCheck: Sendable {
+        /// Why the framing is ambiguous (`Responder.framingProblem`), or `nil`.
+        let problem: String?
+    }
 
     /// The body as chunks: as they arrive on a route with `body: .stream`, else `body` as one.
     public var bodyStream: HTTPRequestBodyStream {
@@ -70,6 +80,7 @@ public struct HTTPRequest: Sendable {
             remoteAddress: remoteAddress)
         copy.peerAddress = peerAddress
         copy.pathParameters = pathParameters
+        copy.checkedFraming = checkedFraming
         return copy
     }
 

@@ -89,6 +89,7 @@ final class LibWebSocketsExchange {
             method: method, path: path, queryString: queryString, headerStorage: headerStorage, body: body,
             remoteAddress: remoteAddress)
         request.bodyFeed = feed
+        request.checkedFraming = HTTPRequest.FramingCheck(problem: framingProblem)
         return request
     }
 

@@ -268,9 +268,12 @@ struct ServerGuardMiddleware: SynchronousHTTPMiddleware {
     }
 
     private func check(_ request: HTTPRequest) throws {
-        if let problem = Responder.framingProblem(
-            contentLength: request.header(.contentLength), transferEncoding: request.header(.transferEncoding))
-        {
+        // The engine checked it when it read the head; a request made in process is checked here.
+        let problem =
+            request.checkedFraming.map(\.problem)
+            ?? Responder.framingProblem(
+                contentLength: request.header(.contentLength), transferEncoding: request.header(.transferEncoding))
+        if let problem {
             throw HTTPError(.badRequest, problem)
         }
         if lifecycle.isDraining {
