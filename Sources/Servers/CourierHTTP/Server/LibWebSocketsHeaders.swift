@@ -125,10 +125,13 @@ enum LibWebSocketsHeaders {
     }
 
     /// A slot holding `total` bytes: one line (nearly always) copied straight into its string, a
-    /// repeated header's lines joined with `, `.
+    /// repeated header's lines joined with `, ` (`; ` for `Cookie`, RFC 6265), each without the
+    /// blanks around it (lws begins each line after the first with a space of its own, before the
+    /// line's own).
     private static func slot(_ wsi: OpaquePointer, _ token: lws_token_indexes, total: Int) -> String? {
         if lws_hdr_fragment_length(wsi, token, 1) <= 0 { return copy(wsi, token, length: total) }
-        return fragments(wsi, token).joined(separator: ", ")
+        return fragments(wsi, token).map { $0.trimmingBlanks() }
+            .joined(separator: token == WSI_TOKEN_HTTP_COOKIE ? "; " : ", ")
     }
 
     /// Every known header present, names lowercased, a repeated one joined with `, `.
@@ -224,4 +227,13 @@ enum LibWebSocketsHeaders {
 
 extension String {
     fileprivate func leftPadded() -> String { count < 2 ? "0" + self : self }
+
+    /// Without the spaces and tabs around it (a header value's optional whitespace, RFC 9110 5.5).
+    fileprivate func trimmingBlanks() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
 }
