@@ -15,6 +15,10 @@ public struct CollectorConfiguration: Sendable {
     public var dedupePruneInterval: Duration = .seconds(3600)
     /// Events waiting for a commit beyond which new batches get 429.
     public var maximumPendingEvents = 100_000
+    /// Payload bytes waiting for a commit beyond which new batches get 429: events of the largest
+    /// size would otherwise hold `maximumPendingEvents` × `maximumEventBytes` (3 GiB) in memory
+    /// while commits fall behind.
+    public var maximumPendingBytes = 128 << 20
     /// The `Retry-After` sent with 429, in seconds.
     public var retryAfterSeconds = 2
     /// How long project settings are cached before being read again from the store.

@@ -376,6 +376,36 @@ struct CollectorIntegrationTests {
         #expect(try await harness.storedEvents().count == 16)
     }
 
+    /// Waiting events are bounded in bytes too: a few large events fill the queue as many small
+    /// ones would.
+    @Test func overloadCountsBytesNotOnlyEvents() async throws {
+        let store = FaultInjectingStore(try CollectorBackend.memory.makeStore())
+        let harness = try await CollectorHarness(store: store) {
+            $0.maximumPendingBytes = 3_000
+            $0.commitTimeout = .seconds(120)
+        }
+        defer { harness.stop() }
+        store.holdCommits.store(true, ordering: .releasing)
+        let first = Task { try await harness.rawPost(CollectorHarness.batch(1, prefix: "a")) }
+        #expect(await waitOffPool(store.commitEntered))
+        // Beside the small one committing, one event of about 2 KB waits; another would pass
+        // 3,000 bytes, though 3 events are few.
+        let padding = JSONValue.string(String(repeating: "x", count: 2_000))
+        let big: @Sendable (String) -> JSONValue = { id in
+            ["batch": [CollectorHarness.track(id, extra: ["properties": ["p": padding]])]]
+        }
+        let second = Task { try await harness.rawPost(big("b")) }
+        #expect(await poll { harness.collector.metricsText().contains("courier_collector_pending_events 2") })
+        let third = try await harness.rawPost(big("c"))
+        #expect(third.status == 429)
+        #expect((try? JSONParser.parse(third.body))?["code"] == "overloaded")
+        store.holdCommits.store(false, ordering: .releasing)
+        store.releaseCommit.signal()
+        #expect(try await first.value.status == 200)
+        #expect(try await second.value.status == 200)
+        #expect(try await harness.storedEvents().count == 2)
+    }
+
     @Test func storeFailureIs503AndTheRetrySucceeds() async throws {
         let store = FaultInjectingStore(try CollectorBackend.file.makeStore())
         let harness = try await CollectorHarness(store: store)

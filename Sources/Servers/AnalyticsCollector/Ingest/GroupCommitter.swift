@@ -24,7 +24,12 @@ final class GroupCommitter: Sendable {
         private let waiter = Mutex(Waiter.pending)
         /// The batch, until the writer has stored it (see `release()`).
         private let batch: Mutex<[PreparedMessage]>
-        init(_ messages: [PreparedMessage]) { batch = Mutex(messages) }
+        /// The batch's payload bytes (counted in `pendingBytes` while it waits).
+        let bytes: Int
+        init(_ messages: [PreparedMessage]) {
+            batch = Mutex(messages)
+            bytes = messages.reduce(0) { $0 + $1.payload.count }
+        }
 
         /// The batch (shared, not copied: the submitter holds the same array).
         var messages: [PreparedMessage] { batch.withLock { $0 } }
@@ -68,6 +73,8 @@ final class GroupCommitter: Sendable {
     private struct State {
         var queue: [Ticket] = []
         var pendingEvents = 0
+        /// Payload bytes of `pendingEvents`.
+        var pendingBytes = 0
         var stopping = false
         var stopped = false
     }
@@ -99,11 +106,17 @@ final class GroupCommitter: Sendable {
         enum Admission { case accepted, busy, stopping }
         let admission: Admission = state.withLock { state in
             guard !state.stopping else { return .stopping }
-            if state.pendingEvents > 0 && state.pendingEvents + messages.count > configuration.maximumPendingEvents {
+            // One batch is always taken when nothing waits, whatever its size (the body limit
+            // bounds it).
+            if state.pendingEvents > 0
+                && (state.pendingEvents + messages.count > configuration.maximumPendingEvents
+                    || state.pendingBytes + ticket.bytes > configuration.maximumPendingBytes)
+            {
                 return .busy
             }
             state.queue.append(ticket)
             state.pendingEvents += messages.count
+            state.pendingBytes += ticket.bytes
             return .accepted
         }
         switch admission {
@@ -190,8 +203,12 @@ final class GroupCommitter: Sendable {
             }
         }
         let count = batches.reduce(0) { $0 + $1.count }
+        let bytes = tickets.reduce(0) { $0 + $1.bytes }
         batches = []
-        state.withLock { $0.pendingEvents -= count }
+        state.withLock { state in
+            state.pendingEvents -= count
+            state.pendingBytes -= bytes
+        }
         for (ticket, result) in zip(tickets, results) {
             ticket.release()
             ticket.finish(result)
