@@ -41,6 +41,10 @@ public struct MessengerConfiguration: Sendable {
     public var maximumPreKeyBudgetAccounts = 100_000
     /// Accounts created per client address (10 at once, then one a minute).
     public var registrationRate: RateLimit? = RateLimit(perSecond: 1.0 / 60, burst: 10)
+    /// Accounts created by this server from all addresses together (500 at once, then 50 a
+    /// second): each is a durable write on the store's one writer, and a client with many
+    /// addresses (an IPv6 prefix) is not held by `registrationRate` alone (`nil`: no cap).
+    public var registrationRateOverall: RateLimit? = RateLimit(perSecond: 50, burst: 500)
     /// Device links per client address.
     public var linkingRate: RateLimit? = RateLimit(perSecond: 1, burst: 20)
     /// Wrong credentials per client address.

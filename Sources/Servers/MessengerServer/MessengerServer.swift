@@ -24,6 +24,8 @@ public final class MessengerServer: Sendable {
     let preKeyLimiter: RateLimiter?
     let preKeyBudget: RateLimiter?
     let registrationLimiter: RateLimiter?
+    /// `registrationRateOverall`: one budget, keyed by a constant.
+    let overallRegistrationLimiter: RateLimiter?
     let linkingLimiter: RateLimiter?
     let attachments: (any AttachmentStore)?
     let provisioning: ProvisioningRelay
@@ -73,6 +75,7 @@ public final class MessengerServer: Sendable {
                 clock: clock)
         }
         registrationLimiter = configuration.registrationRate.map { RateLimiter($0, clock: clock) }
+        overallRegistrationLimiter = configuration.registrationRateOverall.map { RateLimiter($0, clock: clock) }
         linkingLimiter = configuration.linkingRate.map { RateLimiter($0, clock: clock) }
         self.attachments = attachments ?? configuration.attachmentDirectory.map(AttachmentFiles.init(directory:))
         provisioning = ProvisioningRelay(

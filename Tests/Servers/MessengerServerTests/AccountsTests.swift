@@ -79,6 +79,22 @@ import Testing
         #expect(try await harness.request("GET", "/v1/devices", as: phone).status == 200)
     }
 
+    /// Registrations have a budget for the whole server besides each address's: a client with
+    /// many addresses is held by it.
+    @Test func registrationsAreCappedForTheWholeServer() async throws {
+        let harness = try await MessengerHarness(backend: .sqlite) {
+            $0.registrationRate = nil
+            $0.registrationRateOverall = RateLimit(perSecond: 0.01, burst: 2)
+        }
+        defer { harness.stop() }
+        _ = try await harness.register()
+        _ = try await harness.register()
+        let device = try TestDevice(name: "third")
+        let refused = try await harness.request("POST", "/v1/accounts", json: device.registration)
+        #expect(refused.status == 429)
+        #expect(refused.header("retry-after") != nil)
+    }
+
     @Test(arguments: StoreBackend.allCases) func onlyTheFirstDeviceOrItselfRemovesADevice(backend: StoreBackend)
         async throws
     {

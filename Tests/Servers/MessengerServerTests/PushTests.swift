@@ -15,11 +15,20 @@ final class WebhookReceiver: Sendable {
 
     let server: HTTPServer
     let record = Record()
+    /// `/slow/…` requests signal here when they arrive, and wait for `releaseSlow()`.
+    let (slowEntered, slowEnteredContinuation) = AsyncStream<Void>.makeStream()
+    private let (slowRelease, slowReleaseContinuation) = AsyncStream<Void>.makeStream(
+        bufferingPolicy: .bufferingNewest(1))
 
     init() throws {
         var router = Router()
         var http = HTTPServerConfiguration()
         http.port = 0
+        router.add("POST", "/slow/{device}") { [slowEnteredContinuation, slowRelease] _, _ in
+            slowEnteredContinuation.yield()
+            for await _ in slowRelease { break }
+            return HTTPResponse(status: 200)
+        }
         router.add("POST", "/push/{device}") { [record] request in
             record.bodies.withLock { $0.append(request.body) }
             var response = HTTPResponse(status: HTTPStatus(code: record.status.load(ordering: .relaxed)))
@@ -31,6 +40,9 @@ final class WebhookReceiver: Sendable {
     }
 
     var received: Int { record.bodies.withLock { $0.count } }
+
+    /// Lets the `/slow/…` request answer.
+    func releaseSlow() { slowReleaseContinuation.yield() }
 
     func stop() { inBackground { [server] in server.stop(deadline: .zero) } }
 }
@@ -227,6 +239,32 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.received == 0)
         let allowed = await WebhookPushSender(addresses: .allowingLoopback).send(notification, to: endpoint)
         #expect(allowed == .sent)
+        #expect(receiver.received == 1)
+    }
+
+    /// Pushes in flight are capped for the whole sender: one held by an endpoint that does not
+    /// answer keeps the next from starting a thread of its own, which fails at once; the slot is
+    /// free again once the first is answered.
+    @Test func webhookPushesInFlightAreCapped() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let sender = WebhookPushSender(addresses: .allowingLoopback, maximumInFlight: 1)
+        let notification = PushNotification(collapseId: "c")
+        let baseURL = receiver.server.baseURL
+        let endpoint: @Sendable (String) -> PushEndpoint = { PushEndpoint(kind: .webhook, address: baseURL + $0) }
+        let held = Task { await sender.send(notification, to: endpoint("/slow/1")) }
+        var entered = receiver.slowEntered.makeAsyncIterator()
+        _ = await entered.next()
+        let refused = await sender.send(notification, to: endpoint("/push/2"))
+        guard case .failed(let reason) = refused else {
+            Issue.record("\(refused)")
+            return
+        }
+        #expect(reason.contains("in flight"), "\(reason)")
+        #expect(receiver.received == 0)
+        receiver.releaseSlow()
+        #expect(await held.value == .sent)
+        #expect(await sender.send(notification, to: endpoint("/push/3")) == .sent)
         #expect(receiver.received == 1)
     }
 

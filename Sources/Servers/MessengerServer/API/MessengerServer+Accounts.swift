@@ -37,6 +37,7 @@ extension MessengerServer {
 
     func createAccount(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try Self.limit(registrationLimiter, request.remoteAddress)
+        try Self.limit(overallRegistrationLimiter, "all")
         let device = try newDevice(RequestJSON(request))
         let accountId = Identifier.uuid()
         try stored { () throws(MessengerStoreError) in try store.createAccount(accountId, device: device) }

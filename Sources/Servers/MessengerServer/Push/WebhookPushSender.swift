@@ -7,17 +7,28 @@ import Foundation
 /// The connection goes only to addresses `addresses` permits, checked on the address libcurl is
 /// about to connect to after DNS resolution (see `WebhookAddressPolicy`); redirects are not
 /// followed (a 3xx is a failure) and no proxy from the environment is used.
+///
+/// Each push holds a thread while libcurl waits, for up to `timeout`: at most
+/// `maximumInFlight` run at once, all devices together (copies of a sender share the cap), so
+/// webhooks pointed at a server that accepts and never answers hold that many threads at most;
+/// a push beyond it fails at once, and the mailbox is still there at the next wake-up.
 public struct WebhookPushSender: PushSender {
     private let timeout: Duration
     private let addresses: WebhookAddressPolicy
+    private let slots: SlotGate
 
     /// Creates a sender.
     /// - Parameters:
     ///   - timeout: how long one push may take, connection included.
     ///   - addresses: which addresses pushes may connect to (public ones only by default).
-    public init(timeout: Duration = .seconds(10), addresses: WebhookAddressPolicy = WebhookAddressPolicy()) {
+    ///   - maximumInFlight: pushes in flight at once, beyond which a push fails at once.
+    public init(
+        timeout: Duration = .seconds(10), addresses: WebhookAddressPolicy = WebhookAddressPolicy(),
+        maximumInFlight: Int = 64
+    ) {
         self.timeout = timeout
         self.addresses = addresses
+        slots = SlotGate(limit: maximumInFlight)
     }
 
     public func send(_ notification: PushNotification, to endpoint: PushEndpoint) async -> PushResult {
@@ -25,16 +36,19 @@ public struct WebhookPushSender: PushSender {
         let headers = [("Content-Type", "application/json"), ("Topic", notification.collapseId)]
         let body = JSONWriter.encode(["type": "mailbox"])
         let (policy, milliseconds) = (addresses, Int(max(timeout.wholeMilliseconds, 1)))
-        let outcome: CurlWebhookPost.Outcome = await withCheckedContinuation { continuation in
+        guard slots.tryEnter() else {
+            return .failed("\(slots.limit) webhook pushes already in flight; this one is not sent")
+        }
+        let outcome: CurlWebhookPost.Outcome = await withCheckedContinuation { [slots] continuation in
             // libcurl blocks: the request runs on a thread of its own, not on Swift's shared pool.
             Thread.detachNewThread {
-                guard let post = CurlWebhookPost() else {
-                    continuation.resume(returning: .failed("curl_easy_init failed"))
-                    return
-                }
-                continuation.resume(
-                    returning: post.post(
-                        url, headers: headers, body: body, policy: policy, timeoutMilliseconds: milliseconds))
+                let outcome =
+                    CurlWebhookPost().map {
+                        $0.post(url, headers: headers, body: body, policy: policy, timeoutMilliseconds: milliseconds)
+                    } ?? .failed("curl_easy_init failed")
+                // The slot is free before the push's caller hears back.
+                slots.leave()
+                continuation.resume(returning: outcome)
             }
         }
         switch outcome {
