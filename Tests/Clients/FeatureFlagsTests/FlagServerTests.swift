@@ -186,4 +186,26 @@ struct FlagServerTests {
         let bad = try await harness.routes.execute("POST", "/v1/flags/production/evaluate", body: Array("{".utf8))
         #expect(bad.status == 400)
     }
+
+    /// An evaluation's work and answer are bounded by the environment's definitions, not by the
+    /// body: a flag named many times is evaluated and answered once, and a list naming more
+    /// flags than the environment defines (or 100) is refused.
+    @Test func anEvaluationNamingFlagsOverAndOverCostsNoMoreThanTheDefinitions() async throws {
+        let harness = try await FlagHarness(backend: .sqlite, listening: false)
+        defer { harness.stop() }
+        try await harness.put(checkoutDefinition())
+        let repeated = JSONValue.array(Array(repeating: "new-checkout", count: 2_000) + ["nope", "nope"])
+        let once = try await harness.routes.execute(
+            "POST", "/v1/flags/production/evaluate", json: ["flags": repeated])
+        #expect(once.status == 200)
+        #expect(once.jsonBody?["flags"]?.objectValue?.count == 2)
+        let tooMany = JSONValue.array((0...FlagService.maximumUnknownFlagsAnswered).map { .string("flag-\($0)") })
+        let refused = try await harness.routes.execute(
+            "POST", "/v1/flags/production/evaluate", json: ["flags": tooMany])
+        #expect(refused.status == 400)
+        let fine = JSONValue.array((0..<FlagService.maximumUnknownFlagsAnswered).map { .string("flag-\($0)") })
+        #expect(
+            try await harness.routes.execute("POST", "/v1/flags/production/evaluate", json: ["flags": fine]).status
+                == 200)
+    }
 }

@@ -54,7 +54,17 @@ extension FlagService {
         let context = EvaluationContext(json: body["context"] ?? body)
         var answers: [String: JSONValue] = [:]
         let keys = body["flags"]?.arrayValue?.compactMap(\.stringValue) ?? Array(served.document.flags.keys)
-        for flagKey in keys {
+        // Each flag is evaluated once however often it is named, and a list naming more flags
+        // than the environment defines (or 100, if fewer) is refused: the answer's size and the
+        // work stay bounded by the definitions, not by the body.
+        let allowed = max(served.document.flags.count, Self.maximumUnknownFlagsAnswered)
+        guard Set(keys).count <= allowed else {
+            throw HTTPError(
+                .invalidRequest,
+                "the request names more than \(allowed) different flags; this environment defines "
+                    + "\(served.document.flags.count)")
+        }
+        for flagKey in keys where answers[flagKey] == nil {
             if let flag = served.document.flags[flagKey] {
                 answers[flagKey] = RuleEvaluator.evaluate(flag, context: context).json
             } else {
@@ -68,6 +78,9 @@ extension FlagService {
             "environment": .string(key), "version": .int(served.document.version), "flags": .object(answers),
         ])
     }
+
+    /// Flags an evaluation may name when the environment defines fewer.
+    public static let maximumUnknownFlagsAnswered = 100
 
     func environmentKey(_ request: HTTPRequest) throws(HTTPError) -> String {
         let key = request.pathParameters["envKey"] ?? ""
