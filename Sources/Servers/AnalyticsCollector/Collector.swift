@@ -17,6 +17,8 @@ public final class Collector: Sendable {
     let settingsCache: SettingsCache
     let counters = CollectorCounters()
     let clientLimiter: RateLimiter?
+    /// Parses of batches whose write key is in the body, all clients together.
+    let bodyKeyParses: SlotGate
     let writeKeyLimiter: RateLimiter?
     let quotas: QuotaLedger
     let volume = VolumeLedger()
@@ -50,6 +52,7 @@ public final class Collector: Sendable {
         committer = GroupCommitter(store: store, clock: clock, configuration: configuration)
         settingsCache = SettingsCache(store: store, clock: clock, ttl: configuration.settingsCacheTTL)
         clientLimiter = configuration.rateLimitPerClient.map { RateLimiter($0, clock: clock) }
+        bodyKeyParses = SlotGate(limit: configuration.maximumBodyKeyParses)
         writeKeyLimiter = configuration.rateLimitPerWriteKey.map { RateLimiter($0, clock: clock) }
         let hasQuota = configuration.storageQuotaPerWriteKey != nil || configuration.storageQuotaTotal != nil
         quotas = QuotaLedger(

@@ -19,6 +19,10 @@ public struct CollectorConfiguration: Sendable {
     /// size would otherwise hold `maximumPendingEvents` × `maximumEventBytes` (3 GiB) in memory
     /// while commits fall behind.
     public var maximumPendingBytes = 128 << 20
+    /// Batches whose write key is in the body (so unknown until the body is parsed) parsed at
+    /// once, all clients together; beyond it such a batch gets 429 with `Retry-After`. A key in
+    /// the `Authorization` header is checked before parsing and is not counted.
+    public var maximumBodyKeyParses = 8
     /// The `Retry-After` sent with 429, in seconds.
     public var retryAfterSeconds = 2
     /// How long project settings are cached before being read again from the store.

@@ -28,6 +28,26 @@ struct CollectorHardeningTests {
         #expect(harness.collector.settingsCache.unknownKeyCount == 1)
     }
 
+    /// A batch whose write key is in its body is read before the key can be checked, so such
+    /// reads have one cap for all clients: with its slots taken, one is refused with 429 and a
+    /// `Retry-After`, while a batch with its key in the header is still taken.
+    @Test func batchesWithTheKeyInTheBodyAreReadUnderACapForAllClients() async throws {
+        let harness = try await CollectorHarness(backend: .memory) { $0.maximumBodyKeyParses = 1 }
+        defer { harness.stop() }
+        let inBody: JSONValue = [
+            "batch": [CollectorHarness.track("b1")], "writeKey": .string(CollectorHarness.writeKey),
+        ]
+        #expect(harness.collector.bodyKeyParses.tryEnter(), "the one slot, as a read in progress would hold it")
+        let refused = try await harness.post(json: inBody, auth: "")
+        #expect(refused.status == 429)
+        #expect(refused.json?["code"] == "overloaded")
+        #expect(refused.header("retry-after") != nil)
+        #expect(try await harness.post(json: CollectorHarness.batch(1, prefix: "h")).status == 200)
+        harness.collector.bodyKeyParses.leave()
+        #expect(try await harness.post(json: inBody, auth: "").status == 200)
+        #expect(try await harness.storedEvents().count == 2)
+    }
+
     /// Batches whose body `writeKey` is 64 KB of text, each a different one, are refused with 401
     /// and leave none of that text behind: no table of the collector keeps a refused key (the
     /// refusal log files them under no project), so memory does not grow with such requests.

@@ -20,7 +20,7 @@ extension Collector {
                 _ = try authenticate(key: headerKey, project: &project)
                 try limit(writeKeyLimiter, key: headerKey, what: "this write key")
             }
-            let batch = try IncomingBatch(body: request.body, singleType: singleType, configuration: configuration)
+            let batch = try parse(request, singleType: singleType, keyChecked: headerKey?.isEmpty == false)
             let writeKey: String
             if let headerKey, !headerKey.isEmpty {
                 writeKey = headerKey
@@ -57,6 +57,24 @@ extension Collector {
             }
             throw error
         }
+    }
+
+    /// The request's batch; one whose write key is not yet checked is parsed under
+    /// `bodyKeyParses`, a cap for all clients together (anyone can send one, up to the body
+    /// limit, before its key is known).
+    private func parse(_ request: HTTPRequest, singleType: MessageType?, keyChecked: Bool) throws(HTTPError)
+        -> IncomingBatch
+    {
+        let parse = { [configuration] () throws(HTTPError) -> IncomingBatch in
+            try IncomingBatch(body: request.body, singleType: singleType, configuration: configuration)
+        }
+        if keyChecked { return try parse() }
+        guard let batch = try bodyKeyParses.run(parse) else {
+            throw HTTPError(
+                .overloaded, "too many batches with the write key in the body are being read; retry later",
+                retryAfterSeconds: configuration.retryAfterSeconds)
+        }
+        return batch
     }
 
     private func limit(_ limiter: RateLimiter?, key: String, what: String) throws(HTTPError) {

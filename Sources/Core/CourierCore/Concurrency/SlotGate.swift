@@ -2,17 +2,19 @@ import Synchronization
 
 /// A process-wide cap on concurrent expensive work: beyond it, work is refused at once, never
 /// queued, so what it holds stays under `limit` × one unit however many requests arrive. It
-/// bounds Argon2id verifications of legacy credentials (19 MiB each) and the provisioning
-/// sockets that need no account.
-final class SlotGate: Sendable {
+/// bounds the messenger's Argon2id verifications of legacy credentials (19 MiB each), its
+/// provisioning sockets and webhook pushes, and the collector's parsing of batches whose write
+/// key is in the body (unchecked until parsed).
+public final class SlotGate: Sendable {
     /// Slots allowed at once.
-    let limit: Int
+    public let limit: Int
     private let running = Atomic<Int>(0)
 
-    init(limit: Int) { self.limit = max(limit, 0) }
+    /// A gate of `limit` slots.
+    public init(limit: Int) { self.limit = max(limit, 0) }
 
     /// Takes a slot, or returns `false` when all are taken.
-    func tryEnter() -> Bool {
+    public func tryEnter() -> Bool {
         var current = running.load(ordering: .relaxed)
         while current < limit {
             let (exchanged, original) = running.compareExchange(
@@ -24,16 +26,16 @@ final class SlotGate: Sendable {
     }
 
     /// Gives a slot back.
-    func leave() { running.subtract(1, ordering: .releasing) }
+    public func leave() { running.subtract(1, ordering: .releasing) }
 
     /// Runs `body` in a slot.
     /// - Returns: `nil` when no slot was free and `body` did not run.
-    func run<T>(_ body: () -> T) -> T? {
+    public func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T? {
         guard tryEnter() else { return nil }
         defer { leave() }
-        return body()
+        return try body()
     }
 
     /// Slots in use now.
-    var inUse: Int { running.load(ordering: .relaxed) }
+    public var inUse: Int { running.load(ordering: .relaxed) }
 }
