@@ -23,6 +23,19 @@ struct RateLimiterTests {
         #expect(limiter.keyBytes == limiter.keyCount * 32)
     }
 
+    /// A flood of fresh keys fills the table, and a key that was limited stays limited: the
+    /// table lets go of the fullest buckets, not of all of them (an attacker with many addresses
+    /// emptied it, and so refilled its own limited key, and everyone's failed-login budget).
+    @Test func aFloodOfFreshKeysDoesNotGiveALimitedKeyItsBurstAgain() {
+        let limiter = RateLimiter(perSecond: 0.001, burst: 3, maximumKeys: 100, clock: ManualClock())
+        for _ in 0..<3 { #expect(limiter.take("attacker") == .allowed) }
+        #expect(limiter.take("attacker") != .allowed)
+        for number in 0..<1_000 { _ = limiter.take("fresh-\(number)") }
+        #expect(limiter.keyCount <= 100)
+        #expect(limiter.take("attacker") != .allowed)
+        #expect(limiter.check("attacker") != .allowed)
+    }
+
     /// Keys that differ only in their last byte are still buckets of their own.
     @Test func longKeysThatDifferAtTheEndAreKeptApart() {
         let limiter = RateLimiter(perSecond: 1, burst: 1, clock: ManualClock())

@@ -5,7 +5,9 @@ import Synchronization
 /// requests at once and regains `perSecond` a second.
 ///
 /// Memory is bounded: at most `maximumKeys` buckets are kept; when full, the buckets that have
-/// refilled (idle keys, which would start full anyway) are dropped first, then the whole table.
+/// refilled (idle keys, which would start full anyway) are dropped first, then the fullest half:
+/// a flood of fresh keys (a client with many addresses) cannot empty the table and so give a
+/// limited key a full bucket again; the keys that are limited are the last to go.
 /// Keys are kept as their SHA-256 (`KeyDigest`), so a bucket costs the same whatever the length
 /// of the text a client sent as its key.
 ///
@@ -95,6 +97,11 @@ public final class RateLimiter: Sendable {
         buckets = buckets.filter { _, bucket in
             bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond < full
         }
-        if buckets.count >= maximumKeys { buckets.removeAll() }
+        guard buckets.count >= maximumKeys else { return }
+        // Every bucket is in use: keep the emptier half (the limited keys among them).
+        let kept = buckets.map { key, bucket in
+            (key, bucket, bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond)
+        }.sorted { $0.2 < $1.2 }.prefix(maximumKeys / 2)
+        buckets = Dictionary(uniqueKeysWithValues: kept.map { ($0.0, $0.1) })
     }
 }
