@@ -6,16 +6,19 @@ extension RealtimeConnection {
     func flushOutbox() {
         guard machine.state == .live, outgoing != nil else { return }
         let room = outboxPolicy.maximumInFlight - inFlight.count
-        if room > 0,
-            let due = try? store.dueItems(now: clock.nowMilliseconds, limit: room, excluding: Set(inFlight.keys))
-        {
-            let now = clock.uptimeNanoseconds
-            for item in due {
-                inFlight[item.clientId] = now
-                request(.send(clientId: item.clientId)) { framing.send(item, id: $0) }
+        var storeFailed = false
+        if room > 0 {
+            if let due = try? store.dueItems(now: clock.nowMilliseconds, limit: room, excluding: Set(inFlight.keys)) {
+                let now = clock.uptimeNanoseconds
+                for item in due {
+                    inFlight[item.clientId] = now
+                    request(.send(clientId: item.clientId)) { framing.send(item, id: $0) }
+                }
+            } else {
+                storeFailed = true
             }
         }
-        armOutboxTimer()
+        armOutboxTimer(storeFailed: storeFailed)
     }
 
     /// The server answered the send of `clientId`.
@@ -41,8 +44,9 @@ extension RealtimeConnection {
         if state == .failed { eventSink.yield(.outbox(clientId: clientId, state: .failed, serverSeq: nil)) }
     }
 
-    /// Sleeps until the next ack deadline or retry time, whichever comes first.
-    private func armOutboxTimer() {
+    /// Sleeps until the next ack deadline or retry time, whichever comes first; after the store
+    /// failed to list the due items, no sooner than `retryBase` (not at once, over and over).
+    private func armOutboxTimer(storeFailed: Bool = false) {
         outboxTimer?.cancel()
         outboxTimer = nil
         let now = clock.uptimeNanoseconds
@@ -52,9 +56,14 @@ extension RealtimeConnection {
             let deadline = oldest &+ timeout
             wait = .nanoseconds(Int64(deadline > now ? deadline - now : 0))
         }
-        let wallNow = clock.nowMilliseconds
-        if let retry = try? store.nextRetryTime(after: wallNow) {
-            let retryWait = Duration.milliseconds(retry - wallNow)
+        // The next item to send, even one already due (it may have come due since `flushOutbox`
+        // looked: then the timer fires at once); with no room, the next answer makes room and
+        // looks again.
+        if inFlight.count < outboxPolicy.maximumInFlight,
+            let next = try? store.nextAttemptTime(excluding: Set(inFlight.keys))
+        {
+            var retryWait = Duration.milliseconds(max(0, next - clock.nowMilliseconds))
+            if storeFailed { retryWait = max(retryWait, outboxPolicy.retryBase) }
             wait = min(wait ?? retryWait, retryWait)
         }
         guard let wait else { return }

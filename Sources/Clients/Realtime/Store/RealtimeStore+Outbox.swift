@@ -75,13 +75,15 @@ extension RealtimeStore {
         }
     }
 
-    /// The earliest retry time of a `sending` item that is not due yet.
-    func nextRetryTime(after now: Int64) throws(RealtimeError) -> Int64? {
+    /// The earliest attempt time of a `sending` item not in `excluding` (those in flight), even
+    /// one already past: an item that came due after the outbox last looked is then sent at
+    /// once instead of waiting for some other answer to look again.
+    func nextAttemptTime(excluding: Set<String>) throws(RealtimeError) -> Int64? {
         try access { db in
             try db.query(
-                "SELECT min(next_attempt_at) FROM outbox WHERE state = 'sending' AND next_attempt_at > ?1",
-                [.integer(now)]
-            ) { $0.isNull(0) ? nil : $0.int(0) }.first ?? nil
+                "SELECT client_id, next_attempt_at FROM outbox WHERE state = 'sending' ORDER BY next_attempt_at LIMIT ?1",
+                [.integer(Int64(excluding.count + 1))]
+            ) { row in (row.text(0) ?? "", row.int(1)) }.first { !excluding.contains($0.0) }?.1
         }
     }
 
