@@ -190,6 +190,9 @@ public final class MessengerServer: Sendable {
         # HELP courier_messenger_pushes_coalesced_total Pushes not sent because one had just gone to the device.
         # TYPE courier_messenger_pushes_coalesced_total counter
         courier_messenger_pushes_coalesced_total \(pushes.coalesced.load(ordering: .relaxed))
+        # HELP courier_messenger_pushes_failed_total Pushes that failed, were refused as unregistered, or were not attempted (the sender at its cap).
+        # TYPE courier_messenger_pushes_failed_total counter
+        courier_messenger_pushes_failed_total \(pushes.failed.load(ordering: .relaxed))
         # HELP courier_messenger_legacy_credentials_migrated_total Argon2id credentials replaced by salted token hashes at sign-in.
         # TYPE courier_messenger_legacy_credentials_migrated_total counter
         courier_messenger_legacy_credentials_migrated_total \(authenticator.counters.migrated)

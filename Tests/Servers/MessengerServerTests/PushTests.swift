@@ -256,7 +256,7 @@ final class WebhookReceiver: Sendable {
         var entered = receiver.slowEntered.makeAsyncIterator()
         _ = await entered.next()
         let refused = await sender.send(notification, to: endpoint("/push/2"))
-        guard case .failed(let reason) = refused else {
+        guard case .notAttempted(let reason) = refused else {
             Issue.record("\(refused)")
             return
         }
@@ -266,6 +266,36 @@ final class WebhookReceiver: Sendable {
         #expect(await held.value == .sent)
         #expect(await sender.send(notification, to: endpoint("/push/3")) == .sent)
         #expect(receiver.received == 1)
+    }
+
+    /// A push the sender did not attempt (at its cap) does not use up the device's push window:
+    /// the next envelope pushes at once, within the interval.
+    @Test func aPushNotAttemptedLeavesTheDevicesWindowOpen() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let sender = WebhookPushSender(addresses: .allowingLoopback, maximumInFlight: 1)
+        let harness = try await MessengerHarness(backend: .sqlite, pushSenders: [.webhook: sender]) {
+            $0.webhookAddresses = .allowingLoopback
+        }
+        defer { harness.stop() }
+        let alice = try await harness.register()
+        let bob = try await harness.register()
+        try await Self.registerWebhook(bob, receiver, harness: harness)
+        // The sender's one slot is held by a push to an endpoint that does not answer yet.
+        let baseURL = receiver.server.baseURL
+        let held = Task {
+            await sender.send(
+                PushNotification(collapseId: "c"), to: PushEndpoint(kind: .webhook, address: baseURL + "/slow/0"))
+        }
+        var entered = receiver.slowEntered.makeAsyncIterator()
+        _ = await entered.next()
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        #expect(await poll { harness.messenger.metricsText().contains("courier_messenger_pushes_failed_total 1") })
+        receiver.releaseSlow()
+        #expect(await held.value == .sent)
+        // Well within the 60 s interval: the claim of the push not attempted was given back.
+        _ = try await harness.send(from: alice, to: bob.accountId, devices: [(1, bob.registrationId)])
+        #expect(await poll { receiver.received == 1 })
     }
 
     /// A redirect is not followed: it would lead the push to an address never checked at

@@ -62,10 +62,12 @@ extension RealtimeConnection {
         if inFlight.count < outboxPolicy.maximumInFlight,
             let next = try? store.nextAttemptTime(excluding: Set(inFlight.keys))
         {
-            var retryWait = Duration.milliseconds(max(0, next - clock.nowMilliseconds))
-            if storeFailed { retryWait = max(retryWait, outboxPolicy.retryBase) }
+            let retryWait = Duration.milliseconds(max(0, next - clock.nowMilliseconds))
             wait = min(wait ?? retryWait, retryWait)
         }
+        // A store that failed to list the due items is asked again after `retryBase`: not at
+        // once (over and over), and not never (it may not answer the query above either).
+        if storeFailed { wait = max(wait ?? outboxPolicy.retryBase, outboxPolicy.retryBase) }
         guard let wait else { return }
         let clock = clock
         outboxTimer = Task { [weak self] in

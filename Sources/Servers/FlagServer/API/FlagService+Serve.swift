@@ -54,15 +54,15 @@ extension FlagService {
         let context = EvaluationContext(json: body["context"] ?? body)
         var answers: [String: JSONValue] = [:]
         let keys = body["flags"]?.arrayValue?.compactMap(\.stringValue) ?? Array(served.document.flags.keys)
-        // Each flag is evaluated once however often it is named, and a list naming more flags
-        // than the environment defines (or 100, if fewer) is refused: the answer's size and the
-        // work stay bounded by the definitions, not by the body.
-        let allowed = max(served.document.flags.count, Self.maximumUnknownFlagsAnswered)
-        guard Set(keys).count <= allowed else {
+        // Each flag is evaluated once however often it is named, and a list naming more than
+        // 100 different flags the environment does not define is refused: the answer's size and
+        // the work stay bounded by the definitions, not by the body.
+        let unknown = Set(keys).filter { served.document.flags[$0] == nil }.count
+        guard unknown <= Self.maximumUnknownFlagsAnswered else {
             throw HTTPError(
                 .invalidRequest,
-                "the request names more than \(allowed) different flags; this environment defines "
-                    + "\(served.document.flags.count)")
+                "the request names \(unknown) flags this environment does not define; at most "
+                    + "\(Self.maximumUnknownFlagsAnswered) are answered")
         }
         for flagKey in keys where answers[flagKey] == nil {
             if let flag = served.document.flags[flagKey] {
@@ -79,7 +79,7 @@ extension FlagService {
         ])
     }
 
-    /// Flags an evaluation may name when the environment defines fewer.
+    /// Different undefined flags an evaluation may name (each is answered `FLAG_NOT_FOUND`).
     public static let maximumUnknownFlagsAnswered = 100
 
     func environmentKey(_ request: HTTPRequest) throws(HTTPError) -> String {

@@ -61,6 +61,13 @@ final class PushScheduler: Sendable {
                     }
                 }
             case .failed: failed.add(1, ordering: .relaxed)
+            case .notAttempted:
+                // No push went out: the claim would hold back this device's pushes for the
+                // interval. Counted once it is given back.
+                storeQueues.detach { [self] in
+                    try? store.clearPushClaim(accountId: device.accountId, deviceId: device.deviceId)
+                    failed.add(1, ordering: .relaxed)
+                }
             }
         }
     }

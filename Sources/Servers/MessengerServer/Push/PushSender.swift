@@ -16,6 +16,9 @@ public enum PushResult: Sendable, Equatable {
     case unregistered
     /// Anything else; the envelope stays in the mailbox either way.
     case failed(String)
+    /// Not sent at all (the sender is at its cap): the device's push window stays open, so the
+    /// next envelope for it pushes again.
+    case notAttempted(String)
 }
 
 /// Sends wake-up pushes to one kind of endpoint.

@@ -11,7 +11,8 @@ import Foundation
 /// Each push holds a thread while libcurl waits, for up to `timeout`: at most
 /// `maximumInFlight` run at once, all devices together (copies of a sender share the cap), so
 /// webhooks pointed at a server that accepts and never answers hold that many threads at most;
-/// a push beyond it fails at once, and the mailbox is still there at the next wake-up.
+/// a push beyond it is not attempted (`PushResult.notAttempted`), which leaves the device's
+/// push window open for its next envelope.
 public struct WebhookPushSender: PushSender {
     private let timeout: Duration
     private let addresses: WebhookAddressPolicy
@@ -37,7 +38,7 @@ public struct WebhookPushSender: PushSender {
         let body = JSONWriter.encode(["type": "mailbox"])
         let (policy, milliseconds) = (addresses, Int(max(timeout.wholeMilliseconds, 1)))
         guard slots.tryEnter() else {
-            return .failed("\(slots.limit) webhook pushes already in flight; this one is not sent")
+            return .notAttempted("\(slots.limit) webhook pushes already in flight; this one is not sent")
         }
         let outcome: CurlWebhookPost.Outcome = await withCheckedContinuation { [slots] continuation in
             // libcurl blocks: the request runs on a thread of its own, not on Swift's shared pool.
