@@ -86,6 +86,9 @@ enum ServerCommand {
         if let n = options.rateLimitPerClient {
             configuration.rateLimitPerClient = n > 0 ? RateLimit(perSecond: n, burst: n * 2) : nil
         }
+        // Half the handler threads may read batches whose key is in the body (browsers' beacons
+        // can send no header); the other half stays free for everything else.
+        configuration.maximumBodyKeyParses = max(configuration.maximumBodyKeyParses, options.handlerThreads / 2)
         configuration.storageQuotaPerWriteKey = options.quotaPerWriteKeyMiB.map { $0 << 20 }
         configuration.storageQuotaTotal = options.quotaTotalMiB.map { $0 << 20 }
         let collector = Collector(configuration: configuration, store: store, bus: bus)
