@@ -150,6 +150,12 @@ struct CollectorHardeningTests {
         #expect(limited.header("retry-after") == "2")
     }
 
+    /// Posts a one-event batch said to come from `client` (`X-Forwarded-For`); its status.
+    static func post(_ prefix: String, from client: String, to harness: CollectorHarness) async throws -> Int {
+        try await harness.post(json: CollectorHarness.batch(1, prefix: prefix), headers: ["X-Forwarded-For": client])
+            .status
+    }
+
     /// Over the wire: `X-Forwarded-For` picks the client's bucket only on a connection from a
     /// trusted proxy; from anyone else a spoofed header still spends the peer's bucket.
     @Test(arguments: [true, false])
@@ -159,13 +165,27 @@ struct CollectorHardeningTests {
         }
         defer { harness.stop() }
         func post(_ prefix: String, from client: String) async throws -> Int {
-            try await harness.post(
-                json: CollectorHarness.batch(1, prefix: prefix), headers: ["X-Forwarded-For": client]
-            ).status
+            try await Self.post(prefix, from: client, to: harness)
         }
         #expect(try await post("a", from: "198.51.100.1") == 200)
         #expect(try await post("b", from: "198.51.100.2") == (trusted ? 200 : 429))
         #expect(try await post("c", from: "198.51.100.1") == 429)
+    }
+
+    /// Over the wire: an IPv6 client is counted by its `/64`, so moving to another address of
+    /// its own network (any host can) does not buy a fresh bucket.
+    @Test func theClientLimitCountsAnIPv6ClientByItsSlash64() async throws {
+        let harness = try await CollectorHarness(trustedProxies: ["127.0.0.1"]) {
+            $0.rateLimitPerClient = RateLimit(perSecond: 0.5, burst: 1)
+        }
+        defer { harness.stop() }
+        func post(_ prefix: String, from client: String) async throws -> Int {
+            try await Self.post(prefix, from: client, to: harness)
+        }
+        #expect(try await post("a", from: "2001:db8:7:1::1") == 200)
+        #expect(try await post("b", from: "2001:db8:7:1::2") == 429)
+        #expect(try await post("c", from: "2001:db8:7:1:dead:beef:0:1") == 429)
+        #expect(try await post("d", from: "2001:db8:7:2::1") == 200)
     }
 
     @Test func aStorageQuotaRefusesWithAClearCodeAndStoresNothingOfTheBatch() async throws {

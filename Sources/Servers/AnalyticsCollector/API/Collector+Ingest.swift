@@ -12,7 +12,7 @@ extension Collector {
         // one: an unknown key is text a client chose, of any length, and is never kept.
         var project = RejectionLog.unknownProject
         do throws(HTTPError) {
-            try limit(clientLimiter, key: request.remoteAddress, what: "this client")
+            try limit(clientLimiter, key: request.clientNetwork, what: "this client")
             // A key in the Authorization header is checked before the body is read, so a wrong key
             // costs no parsing; a key in the body can only be checked after.
             let headerKey = request.basicCredentials?.user

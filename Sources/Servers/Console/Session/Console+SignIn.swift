@@ -15,7 +15,7 @@ extension Console {
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
             throw HTTPError(.jsonRequired, "sign in with a JSON body {\"token\": …}")
         }
-        if case .limited(let seconds) = await takeSignInAttempt(client: request.remoteAddress) {
+        if case .limited(let seconds) = await takeSignInAttempt(client: request.clientNetwork) {
             throw HTTPError(
                 .rateLimited, "too many sign-in attempts; retry in \(seconds) s",
                 headers: [("Retry-After", String(seconds))])

@@ -1,5 +1,5 @@
 /// Refuses requests over a token-bucket rate with `429 rate_limited` and `Retry-After`, keyed by
-/// what `key` picks (the client address by default).
+/// what `key` picks (by default the client's address, or its `/64` for IPv6: `HTTPRequest.clientNetwork`).
 ///
 /// ```swift
 /// let perClient = RateLimitMiddleware(RateLimiter(perSecond: 100, burst: 200, clock: SystemClock()))
@@ -15,7 +15,7 @@ public struct RateLimitMiddleware: SynchronousHTTPMiddleware {
     ///   - key: the bucket of a request; `nil` lets the request through unlimited.
     public init(
         _ limiter: RateLimiter,
-        key: @escaping @Sendable (HTTPRequest, RequestContext) -> String? = { request, _ in request.remoteAddress }
+        key: @escaping @Sendable (HTTPRequest, RequestContext) -> String? = { request, _ in request.clientNetwork }
     ) {
         self.limiter = limiter
         self.key = key

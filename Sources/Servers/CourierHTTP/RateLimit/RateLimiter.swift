@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// ```swift
 /// let perClient = RateLimiter(perSecond: 100, burst: 200, clock: SystemClock())
-/// if case .limited(let retryAfter) = perClient.take(request.remoteAddress) {
+/// if case .limited(let retryAfter) = perClient.take(request.clientNetwork) {
 ///     throw HTTPError(.rateLimited, "slow down", headers: [("Retry-After", String(retryAfter))])
 /// }
 /// ```

@@ -36,7 +36,7 @@ extension MessengerServer {
     }
 
     func createAccount(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        try Self.limit(registrationLimiter, request.remoteAddress)
+        try Self.limit(registrationLimiter, request.clientNetwork)
         try Self.limit(overallRegistrationLimiter, "all")
         let device = try newDevice(RequestJSON(request))
         let accountId = Identifier.uuid()
@@ -59,7 +59,7 @@ extension MessengerServer {
     /// request with a wrong token costs no secret hash; it is consumed only when the device is
     /// added.
     func linkDevice(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        try Self.limit(linkingLimiter, request.remoteAddress)
+        try Self.limit(linkingLimiter, request.clientNetwork)
         let body = try RequestJSON(request)
         let token = try body.string("token", maximumBytes: 128)
         let tokenHash = Digest.sha256(Array(token.utf8))

@@ -111,6 +111,6 @@ extension MessengerServer {
         guard let login = query["login"], let password = query["password"] else {
             throw HTTPError(.unauthorized, "send credentials")
         }
-        return try authenticator.authenticate(user: login, password: password, source: request.remoteAddress)
+        return try authenticator.authenticate(user: login, password: password, source: request.clientNetwork)
     }
 }

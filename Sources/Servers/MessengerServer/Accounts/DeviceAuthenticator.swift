@@ -71,7 +71,7 @@ final class DeviceAuthenticator: Sendable {
             // forever on a 401 that carries one (the SDKs' own client is URLSession).
             throw HTTPError(.unauthorized, "send HTTP Basic credentials account.device:password")
         }
-        return try authenticate(user: user, password: password, source: request.remoteAddress)
+        return try authenticate(user: user, password: password, source: request.clientNetwork)
     }
 
     func authenticate(user: String, password: String, source: String) throws(HTTPError) -> AuthenticatedDevice {
