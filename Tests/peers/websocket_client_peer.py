@@ -9,13 +9,15 @@ Scenarios:
   open        closes as soon as it is open; reports the negotiated extensions
   close       sends nothing, waits for the server to close; reports the close code and reason
   closeself   closes with code 4000 and reason "client done"; reports what the server echoed
+
+A handshake the server answers with anything but 101 reports {"handshake_status": status}.
 """
 import asyncio
 import json
 import sys
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
 async def run(url, scenario, headers, compression):
@@ -53,6 +55,13 @@ async def run(url, scenario, headers, compression):
     return result
 
 
+async def run_or_refused(url, scenario, headers, compression):
+    try:
+        return await run(url, scenario, headers, compression)
+    except InvalidStatus as refused:
+        return {"handshake_status": refused.response.status_code}
+
+
 def main():
     url, scenario = sys.argv[1], sys.argv[2]
     headers, compression = [], True
@@ -64,7 +73,7 @@ def main():
             headers.append((name, value))
         elif arg == "--no-compression":
             compression = False
-    print(json.dumps(asyncio.run(run(url, scenario, headers, compression))), flush=True)
+    print(json.dumps(asyncio.run(run_or_refused(url, scenario, headers, compression))), flush=True)
 
 
 if __name__ == "__main__":

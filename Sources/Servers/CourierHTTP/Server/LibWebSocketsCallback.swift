@@ -12,7 +12,7 @@ func libWebSocketsCallback(
     var id: UInt64 { user?.load(as: UInt64.self) ?? 0 }
     switch reason {
     case LWS_CALLBACK_HTTP:
-        service.cleartextHTTP2.restore(wsi)
+        service.declinedUpgrade.restore(wsi)
         guard let user,
             let exchange = LibWebSocketsExchange(
                 wsi: wsi, remoteAddress: service.peerAddress(wsi), extraHeaderNames: service.extraHeaderNames)
@@ -40,7 +40,9 @@ func libWebSocketsCallback(
         return 0
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         // `input` is the `Upgrade` header's value in lws's table; 0 lets lws go on.
-        if let input { service.cleartextHTTP2.decline(wsi, value: input) }
+        if let input {
+            service.declinedUpgrade.decline(wsi, value: input) { service.sockets.hasRoute($0) }
+        }
         return 0
     case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
         // Non-zero declines `permessage-deflate` for a route configured without compression.

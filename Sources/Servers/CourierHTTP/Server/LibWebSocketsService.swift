@@ -5,7 +5,7 @@ import Synchronization
 /// The state behind one libwebsockets context: the requests being served, and the mailbox
 /// through which handlers on other threads hand their responses back to the loop.
 final class LibWebSocketsService: @unchecked Sendable {
-    // @unchecked: `exchanges`, `nextID`, `openConnections`, `cleartextHTTP2`, `lastSocketTick` and `loop` are touched only on the
+    // @unchecked: `exchanges`, `nextID`, `openConnections`, `declinedUpgrade`, `lastSocketTick` and `loop` are touched only on the
     // engine's service thread (lws and libev call back on it alone); what other threads (the
     // handlers' tasks) touch is `mailbox` (a `Mutex`) and the immutable `responder`.
     let responder: Responder
@@ -19,7 +19,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     private let maximumConnections: Int
     private let mailbox = Mutex(Mailbox())
     /// Plaintext requests asking for HTTP/2, kept on HTTP/1.1 (service thread only).
-    var cleartextHTTP2 = CleartextHTTP2Upgrade()
+    var declinedUpgrade = DeclinedUpgrade()
     /// When the sockets' timers were last checked (service thread only).
     private var lastSocketTick: UInt64 = 0
     /// The context's WebSockets (set once, at the end of `init`).
@@ -139,7 +139,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// lws is freeing a connection's state (the listening socket's too, when the context goes).
     func connectionClosed(_ wsi: OpaquePointer) {
         openConnections = max(0, openConnections - 1)
-        cleartextHTTP2.forget(wsi)
+        declinedUpgrade.forget(wsi)
         for index in writableNow.indices where writableNow[index] == wsi { writableNow[index] = nil }
         if let kept = lws_get_opaque_user_data(wsi) {
             lws_set_opaque_user_data(wsi, nil)

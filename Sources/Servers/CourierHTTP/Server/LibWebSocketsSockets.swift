@@ -171,6 +171,12 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         return response.status.reasonPhrase
     }
 
+    /// Whether the upgrade request on `wsi` is for a path with a WebSocket route.
+    func hasRoute(_ wsi: OpaquePointer) -> Bool {
+        guard let path = LibWebSocketsHeaders.copy(wsi, WSI_TOKEN_GET_URI) else { return false }
+        return responder.router.webSocketRoute(for: path) != nil
+    }
+
     /// Whether the route being upgraded on `wsi` takes `permessage-deflate` (during the
     /// handshake, while the request's headers are readable).
     func allowsCompression(_ wsi: OpaquePointer) -> Bool {

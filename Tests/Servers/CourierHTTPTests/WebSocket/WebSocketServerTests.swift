@@ -78,6 +78,7 @@ struct WebSocketServerTests {
             observed.registeredOne.signal()
             observed.record("register", await socket.closed())
         }
+        router.add(.get, "/plain") { request in .text("plain \(request.header("upgrade") ?? "-")") }
         router.add(.post, "/broadcast") { request in
             let text = String(decoding: request.body, as: UTF8.self)
             for socket in observed.registered.withLock({ $0 }) { try? socket.outbound.sendNow(.text(text)) }
@@ -151,8 +152,30 @@ struct WebSocketServerTests {
         #expect(refused["close_reason"] == "forbidden")
         let accepted = try await python("/private", "close", ["--header", "Authorization:Bearer right"])
         #expect(accepted["received"] == ["welcome"])
+        // A path with no WebSocket route is refused before the handshake, as plain HTTP.
         let unknown = try await python("/nowhere", "close")
-        #expect(unknown["close_code"] == 4404)
+        #expect(unknown["handshake_status"] == 404)
+    }
+
+    /// A WebSocket upgrade on a path with no WebSocket route is answered as plain HTTP by the
+    /// route there (or 404), not with a 101 and a close whose code carries the route's status:
+    /// a page on any site can open a WebSocket with its visitor's cookies, and those codes told it
+    /// what the visitor's `GET` routes answered. The handler still sees the `Upgrade` header.
+    @Test(arguments: [
+        ("/plain", 200, "plain websocket"), ("/nowhere", 404, nil), ("/broadcast", 405, nil), ("/echo", 101, nil),
+    ])
+    func anUpgradeToAPathWithoutAWebSocketRouteIsAnsweredAsHTTP(path: String, status: Int, body: String?) async throws {
+        defer { stop() }
+        let port = server.port
+        let answer = await runOffPool { () -> (status: Int, head: String, body: [UInt8])? in
+            guard let socket = try? RawSocket(port: port) else { return nil }
+            try? socket.send(
+                "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            return socket.readResponse()
+        }
+        #expect(answer?.status == status)
+        if let body { #expect(answer.map { String(decoding: $0.body, as: UTF8.self) } == body) }
     }
 
     @Test func aHandlerThatThrowsClosesWith1011AndAClientCloseReachesTheServer() async throws {
