@@ -48,28 +48,9 @@ public final class FaultProxy: Sendable {
     /// Starts a proxy to `127.0.0.1:targetPort`.
     /// - Throws: `RawSocket.Failure` when the listening socket cannot be opened.
     public init(targetPort: Int) throws {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw RawSocket.Failure(description: String(cString: strerror(errno))) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw RawSocket.Failure(description: message)
-        }
+        let (fd, bound) = try boundLoopbackSocket(reuseAddress: true, listenBacklog: 1024)
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = bound
         state = Mutex(State(targetPort: targetPort))
         Thread.detachNewThread { [self] in acceptLoop() }
     }

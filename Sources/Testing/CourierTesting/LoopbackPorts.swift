@@ -58,9 +58,37 @@ final class LoopbackPorts: @unchecked Sendable {
     }
 }
 
+/// A new TCP socket bound to a port the kernel picks on 127.0.0.1, listening with `backlog`
+/// when one is given, and that port.
+/// - Throws: `RawSocket.Failure` with `errno`'s text.
+func boundLoopbackSocket(reuseAddress: Bool, listenBacklog backlog: Int32?) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw RawSocket.Failure(description: String(cString: strerror(errno))) }
+    if reuseAddress {
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
+                && getsockname(fd, pointer, &length) == 0
+        }
+    }
+    guard bound else {
+        let message = String(cString: strerror(errno))
+        close(fd)
+        throw RawSocket.Failure(description: message)
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// Runs `body` with a new TCP socket and the address of `port` on 127.0.0.1 (closing the socket
 /// after); `false` when no socket can be made.
-func withLoopbackSocket(
+package func withLoopbackSocket(
     port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool
 ) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -55,9 +55,9 @@ struct TrackCommandTests {
     }
 
     @Test func aServerThatIsDownIsNamedWithItsURL() async throws {
-        let closed = try FaultProxy(targetPort: 1)
-        let url = "http://127.0.0.1:\(closed.port)"
-        closed.stop()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = closed.url
         let outcome = try await track(url, [])
         #expect(outcome.status == 2)
         #expect(
@@ -68,9 +68,9 @@ struct TrackCommandTests {
     /// A count of several blocks against a collector that takes nothing stops after the first
     /// block instead of filling the queue with the rest.
     @Test func trackingStopsAfterABlockTheCollectorDidNotTake() async throws {
-        let closed = try FaultProxy(targetPort: 1)
-        let url = "http://127.0.0.1:\(closed.port)"
-        closed.stop()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = closed.url
         let outcome = try await track(url, ["--count", "25000"])
         #expect(outcome.status == 2)
         #expect(

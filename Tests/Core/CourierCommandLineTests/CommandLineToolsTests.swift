@@ -153,9 +153,9 @@ struct CommandLineToolsTests {
     }
 
     @Test func anAdminCommandNamesAServerThatIsDown() async throws {
-        let closed = try FaultProxy(targetPort: 1)
-        let url = "http://127.0.0.1:\(closed.port)"
-        closed.stop()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = closed.url
         let outcome = try await run("courier", ["sources", "list", "--server", url])
         #expect(outcome.status == 1)
         #expect(
