@@ -23,7 +23,7 @@ public final class FlagService: Sendable {
     public let configuration: FlagServerConfiguration
     let store: any FlagStore
     let clock: any Clock
-    let served = ServedCache()
+    let served: ServedCache
     /// Edits validate against the current definitions and then store: one at a time.
     let editLock = Mutex<Int>(0)
     /// Tells the other instances which environment changed, and hears theirs.
@@ -43,7 +43,8 @@ public final class FlagService: Sendable {
         self.configuration = configuration
         self.store = store
         self.clock = clock
-        let served = served
+        let served = ServedCache(clock: clock, unknownLifetime: configuration.unknownEnvironmentLifetime)
+        self.served = served
         changes = BusWakeUps(bus: bus, prefix: "flags.changed") { environment in
             served.forget(environment)
         }
@@ -72,15 +73,19 @@ public final class FlagService: Sendable {
 
     /// The environment as served, built from the store on first use and after each change.
     func servedEnvironment(_ key: String) throws(HTTPError) -> Served? {
-        let (cached, generation) = served.lookup(key)
-        if let cached { return cached }
+        let cached = served.lookup(key)
+        if let entry = cached.entry { return entry }
+        if cached.isUnknown { return nil }
         let stored: StoredEnvironment?
         do {
             stored = try store.environment(key)
         } catch {
             throw HTTPError(.storageUnavailable, "the flag store is unavailable")
         }
-        guard let stored else { return nil }
+        guard let stored else {
+            served.keepUnknown(key, readAt: cached.generation)
+            return nil
+        }
         let document: FlagDocument
         do {
             document = try Self.document(environment: key, stored)
@@ -89,7 +94,7 @@ public final class FlagService: Sendable {
             throw HTTPError(.storageUnavailable, "the stored definitions do not validate: \(error)")
         }
         let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
-        served.keep(entry, for: key, readAt: generation)
+        served.keep(entry, for: key, readAt: cached.generation)
         return entry
     }
 
@@ -137,7 +142,7 @@ extension FlagService {
     @discardableResult
     public func forgetChangedEnvironments() throws(HTTPError) -> Int {
         let cached = served.versions
-        guard !cached.isEmpty else { return 0 }
+        guard !cached.isEmpty || served.hasUnknown else { return 0 }
         let stored: [String: Int64]
         do {
             stored = try store.versions()
@@ -146,6 +151,7 @@ extension FlagService {
         }
         let changed = cached.filter { stored[$0.key] != $0.value }.keys
         for environment in changed { served.forget(environment) }
+        served.forgetUnknown(in: stored.keys)
         return changed.count
     }
 }

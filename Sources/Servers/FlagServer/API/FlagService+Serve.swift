@@ -14,11 +14,13 @@ extension FlagService {
         return Self.definitionsAnswer(served, to: request)
     }
 
-    /// The definitions' answer when the environment is cached, on the engine's loop; `nil` sends
-    /// the request to `getDefinitions`, which reads the store.
+    /// The definitions' answer when the environment is cached, or known not to exist, on the
+    /// engine's loop; `nil` sends the request to `getDefinitions`, which reads the store.
     func cachedDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse? {
         let key = try environmentKey(request)
-        return served.lookup(key).entry.map { Self.definitionsAnswer($0, to: request) }
+        let cached = served.lookup(key)
+        if cached.isUnknown { throw HTTPError(.notFound, "no flags are defined for environment \(key)") }
+        return cached.entry.map { Self.definitionsAnswer($0, to: request) }
     }
 
     private static func definitionsAnswer(_ served: Served, to request: HTTPRequest) -> HTTPResponse {
