@@ -36,6 +36,22 @@ struct RateLimiterTests {
         #expect(limiter.check("attacker") != .allowed)
     }
 
+    /// The flood spends each fresh key to nothing, while the limited key has regained a
+    /// fraction of a token: by whole tokens they tie, and the older (limited) key is kept.
+    @Test func freshKeysSpentToNothingDoNotPushOutAnOlderLimitedKey() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(perSecond: 0.001, burst: 1, maximumKeys: 100, clock: clock)
+        #expect(limiter.take("attacker") == .allowed)
+        #expect(limiter.take("attacker") != .allowed)
+        clock.advance(by: .milliseconds(1))
+        for number in 0..<1_000 {
+            #expect(limiter.take("fresh-\(number)") == .allowed)
+            #expect(limiter.take("fresh-\(number)") != .allowed)
+        }
+        #expect(limiter.keyCount <= 100)
+        #expect(limiter.check("attacker") != .allowed)
+    }
+
     /// Keys that differ only in their last byte are still buckets of their own.
     @Test func longKeysThatDifferAtTheEndAreKeptApart() {
         let limiter = RateLimiter(perSecond: 1, burst: 1, clock: ManualClock())

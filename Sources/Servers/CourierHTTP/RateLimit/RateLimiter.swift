@@ -5,9 +5,11 @@ import Synchronization
 /// requests at once and regains `perSecond` a second.
 ///
 /// Memory is bounded: at most `maximumKeys` buckets are kept; when full, the buckets that have
-/// refilled (idle keys, which would start full anyway) are dropped first, then the fullest half:
-/// a flood of fresh keys (a client with many addresses) cannot empty the table and so give a
-/// limited key a full bucket again; the keys that are limited are the last to go.
+/// refilled (idle keys, which would start full anyway) are dropped first, then the fullest half
+/// by whole tokens, the newest first among equally full ones: a flood of fresh keys (a client with many
+/// addresses, each spent to nothing) cannot empty the table and so give a limited key a full
+/// bucket again; the keys that are limited, longest first, are the last to go. The half is found
+/// by selection, in time linear in the table, under the lock once per `maximumKeys / 2` new keys.
 /// Keys are kept as their SHA-256 (`KeyDigest`), so a bucket costs the same whatever the length
 /// of the text a client sent as its key.
 ///
@@ -29,6 +31,25 @@ public final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updatedAt: UInt64
+        /// When the bucket was made: among equally spent buckets, the older stays.
+        var createdAt: UInt64
+    }
+
+    /// A bucket as eviction ranks it: by whole tokens now (what decides a request; a limited
+    /// key regains fractions of a token while fresh keys are spent to nothing), then by age,
+    /// older first.
+    private struct Ranked: Comparable {
+        let key: KeyDigest
+        let tokens: Double
+        let bucket: Bucket
+
+        static func < (lhs: Ranked, rhs: Ranked) -> Bool {
+            lhs.tokens != rhs.tokens ? lhs.tokens < rhs.tokens : lhs.bucket.createdAt < rhs.bucket.createdAt
+        }
+
+        static func == (lhs: Ranked, rhs: Ranked) -> Bool {
+            lhs.tokens == rhs.tokens && lhs.bucket.createdAt == rhs.bucket.createdAt
+        }
     }
 
     private let perSecond: Double
@@ -55,7 +76,7 @@ public final class RateLimiter: Sendable {
         let key = KeyDigest(key)
         let now = clock.uptimeNanoseconds
         return buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now)
+            var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now, createdAt: now)
             let elapsed = Double(now &- bucket.updatedAt) / 1e9
             bucket.tokens = min(burst, bucket.tokens + elapsed * perSecond)
             bucket.updatedAt = now
@@ -98,10 +119,15 @@ public final class RateLimiter: Sendable {
             bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond < full
         }
         guard buckets.count >= maximumKeys else { return }
-        // Every bucket is in use: keep the emptier half (the limited keys among them).
-        let kept = buckets.map { key, bucket in
-            (key, bucket, bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond)
-        }.sorted { $0.2 < $1.2 }.prefix(maximumKeys / 2)
-        buckets = Dictionary(uniqueKeysWithValues: kept.map { ($0.0, $0.1) })
+        // Every bucket is in use: keep the emptier half (the limited keys among them), the older
+        // first among equals.
+        var ranked = buckets.map { key, bucket in
+            Ranked(
+                key: key, tokens: (bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond).rounded(.down),
+                bucket: bucket)
+        }
+        let kept = maximumKeys / 2
+        ranked.selectSmallest(kept)
+        buckets = Dictionary(uniqueKeysWithValues: ranked.prefix(kept).map { ($0.key, $0.bucket) })
     }
 }
