@@ -63,10 +63,14 @@ struct DeclinedUpgrade {
         if blanked?.wsi == wsi { blanked = nil }
     }
 
-    /// Whether the NUL-terminated `text` is `token` (lowercase ASCII) in any case.
-    private static func text(_ text: UnsafePointer<UInt8>, is token: StaticString) -> Bool {
+    /// Whether the NUL-terminated `text` is `token` (lowercase ASCII) with its letters in any
+    /// case, as lws's `strcasecmp` compares: only `A`–`Z` fold (`h\u{12}c` is not `h2c`).
+    static func text(_ text: UnsafePointer<UInt8>, is token: StaticString) -> Bool {
         let bytes = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
-        for (index, byte) in bytes.enumerated() where text[index] | 0x20 != byte { return false }
+        for (index, byte) in bytes.enumerated() {
+            let given = text[index]
+            if (given >= 65 && given <= 90 ? given | 0x20 : given) != byte { return false }
+        }
         return text[bytes.count] == 0
     }
 }

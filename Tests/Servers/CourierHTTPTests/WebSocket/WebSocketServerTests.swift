@@ -163,6 +163,7 @@ struct WebSocketServerTests {
     /// what the visitor's `GET` routes answered. The handler still sees the `Upgrade` header.
     @Test(arguments: [
         ("/plain", 200, "plain websocket"), ("/nowhere", 404, nil), ("/broadcast", 405, nil), ("/echo", 101, nil),
+        ("/echo?room=1", 101, nil), ("/rooms/a%20b/headers", 101, nil),
     ])
     func anUpgradeToAPathWithoutAWebSocketRouteIsAnsweredAsHTTP(path: String, status: Int, body: String?) async throws {
         defer { stop() }
@@ -176,6 +177,31 @@ struct WebSocketServerTests {
         }
         #expect(answer?.status == status)
         if let body { #expect(answer.map { String(decoding: $0.body, as: UTF8.self) } == body) }
+    }
+
+    /// After an upgrade answered as HTTP the connection carries on: a plain request, then a
+    /// real upgrade, are served on it.
+    @Test func aConnectionWhoseUpgradeWasDeclinedServesItsNextRequests() async throws {
+        defer { stop() }
+        let port = server.port
+        let upgrade =
+            "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + "Sec-WebSocket-Version: 13\r\n"
+        let answers = await runOffPool { () -> [(status: Int, head: String, body: [UInt8])?] in
+            guard let socket = try? RawSocket(port: port) else { return [] }
+            var answers: [(status: Int, head: String, body: [UInt8])?] = []
+            for request in [
+                "GET /plain HTTP/1.1\r\nHost: x\r\n\(upgrade)\r\n", "GET /plain HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /echo HTTP/1.1\r\nHost: x\r\n\(upgrade)\r\n",
+            ] {
+                try? socket.send(request)
+                answers.append(socket.readResponse())
+            }
+            return answers
+        }
+        #expect(answers.map { $0?.status } == [200, 200, 101])
+        #expect(
+            answers.map { $0.map { String(decoding: $0.body, as: UTF8.self) } } == ["plain websocket", "plain -", ""])
     }
 
     @Test func aHandlerThatThrowsClosesWith1011AndAClientCloseReachesTheServer() async throws {
