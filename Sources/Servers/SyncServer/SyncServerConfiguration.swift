@@ -1,3 +1,4 @@
+import CourierHTTP
 import SyncWire
 
 /// Limits, tokens and horizons of the sync routes.
@@ -5,6 +6,10 @@ public struct SyncServerConfiguration: Sendable {
     /// Bearer token → owner. Records belong to an owner; a client sees only its owner's records.
     /// Empty: every request is refused with 401.
     public var tokens: [String: String] = [:]
+    /// Unknown bearer tokens per client network (an IPv4 address, an IPv6 `/64`): each spends one;
+    /// with none left every request from that network, a known token included, is 429 with
+    /// `Retry-After`. `nil`: no budget.
+    public var failedAuthenticationRate: RateLimit? = RateLimit(perSecond: 1, burst: 10)
     /// The most operations one push may carry.
     public var maximumOperationsPerPush = 500
     /// The largest set operation, as encoded JSON; a larger one is rejected (quarantined by the

@@ -27,6 +27,8 @@ public final class SyncService: Sendable {
     let pokes = PokeHub()
     /// Tells the other instances whose push committed, and hears theirs.
     let pushes: BusWakeUps
+    /// Unknown tokens per client network: guesses.
+    let failures: RateLimiter?
 
     /// Creates the service.
     /// - Parameters:
@@ -45,6 +47,7 @@ public final class SyncService: Sendable {
         self.clock = clock
         let pokes = pokes
         pushes = BusWakeUps(bus: bus, prefix: "sync.poke") { owner in pokes.poke(owner: owner) }
+        failures = configuration.failedAuthenticationRate.map { RateLimiter($0, clock: clock) }
         let key = try store.cursorKey()
         feedSigner = PageCursorSigner(key: key, maximumAge: nil, clock: clock)
         listSigner = PageCursorSigner(key: key, maximumAge: configuration.listCursorMaximumAge, clock: clock)
@@ -93,9 +96,17 @@ public final class SyncService: Sendable {
         try await pushes.start()
     }
 
-    /// The owner the request's bearer token belongs to.
+    /// The owner the request's bearer token belongs to. An unknown token is a guess and spends
+    /// from the client network's budget; with none left the answer is 429, before any lookup.
     func owner(_ request: HTTPRequest) throws(HTTPError) -> String {
+        let client = failures == nil ? "" : request.clientNetwork
+        if let failures, case .limited(let seconds) = failures.check(client) {
+            throw HTTPError(
+                .rateLimited, "too many unknown tokens from this client; retry later",
+                headers: [("Retry-After", String(seconds))])
+        }
         guard let token = request.bearerToken, let owner = configuration.tokens[token] else {
+            if request.bearerToken != nil { _ = failures?.take(client) }
             throw HTTPError(.unauthorized, "a known bearer token is required")
         }
         return owner

@@ -40,6 +40,29 @@ struct SyncServerRouteTests {
         #expect(response.header("www-authenticate") == nil)
     }
 
+    /// Unknown tokens are guesses: past the budget the client network gets 429, a known token
+    /// included, until it refills; another network is not affected, and no token spends nothing.
+    @Test func unknownTokensPastTheBudgetAre429ForThatClientNetwork() async throws {
+        let harness = try await SyncHarness(listening: false) {
+            $0.failedAuthenticationRate = RateLimit(perSecond: 1, burst: 3)
+        }
+        defer { harness.stop() }
+        func status(_ token: String?, from client: String = "198.51.100.7") async throws -> Int {
+            let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+            return try await harness.routes.execute("GET", "/v1/sync/changes", headers: headers, remoteAddress: client)
+                .status.code
+        }
+        for _ in 0..<5 { #expect(try await status(nil) == 401) }
+        for guess in 0..<3 { #expect(try await status("guess-\(guess)") == 401) }
+        let limited = try await harness.routes.execute(
+            "GET", "/v1/sync/changes", headers: Self.auth, remoteAddress: "198.51.100.7")
+        #expect(limited.status == 429)
+        #expect(limited.header("retry-after") == "1")
+        #expect(try await status(SyncHarness.token, from: "198.51.100.8") == 200)
+        harness.clock.advance(by: .seconds(1))
+        #expect(try await status(SyncHarness.token) == 200)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aPushOverTheOperationLimitIsRefusedWhole(backend: StoreBackend) async throws {
         let harness = try await SyncHarness(backend: backend, listening: false) { $0.maximumOperationsPerPush = 2 }
