@@ -1,5 +1,7 @@
 import Console
 import CourierCore
+import CourierHTTP
+import CourierTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(2)))
@@ -72,6 +74,23 @@ struct SignInTests {
         let allowed = try await harness.request(
             "POST", "/console/api/session", json: ["token": .string(ConsoleHarness.adminToken)])
         #expect(allowed.status == 200)
+    }
+
+    /// An IPv6 client is its /64: guesses from five addresses of one network spend one budget,
+    /// and a neighbouring network keeps its own.
+    @Test func wrongTokensFromOneIPv6NetworkShareItsBudget() async throws {
+        let harness = try ConsoleHarness(listening: false)
+        defer { harness.stop() }
+        let routes = RouterTestClient(server: harness.server)
+        func signIn(_ token: String, from client: String) async throws -> Int {
+            try await routes.execute(
+                "POST", "/console/api/session", headers: ["Content-Type": "application/json", "Host": "127.0.0.1"],
+                body: JSONWriter.encode(["token": .string(token)]), remoteAddress: client
+            ).status.code
+        }
+        for host in 1...5 { #expect(try await signIn("guess", from: "2001:db8:5:6::\(host)") == 401) }
+        #expect(try await signIn(ConsoleHarness.adminToken, from: "2001:db8:5:6:ffff::1") == 429)
+        #expect(try await signIn(ConsoleHarness.adminToken, from: "2001:db8:5:7::1") == 200)
     }
 
     @Test(arguments: SessionBackend.allCases)
