@@ -93,6 +93,23 @@ struct SignInTests {
         #expect(try await signIn(ConsoleHarness.adminToken, from: "2001:db8:5:7::1") == 200)
     }
 
+    /// Someone guessing the admin token from the operator's network spends that network's
+    /// budget for bearer callers, the right token included, but not a signed-in console session's
+    /// way to the same admin routes: the session was earned through the sign-in's own budget.
+    @Test func guessesAtTheAdminTokenDoNotLockOutASignedInSession() async throws {
+        let harness = try ConsoleHarness(listening: false)
+        defer { harness.stop() }
+        let session = try await harness.signIn()
+        for _ in 0..<Int(AdminAuthMiddleware.defaultFailedAttempts.burst) {
+            #expect(
+                try await harness.request("GET", "/v1/flags", headers: ["Authorization": "Bearer guess"]).status == 403)
+        }
+        let bearer = try await harness.request(
+            "GET", "/v1/flags", headers: ["Authorization": "Bearer \(ConsoleHarness.adminToken)"])
+        #expect(bearer.status == 429)
+        #expect(try await harness.request("GET", "/v1/flags", headers: session.readHeaders).status == 200)
+    }
+
     @Test(arguments: SessionBackend.allCases)
     func aSessionExpiresWithTheClock(backend: SessionBackend) async throws {
         let harness = try ConsoleHarness(listening: false, sessions: try await backend.makeStore()) {

@@ -37,6 +37,8 @@ struct ConsoleSessionMiddleware: RouteScopedMiddleware {
         }
         let passed = request.settingHeader("authorization", "Bearer \(token)").settingHeader(
             Self.actorHeader, "console")
-        return try await next(passed, context)
+        var vouched = context
+        vouched.credentialFromSession = true
+        return try await next(passed, vouched)
     }
 }

@@ -9,7 +9,10 @@ import CourierCore
 /// once, then one every 10 s; past it every request from there, the right token included, is
 /// `429 rate_limited` with `Retry-After` until the budget refills. A request with no bearer
 /// token is not a guess and spends nothing. Each instance (each admin group) keeps its own
-/// budget.
+/// budget. A request whose credential a session middleware put on it
+/// (`RequestContext.credentialFromSession`: the console) spends nothing and is never refused
+/// for the budget. Behind a proxy that is not a `--trusted-proxy`, every client shares the
+/// proxy's address, and so one budget.
 ///
 /// ```swift
 /// router.group(middleware: [AdminAuthMiddleware(token: configuration.adminToken)]) { admin in
@@ -39,7 +42,7 @@ public struct AdminAuthMiddleware: SynchronousHTTPMiddleware {
     public func handle(_ request: HTTPRequest, context: RequestContext, next: HTTPResponder) async throws
         -> HTTPResponse
     {
-        try check(request)
+        try check(request, context)
         return try await next(request, context)
     }
 
@@ -47,14 +50,16 @@ public struct AdminAuthMiddleware: SynchronousHTTPMiddleware {
     public func handle(_ request: HTTPRequest, context: RequestContext, next: SynchronousHTTPResponder) throws
         -> HTTPResponse
     {
-        try check(request)
+        try check(request, context)
         return try next(request, context)
     }
 
-    private func check(_ request: HTTPRequest) throws {
+    private func check(_ request: HTTPRequest, _ context: RequestContext) throws {
         guard let token else {
             throw HTTPError(.forbidden, "the admin API is disabled (no admin token configured)")
         }
+        // A session's token was earned through the sign-in's own budget.
+        if context.credentialFromSession, request.hasBearerToken(in: [token]) { return }
         let client = request.clientNetwork
         if case .limited(let seconds) = failures.check(client) {
             throw HTTPError(

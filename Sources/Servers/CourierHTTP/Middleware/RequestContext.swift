@@ -18,6 +18,11 @@ public struct RequestContext: Sendable {
     var metricsSeries: HTTPMetrics.SeriesBox?
     /// What a route's `MemoryAnswer` gave, for the innermost step of its chain on the loop.
     var memoryAnswer: Result<HTTPResponse, any Error>?
+    /// Set by a middleware that puts a credential on the request for a caller it has already
+    /// authenticated by other means, under a budget of its own (the console's session standing
+    /// for the admin token): `AdminAuthMiddleware` then spends no guess budget on the request and
+    /// does not refuse it for someone else's guesses from the same network. Clients cannot set it.
+    public var credentialFromSession = false
 
     init(requestID: String, match: Router.Match, startedAt: UInt64, bodyTooLarge: Bool) {
         self.requestID = requestID
