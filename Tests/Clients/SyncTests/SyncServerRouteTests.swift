@@ -1,6 +1,7 @@
 import CourierCore
 import CourierHTTP
 import CourierTesting
+import Sync
 import SyncWire
 import Testing
 
@@ -61,6 +62,23 @@ struct SyncServerRouteTests {
         #expect(try await status(SyncHarness.token, from: "198.51.100.8") == 200)
         harness.clock.advance(by: .seconds(1))
         #expect(try await status(SyncHarness.token) == 200)
+    }
+
+    /// A client whose network's budget someone else spent is told to try again later
+    /// (`transport`), not that the server answered something invalid, and syncs once it refills.
+    @Test func aClientBehindASpentBudgetRetriesLaterAndThenSyncs() async throws {
+        let harness = try await SyncHarness { $0.failedAuthenticationRate = RateLimit(perSecond: 1, burst: 2) }
+        defer { harness.stop() }
+        let (client, _) = try harness.client("phone")
+        for guess in 0..<2 {
+            let answer = try await harness.routes.execute(
+                "GET", "/v1/sync/changes", headers: ["Authorization": "Bearer guess-\(guess)"])
+            #expect(answer.status == 401)
+        }
+        let refused = await #expect(throws: SyncError.self) { try await client.sync() }
+        #expect(refused?.code == .transport)
+        harness.clock.advance(by: .seconds(1))
+        try await client.sync()
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -78,7 +78,9 @@ public struct HTTPSyncTransport: SyncTransport {
             return json
         case 401: throw SyncError(.unauthorized, message)
         case 410: throw SyncError(.mustRefetch, message)
-        case 500...: throw SyncError(.transport, message)
+        // Rate limited (a network's budget of unknown tokens, spent by another client behind
+        // the same address): try again later, as after a failure of the server.
+        case 429, 500...: throw SyncError(.transport, message)
         default: throw SyncError(.invalidResponse, message)
         }
     }
