@@ -15,6 +15,7 @@ struct UnknownEnvironmentTests {
     final class CountingStore: FlagStore {
         let inner: any FlagStore
         let reads = Atomic<Int>(0)
+        let versionReads = Atomic<Int>(0)
 
         init(_ inner: any FlagStore) { self.inner = inner }
 
@@ -28,7 +29,10 @@ struct UnknownEnvironmentTests {
         func audit(environment: String, limit: Int) throws -> [FlagAuditEntry] {
             try inner.audit(environment: environment, limit: limit)
         }
-        func versions() throws -> [String: Int64] { try inner.versions() }
+        func versions() throws -> [String: Int64] {
+            versionReads.add(1, ordering: .relaxed)
+            return try inner.versions()
+        }
     }
 
     static func get(_ harness: FlagHarness, _ environment: String) async throws -> HTTPResponse {
@@ -77,6 +81,21 @@ struct UnknownEnvironmentTests {
         #expect(try await Self.get(b, "staging").status == 404)
         #expect(try b.service.forgetChangedEnvironments() == 0)
         #expect(try await Self.get(b, "staging").jsonBody?["version"] == 1)
+    }
+
+    /// A remembered key counts for the version poll only while it is current: once expired it
+    /// is dropped, and the poll stops reading the store for it.
+    @Test func anExpiredUnknownKeyNoLongerKeepsTheVersionPollReading() async throws {
+        let store = CountingStore(try SQLiteFlagStore(path: ":memory:"))
+        let harness = try await FlagHarness(listening: false, store: store)
+        #expect(try await Self.get(harness, "deleted").status == 404)
+        try harness.service.forgetChangedEnvironments()
+        #expect(store.versionReads.load(ordering: .relaxed) == 1)
+        harness.clock.advance(by: FlagServerConfiguration().unknownEnvironmentLifetime)
+        try harness.service.forgetChangedEnvironments()
+        try harness.service.forgetChangedEnvironments()
+        #expect(store.versionReads.load(ordering: .relaxed) == 1)
+        #expect(harness.service.served.unknownCount == 0)
     }
 
     /// Keys anyone can send, as many as they like: the memory of them is bounded, and the

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierHTTP
+@testable import CourierHTTP
 import CourierTesting
 import Testing
 
@@ -50,6 +50,21 @@ struct RateLimiterTests {
         }
         #expect(limiter.keyCount <= 100)
         #expect(limiter.check("attacker") != .allowed)
+    }
+
+    /// Keys arriving as fast as old ones refill (one a second, each refilling in 100 s): every
+    /// eviction finds one idle bucket to drop, and used to stop there, so every new key paid a
+    /// pass over the whole table under the lock. Now an eviction that frees less than a quarter
+    /// takes the table to half, and passes come once per quarter of the table at most.
+    @Test func keysArrivingAsOldOnesRefillDoNotMakeEveryTakeAPass() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(perSecond: 0.01, burst: 1, maximumKeys: 100, clock: clock)
+        for number in 0..<1_000 {
+            clock.advance(by: .seconds(1))
+            _ = limiter.take("key-\(number)")
+        }
+        #expect(limiter.keyCount <= 100)
+        #expect(limiter.evictionCount <= 1_000 / 25)
     }
 
     /// Keys that differ only in their last byte are still buckets of their own.

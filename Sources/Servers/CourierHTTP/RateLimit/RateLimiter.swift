@@ -9,7 +9,8 @@ import Synchronization
 /// by whole tokens, the newest first among equally full ones: a flood of fresh keys (a client with many
 /// addresses, each spent to nothing) cannot empty the table and so give a limited key a full
 /// bucket again; the keys that are limited, longest first, are the last to go. The half is found
-/// by selection, in time linear in the table, under the lock once per `maximumKeys / 2` new keys.
+/// by selection, in time linear in the table, under the lock at most once per `maximumKeys / 4`
+/// new keys (when dropping the idle ones frees less than a quarter, the half goes too).
 /// Keys are kept as their SHA-256 (`KeyDigest`), so a bucket costs the same whatever the length
 /// of the text a client sent as its key.
 ///
@@ -57,6 +58,8 @@ public final class RateLimiter: Sendable {
     private let maximumKeys: Int
     private let clock: any Clock
     private let buckets = Mutex<[KeyDigest: Bucket]>([:])
+    /// Evictions so far (each a pass over the whole table under the lock).
+    private let evictions = Atomic<Int>(0)
 
     /// Creates a limiter.
     /// - Parameters:
@@ -113,13 +116,18 @@ public final class RateLimiter: Sendable {
     /// Bytes of keys the table holds now: a 32-byte digest per bucket, however long the keys.
     public var keyBytes: Int { keyCount * KeyDigest.byteCount }
 
+    /// Evictions so far: each is a pass over the whole table under the lock.
+    var evictionCount: Int { evictions.load(ordering: .relaxed) }
+
     private func evict(_ buckets: inout [KeyDigest: Bucket], now: UInt64) {
+        evictions.add(1, ordering: .relaxed)
         let full = burst
         buckets = buckets.filter { _, bucket in
             bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond < full
         }
-        guard buckets.count >= maximumKeys else { return }
-        // Every bucket is in use: keep the emptier half (the limited keys among them), the older
+        // Enough room made: the next eviction is a quarter of the table away.
+        guard buckets.count > maximumKeys * 3 / 4 else { return }
+        // Most buckets are in use: keep the emptier half (the limited keys among them), the older
         // first among equals.
         var ranked = buckets.map { key, bucket in
             Ranked(

@@ -77,7 +77,10 @@ final class ServedCache: Sendable {
         let now = clock.uptimeNanoseconds
         state.withLock { state in
             guard generation == state.generation else { return }
-            if state.unknown.count >= Self.maximumUnknown { state.unknown.removeAll(keepingCapacity: true) }
+            if state.unknown[environment] == nil, state.unknown.count >= Self.maximumUnknown {
+                state.unknown = state.unknown.filter { now &- $0.value < unknownLifetimeNanoseconds }
+                if state.unknown.count >= Self.maximumUnknown { state.unknown.removeAll(keepingCapacity: true) }
+            }
             state.unknown[environment] = now
         }
     }
@@ -97,8 +100,17 @@ final class ServedCache: Sendable {
     /// The cached environments and the versions they serve.
     var versions: [String: Int64] { state.withLock { $0.entries.mapValues(\.document.version) } }
 
-    /// Whether any unknown key is remembered.
-    var hasUnknown: Bool { state.withLock { !$0.unknown.isEmpty } }
+    /// Whether any unknown key is remembered and current; expired ones are dropped here, so
+    /// the version poll stops reading the store for them.
+    var hasUnknown: Bool {
+        let now = clock.uptimeNanoseconds
+        return state.withLock { state in
+            if !state.unknown.isEmpty {
+                state.unknown = state.unknown.filter { now &- $0.value < unknownLifetimeNanoseconds }
+            }
+            return !state.unknown.isEmpty
+        }
+    }
 
     /// Unknown keys remembered now.
     var unknownCount: Int { state.withLock { $0.unknown.count } }
