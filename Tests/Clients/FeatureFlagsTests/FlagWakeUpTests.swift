@@ -66,6 +66,25 @@ struct FlagWakeUpTests {
         #expect(revalidated.status == 304)
     }
 
+    /// A kill on an instance that missed the other's edit (its wake-up lost) keeps that edit: the
+    /// definition it turns off is read from the store, not from its stale cache.
+    @Test(arguments: StoreBackend.allCases)
+    func aKillOnAnInstanceWithAStaleCacheKeepsTheOthersEdit(backend: StoreBackend) async throws {
+        let bus = LossyMessageBus()
+        let (a, b) = try await Self.pair(backend, bus: bus)
+        try await a.put(checkoutDefinition(value: false))
+        #expect(try await Self.served(b).jsonBody?["flags"]?.arrayValue?.first?["value"] == false)
+        try await a.put(checkoutDefinition(value: true))
+        #expect(try await Self.served(b).jsonBody?["flags"]?.arrayValue?.first?["value"] == false)
+        let killed = try await b.routes.execute(
+            "POST", "/v1/flags/production/definitions/new-checkout/kill", headers: FlagHarness.admin)
+        #expect(killed.status == 200)
+        #expect(killed.jsonBody?["flag"]?["value"] == true)
+        let stored = try await Self.served(a).jsonBody?["flags"]?.arrayValue?.first
+        #expect(stored?["enabled"] == false)
+        #expect(stored?["value"] == true)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func lostWakeUpIsCaughtByTheVersionPoll(backend: StoreBackend) async throws {
         let bus = LossyMessageBus()

@@ -12,21 +12,21 @@ extension FlagService {
     }
 
     /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on.
+    /// The flag's definition is read from the store inside the edit, not from this instance's
+    /// cache: a cache that missed another instance's edit would otherwise store its older
+    /// definition back.
     func kill(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         let flagKey = try pathKey(request, "flagKey")
-        guard let current = try servedEnvironment(environment)?.document.flags[flagKey],
-            case .object(var object) = current.json
-        else {
-            throw HTTPError(.notFound, "no flag \(flagKey) in environment \(environment)")
+        let actor = Self.actor(of: request)
+        let (version, killed) = try change(environment: environment) { stored throws(HTTPError) in
+            guard case .object(var object) = stored.flags.first(where: { $0["key"]?.stringValue == flagKey }) else {
+                throw HTTPError(.notFound, "no flag \(flagKey) in environment \(environment)")
+            }
+            object["enabled"] = false
+            return FlagChange(subject: .flag, key: flagKey, action: "kill", definition: .object(object), actor: actor)
         }
-        object["enabled"] = false
-        let version = try change(
-            FlagChange(
-                subject: .flag, key: flagKey, action: "kill", definition: .object(object),
-                actor: Self.actor(of: request)),
-            environment: environment)
-        return .json(["version": .int(version), "flag": .object(object)])
+        return .json(["version": .int(version), "flag": killed.definition])
     }
 
     /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
@@ -116,10 +116,21 @@ extension FlagService {
 
     /// Validates the environment with the change applied, then stores it; one edit at a time.
     func change(_ change: FlagChange, environment: String) throws(HTTPError) -> Int64 {
-        let result = editLock.withLock { _ -> Result<Int64, HTTPError> in
+        try self.change(environment: environment) { _ in change }.version
+    }
+
+    /// Makes a change from the environment as stored, validates the environment with it applied,
+    /// then stores it; one edit at a time. Returns the new version and the change.
+    func change(
+        environment: String, making make: (StoredEnvironment) throws(HTTPError) -> FlagChange
+    ) throws(HTTPError) -> (version: Int64, change: FlagChange) {
+        let result = editLock.withLock { _ -> Result<(version: Int64, change: FlagChange), HTTPError> in
+            var made: FlagChange?
             do {
                 let stored =
                     try store.environment(environment) ?? StoredEnvironment(version: 0, flags: [], segments: [])
+                let change = try make(stored)
+                made = change
                 var candidate = stored
                 switch change.subject {
                 case .flag: candidate.flags = Self.replacing(stored.flags, key: change.key, with: change.definition)
@@ -130,9 +141,11 @@ extension FlagService {
                 let version = try store.apply(change, environment: environment, atMilliseconds: clock.nowMilliseconds)
                 served.forget(environment)
                 changes.publish(environment)
-                return .success(version)
+                return .success((version, change))
+            } catch let error as HTTPError {
+                return .failure(error)
             } catch let error as FlagDefinitionError {
-                return .failure(HTTPError(.invalidDefinition, Self.locate(error, change)))
+                return .failure(HTTPError(.invalidDefinition, made.map { Self.locate(error, $0) } ?? "\(error)"))
             } catch {
                 return .failure(HTTPError(.storageUnavailable, "the flag store is unavailable"))
             }
