@@ -6,11 +6,12 @@ import Synchronization
 ///
 /// Memory is bounded: at most `maximumKeys` buckets are kept; when full, the buckets that have
 /// refilled (idle keys, which would start full anyway) are dropped first, then the fullest half
-/// by whole tokens, the newest first among equally full ones: a flood of fresh keys (a client with many
-/// addresses, each spent to nothing) cannot empty the table and so give a limited key a full
-/// bucket again; the keys that are limited, longest first, are the last to go. The half is found
-/// by selection, in time linear in the table, under the lock at most once per `maximumKeys / 4`
-/// new keys (when dropping the idle ones frees less than a quarter, the half goes too).
+/// by whole tokens, the newest first among equally full ones: a flood of fresh keys (a client
+/// with many addresses, each spent to nothing) cannot empty the table and so give a limited key
+/// a full bucket again; the keys that are limited, longest first, are the last to go. The half
+/// is found by selection, in time linear in the table, under the lock at most once per
+/// `maximumKeys / 4` new keys (when dropping the idle ones frees less than a quarter, the half
+/// goes too).
 /// Keys are kept as their SHA-256 (`KeyDigest`), so a bucket costs the same whatever the length
 /// of the text a client sent as its key.
 ///
@@ -34,6 +35,11 @@ public final class RateLimiter: Sendable {
         var updatedAt: UInt64
         /// When the bucket was made: among equally spent buckets, the older stays.
         var createdAt: UInt64
+
+        /// The tokens it holds at `now`, refilled at `perSecond` up to `burst`.
+        func tokens(at now: UInt64, perSecond: Double, burst: Double) -> Double {
+            min(burst, tokens + Double(now &- updatedAt) / 1e9 * perSecond)
+        }
     }
 
     /// A bucket as eviction ranks it: by whole tokens now (what decides a request; a limited
@@ -80,8 +86,7 @@ public final class RateLimiter: Sendable {
         let now = clock.uptimeNanoseconds
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now, createdAt: now)
-            let elapsed = Double(now &- bucket.updatedAt) / 1e9
-            bucket.tokens = min(burst, bucket.tokens + elapsed * perSecond)
+            bucket.tokens = bucket.tokens(at: now, perSecond: perSecond, burst: burst)
             bucket.updatedAt = now
             let decision: Decision
             if bucket.tokens >= 1 {
@@ -104,7 +109,7 @@ public final class RateLimiter: Sendable {
         let now = clock.uptimeNanoseconds
         return buckets.withLock { buckets in
             guard let bucket = buckets[key] else { return .allowed }
-            let tokens = min(burst, bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond)
+            let tokens = bucket.tokens(at: now, perSecond: perSecond, burst: burst)
             if tokens >= 1 { return .allowed }
             return .limited(retryAfterSeconds: max(1, Int(((1 - tokens) / perSecond).rounded(.up))))
         }
@@ -121,17 +126,15 @@ public final class RateLimiter: Sendable {
 
     private func evict(_ buckets: inout [KeyDigest: Bucket], now: UInt64) {
         evictions.add(1, ordering: .relaxed)
-        let full = burst
-        buckets = buckets.filter { _, bucket in
-            bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond < full
-        }
+        let (perSecond, burst) = (perSecond, burst)
+        buckets = buckets.filter { _, bucket in bucket.tokens(at: now, perSecond: perSecond, burst: burst) < burst }
         // Enough room made: the next eviction is a quarter of the table away.
         guard buckets.count > maximumKeys * 3 / 4 else { return }
         // Most buckets are in use: keep the emptier half (the limited keys among them), the older
         // first among equals.
         var ranked = buckets.map { key, bucket in
             Ranked(
-                key: key, tokens: (bucket.tokens + Double(now &- bucket.updatedAt) / 1e9 * perSecond).rounded(.down),
+                key: key, tokens: bucket.tokens(at: now, perSecond: perSecond, burst: burst).rounded(.down),
                 bucket: bucket)
         }
         let kept = maximumKeys / 2
