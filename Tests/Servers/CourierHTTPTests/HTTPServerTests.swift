@@ -224,6 +224,7 @@ struct HTTPServerTests {
     @Test func gracefulStopFinishesTheRequestInFlight() async throws {
         let server = self.server
         let port = server.port
+        let listener = try #require(Self.listeningSocketInode(port: port), "the server listens on its port")
         let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2, 3]) }
         #expect(await waitOffPool(gate.entered))
         let stopped = Task { await server.shutdown() }
@@ -233,7 +234,36 @@ struct HTTPServerTests {
         #expect(await stopped.value == 0)
         #expect(response.status == 200)
         #expect(response.json == ["received": 3])
-        #expect(throws: RawSocket.Failure.self) { try RawSocket(port: port) }
+        // The listening socket itself is closed. (Connecting to the port is no test of that:
+        // another test's server may have been given the port since.)
+        #expect(!Self.socketInodes().contains(listener))
+    }
+
+    /// The kernel's inode of the socket listening on `127.0.0.1:port` or `[::]:port` now.
+    static func listeningSocketInode(port: Int) -> String? {
+        let local = String(format: ":%04X", port)
+        for line in socketTableLines() {
+            let fields = line.split(separator: " ")
+            // sl, local address, remote address, state (0A: listening), …, inode (the 10th).
+            guard fields.count > 9, fields[1].hasSuffix(local), fields[3] == "0A" else { continue }
+            return String(fields[9])
+        }
+        return nil
+    }
+
+    /// The inodes of every TCP socket in the kernel's tables now.
+    static func socketInodes() -> Set<String> {
+        Set(
+            socketTableLines().compactMap { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 9 ? String(fields[9]) : nil
+            })
+    }
+
+    static func socketTableLines() -> [Substring] {
+        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path in
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
+        }
     }
 
     /// A chunked body arrives with its framing; the engine decodes it, piece by piece.
