@@ -9,7 +9,8 @@ public struct SyncErrorCode: ErrorCode {
     public let name: String
     private init(_ name: String) { self.name = name }
 
-    /// The server could not be reached or failed (5xx): retry later; nothing is lost.
+    /// The server could not be reached, failed (5xx) or asked for a pause (429): retry later;
+    /// nothing is lost.
     public static let transport = Self("transport")
     /// The server refused the token.
     public static let unauthorized = Self("unauthorized")

@@ -21,8 +21,9 @@ public struct RequestContext: Sendable {
     /// Set by a middleware that puts a credential on the request for a caller it has already
     /// authenticated by other means, under a budget of its own (the console's session standing
     /// for the admin token): `AdminAuthMiddleware` then spends no guess budget on the request and
-    /// does not refuse it for someone else's guesses from the same network. Clients cannot set it.
-    public var credentialFromSession = false
+    /// does not refuse it for someone else's guesses from the same network. Clients cannot set it,
+    /// nor can middleware outside this package.
+    package var credentialFromSession = false
 
     init(requestID: String, match: Router.Match, startedAt: UInt64, bodyTooLarge: Bool) {
         self.requestID = requestID

@@ -8,8 +8,9 @@ import Synchronization
 /// Unknown keys are what any client can send: app installs still polling an environment that
 /// was deleted, or a typo shipped in a build. Each used to cost a store read per request; now one
 /// read per key per `unknownLifetime`, answered from memory meanwhile. They are kept apart from
-/// the served documents, in a set of at most `maximumUnknown` keys (each at most 128 bytes) that
-/// is emptied when full, so they can neither grow the memory nor push a real environment out.
+/// the served documents, in a set of at most `maximumUnknown` keys (each at most 128 bytes): when
+/// it is full its expired keys are dropped, and then, if it is still full, all of them, so they
+/// can neither grow the memory nor push a real environment out.
 final class ServedCache: Sendable {
     private struct State {
         var entries: [String: FlagService.Served] = [:]
