@@ -126,7 +126,6 @@ public final class RateLimiter: Sendable {
 
     private func evict(_ buckets: inout [KeyDigest: Bucket], now: UInt64) {
         evictions.add(1, ordering: .relaxed)
-        let (perSecond, burst) = (perSecond, burst)
         buckets = buckets.filter { _, bucket in bucket.tokens(at: now, perSecond: perSecond, burst: burst) < burst }
         // Enough room made: the next eviction is a quarter of the table away.
         guard buckets.count > maximumKeys * 3 / 4 else { return }

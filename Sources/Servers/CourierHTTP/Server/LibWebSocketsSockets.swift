@@ -172,16 +172,16 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     }
 
     /// Whether the upgrade request on `wsi` is for a path with a WebSocket route.
-    func hasRoute(_ wsi: OpaquePointer) -> Bool {
-        guard let path = LibWebSocketsHeaders.copy(wsi, WSI_TOKEN_GET_URI) else { return false }
-        return responder.router.webSocketRoute(for: path) != nil
-    }
+    func hasRoute(_ wsi: OpaquePointer) -> Bool { route(wsi) != nil }
 
     /// Whether the route being upgraded on `wsi` takes `permessage-deflate` (during the
     /// handshake, while the request's headers are readable).
-    func allowsCompression(_ wsi: OpaquePointer) -> Bool {
-        guard let path = LibWebSocketsHeaders.copy(wsi, WSI_TOKEN_GET_URI) else { return false }
-        return responder.router.webSocketRoute(for: path)?.configuration.compression ?? false
+    func allowsCompression(_ wsi: OpaquePointer) -> Bool { route(wsi)?.configuration.compression ?? false }
+
+    /// The WebSocket route of the upgrade request on `wsi`, while its headers are readable.
+    private func route(_ wsi: OpaquePointer) -> WebSocketRoute? {
+        guard let path = LibWebSocketsHeaders.copy(wsi, WSI_TOKEN_GET_URI) else { return nil }
+        return responder.router.webSocketRoute(for: path)
     }
 
     /// A piece of a message has arrived (`bytes` lives only during the callback).
