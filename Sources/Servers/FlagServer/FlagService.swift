@@ -76,26 +76,30 @@ public final class FlagService: Sendable {
         let cached = served.lookup(key)
         if let entry = cached.entry { return entry }
         if cached.isUnknown { return nil }
+        guard let document = try storedDocument(key) else {
+            served.keepUnknown(key, readAt: cached.generation)
+            return nil
+        }
+        let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
+        served.keep(entry, for: key, readAt: cached.generation)
+        return entry
+    }
+
+    /// The environment's document as the store holds it now, or `nil` when it has none.
+    func storedDocument(_ key: String) throws(HTTPError) -> FlagDocument? {
         let stored: StoredEnvironment?
         do {
             stored = try store.environment(key)
         } catch {
             throw HTTPError(.storageUnavailable, "the flag store is unavailable")
         }
-        guard let stored else {
-            served.keepUnknown(key, readAt: cached.generation)
-            return nil
-        }
-        let document: FlagDocument
+        guard let stored else { return nil }
         do {
-            document = try Self.document(environment: key, stored)
+            return try Self.document(environment: key, stored)
         } catch {
             // Stored definitions were validated when written; a failure here is corruption.
             throw HTTPError(.storageUnavailable, "the stored definitions do not validate: \(error)")
         }
-        let entry = Self.serve(document, gzipThreshold: configuration.gzipThresholdBytes)
-        served.keep(entry, for: key, readAt: cached.generation)
-        return entry
     }
 
     static func document(environment: String, _ stored: StoredEnvironment) throws(FlagDefinitionError) -> FlagDocument {

@@ -121,6 +121,14 @@ struct FlagServerTests {
         let unknown = try await harness.routes.execute(
             "POST", "/v1/flags/production/definitions/nope/kill", headers: FlagHarness.admin)
         #expect(unknown.status == 404)
+        #expect(unknown.jsonBody?["error"]?["message"] == "no flag nope in environment production")
+        let elsewhere = try await harness.routes.execute(
+            "POST", "/v1/flags/staging/definitions/new-checkout/kill", headers: FlagHarness.admin)
+        #expect(elsewhere.status == 404)
+        #expect(elsewhere.jsonBody?["error"]?["message"] == "no flag new-checkout in environment staging")
+        // The refused kills changed nothing: no version, no environment, no audit row.
+        let environments = try await harness.routes.execute("GET", "/v1/flags", headers: FlagHarness.admin)
+        #expect(environments.jsonBody?["environments"] == [["key": "production", "version": 2]])
         let audit = try await harness.routes.execute("GET", "/v1/flags/production/audit", headers: FlagHarness.admin)
         let entries = try #require(audit.jsonBody?["entries"]?.arrayValue)
         #expect(entries.map { $0["action"] } == ["kill", "set"])

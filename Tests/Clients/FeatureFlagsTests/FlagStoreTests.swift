@@ -1,6 +1,7 @@
 import CourierCore
 import CourierTesting
 import FlagServer
+import Foundation
 import Testing
 
 /// The flag store seam, one body per engine: definitions by subject and key, versions, audit.
@@ -75,5 +76,97 @@ struct FlagStoreTests {
         let stored = try await offPool { try stores[0].environment("production") }
         #expect(stored?.version == 30)
         #expect(stored?.flags.count == 30)
+    }
+
+    /// An edit's change is made from the environment as stored, at its version; when making it
+    /// fails, nothing is stored: neither the version nor an audit row.
+    @Test(arguments: StoreBackend.allCases)
+    func anEditIsMadeFromWhatIsStoredAndAFailedOneStoresNothing(backend: StoreBackend) async throws {
+        struct Refused: Error {}
+        let store = try await FlagHarness.makeStore(backend)
+        let seen = try await offPool {
+            try store.edit("production", atMilliseconds: 1_000) { stored in
+                #expect(stored == StoredEnvironment(version: 0, flags: [], segments: []))
+                return FlagChange(subject: .flag, key: "a", action: "set", definition: Self.flag("a", value: false))
+            }
+        }
+        #expect(seen.version == 1)
+        #expect(seen.change.key == "a")
+        await #expect(throws: Refused.self) {
+            try await offPool {
+                try store.edit("production", atMilliseconds: 2_000) { stored -> FlagChange in
+                    #expect(stored.version == 1)
+                    #expect(stored.flags == [Self.flag("a", value: false)])
+                    throw Refused()
+                }
+            }
+        }
+        await #expect(throws: Refused.self) {
+            try await offPool {
+                try store.edit("staging", atMilliseconds: 2_000) { _ -> FlagChange in throw Refused() }
+            }
+        }
+        #expect(try await offPool { try store.versions() } == ["production": 1])
+        #expect(try await offPool { try store.audit(environment: "production", limit: 10) }.map(\.version) == [1])
+        let next = try await offPool { try store.apply(seen.change, environment: "production", atMilliseconds: 3_000) }
+        #expect(next == 2)
+    }
+
+    /// One instance kills a flag while another changes its value: the second edit waits for the
+    /// first to commit and is made from what it stored, so neither is written over. (With the
+    /// read outside the edit's transaction, the kill stored the value it had read before.)
+    @Test func anEditOnAnotherInstanceWaitsForTheOneInProgressAndKeepsIt() async throws {
+        let url = try await TestPostgres.shared.makeDatabase()
+        let killing = try await FlagHarness.makePostgresStore(url: url)
+        let flipping = try await FlagHarness.makePostgresStore(url: url)
+        let original = Self.flag("checkout", value: false)
+        _ = try await offPool {
+            try killing.apply(
+                FlagChange(subject: .flag, key: "checkout", action: "set", definition: original),
+                environment: "production", atMilliseconds: 1_000)
+        }
+        let inside = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let kill = Task {
+            try await offPool {
+                try killing.edit("production", atMilliseconds: 2_000) { stored in
+                    inside.signal()
+                    resume.wait()
+                    return Self.changing(stored, action: "kill") { $0["enabled"] = false }
+                }
+            }
+        }
+        #expect(await waitOffPool(inside))
+        let flipFinished = CompletionFlag()
+        let flip = Task {
+            defer { flipFinished.set() }
+            return try await offPool {
+                try flipping.edit("production", atMilliseconds: 3_000) { stored in
+                    Self.changing(stored, action: "set") { $0["value"] = true }
+                }
+            }
+        }
+        #expect(await poll { await TestPostgres.isWaitingOnALock(url: url, unless: flipFinished) })
+        resume.signal()
+        let killed = try await kill.value
+        let flipped = try await flip.value
+        #expect(killed.version == 2)
+        #expect(flipped.version == 3)
+        #expect(flipped.change.definition["enabled"] == false)
+        let stored = try await offPool { try flipping.environment("production") }
+        #expect(stored?.flags.first?["enabled"] == false)
+        #expect(stored?.flags.first?["value"] == true)
+    }
+
+    /// The change of `stored`'s only flag that `edit` makes to its definition.
+    static func changing(_ stored: StoredEnvironment, action: String, _ edit: (inout [String: JSONValue]) -> Void)
+        -> FlagChange
+    {
+        guard case .object(var object) = stored.flags.first else {
+            return FlagChange(subject: .flag, key: "missing", action: action, definition: [:])
+        }
+        edit(&object)
+        return FlagChange(
+            subject: .flag, key: object["key"]?.stringValue ?? "", action: action, definition: .object(object))
     }
 }

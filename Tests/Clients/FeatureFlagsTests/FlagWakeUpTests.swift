@@ -85,6 +85,24 @@ struct FlagWakeUpTests {
         #expect(stored?["value"] == true)
     }
 
+    /// The admin listing an editor reads before a change comes from the store: an instance that
+    /// missed the other's edit still serves its older document until the version poll, but lists
+    /// the definitions as stored.
+    @Test(arguments: StoreBackend.allCases)
+    func theAdminListingOfAnInstanceWithAStaleCacheIsTheStoredOne(backend: StoreBackend) async throws {
+        let bus = LossyMessageBus()
+        let (a, b) = try await Self.pair(backend, bus: bus)
+        try await a.put(checkoutDefinition(value: false))
+        #expect(try await Self.served(b).jsonBody?["version"] == 1)
+        try await a.put(checkoutDefinition(value: true))
+        #expect(try await Self.served(b).jsonBody?["version"] == 1)
+        let listed = try await b.routes.execute(
+            "GET", "/v1/flags/production/definitions", headers: FlagHarness.admin)
+        #expect(listed.status == 200)
+        #expect(listed.jsonBody?["version"] == 2)
+        #expect(listed.jsonBody?["flags"]?.arrayValue?.first?["value"] == true)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func lostWakeUpIsCaughtByTheVersionPoll(backend: StoreBackend) async throws {
         let bus = LossyMessageBus()

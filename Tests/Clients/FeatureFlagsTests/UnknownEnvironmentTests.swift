@@ -23,8 +23,10 @@ struct UnknownEnvironmentTests {
             reads.add(1, ordering: .relaxed)
             return try inner.environment(key)
         }
-        func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64 {
-            try inner.apply(change, environment: environment, atMilliseconds: atMilliseconds)
+        func edit(
+            _ environment: String, atMilliseconds: Int64, making make: (StoredEnvironment) throws -> FlagChange
+        ) throws -> (version: Int64, change: FlagChange) {
+            try inner.edit(environment, atMilliseconds: atMilliseconds, making: make)
         }
         func audit(environment: String, limit: Int) throws -> [FlagAuditEntry] {
             try inner.audit(environment: environment, limit: limit)

@@ -54,20 +54,22 @@ extension FlagService {
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
-    /// those past their expiry day, and the environment's segments.
+    /// those past their expiry day, and the environment's segments. Read from the store, not
+    /// from the served cache, which may be a moment behind another instance's edit: an editor
+    /// reads this before changing a definition.
     func listDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
-        guard let served = try servedEnvironment(environment) else {
+        guard let document = try storedDocument(environment) else {
             throw HTTPError(.notFound, "no flags are defined for environment \(environment)")
         }
-        var flags = served.document.flags.values.sorted { $0.key < $1.key }
+        var flags = document.flags.values.sorted { $0.key < $1.key }
         if request.query["expired"] == "true" {
             let today = String(Timestamp.format(milliseconds: clock.nowMilliseconds).prefix(10))
             flags = flags.filter { $0.isExpired(today: today) }
         }
         return .json([
-            "environment": .string(environment), "version": .int(served.document.version),
-            "flags": .array(flags.map(\.json)), "segments": served.document.json["segments"] ?? [],
+            "environment": .string(environment), "version": .int(document.version),
+            "flags": .array(flags.map(\.json)), "segments": document.json["segments"] ?? [],
         ])
     }
 
@@ -120,28 +122,30 @@ extension FlagService {
     }
 
     /// Makes a change from the environment as stored, validates the environment with it applied,
-    /// then stores it; one edit at a time. Returns the new version and the change.
+    /// then stores it, in one store transaction (`FlagStore.edit`): an edit made meanwhile on
+    /// another instance is either seen by `make` or waits for this one. Returns the new version
+    /// and the change.
     func change(
         environment: String, making make: (StoredEnvironment) throws(HTTPError) -> FlagChange
     ) throws(HTTPError) -> (version: Int64, change: FlagChange) {
         let result = editLock.withLock { _ -> Result<(version: Int64, change: FlagChange), HTTPError> in
             var made: FlagChange?
             do {
-                let stored =
-                    try store.environment(environment) ?? StoredEnvironment(version: 0, flags: [], segments: [])
-                let change = try make(stored)
-                made = change
-                var candidate = stored
-                switch change.subject {
-                case .flag: candidate.flags = Self.replacing(stored.flags, key: change.key, with: change.definition)
-                case .segment:
-                    candidate.segments = Self.replacing(stored.segments, key: change.key, with: change.definition)
+                let edited = try store.edit(environment, atMilliseconds: clock.nowMilliseconds) { stored in
+                    let change = try make(stored)
+                    made = change
+                    var candidate = stored
+                    switch change.subject {
+                    case .flag: candidate.flags = Self.replacing(stored.flags, key: change.key, with: change.definition)
+                    case .segment:
+                        candidate.segments = Self.replacing(stored.segments, key: change.key, with: change.definition)
+                    }
+                    _ = try Self.document(environment: environment, candidate)
+                    return change
                 }
-                _ = try Self.document(environment: environment, candidate)
-                let version = try store.apply(change, environment: environment, atMilliseconds: clock.nowMilliseconds)
                 served.forget(environment)
                 changes.publish(environment)
-                return .success((version, change))
+                return .success(edited)
             } catch let error as HTTPError {
                 return .failure(error)
             } catch let error as FlagDefinitionError {

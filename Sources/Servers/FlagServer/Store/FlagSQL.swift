@@ -39,13 +39,18 @@ enum FlagSQL {
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Stores `change` and its audit row; call it inside a transaction. The environment's row
-    /// is written first, so concurrent edits of one environment take versions in turn.
-    /// - Returns: the environment's new version.
-    /// - Throws: the engine's error.
-    static func apply(
-        _ change: FlagChange, environment: String, atMilliseconds: Int64, in db: some SQLConnection
-    ) throws -> Int64 {
+    /// Makes and stores a change and its audit row; call it inside a transaction. The
+    /// environment's row is written first (its version taken), which holds every other edit of
+    /// the environment back until this transaction commits: on PostgreSQL by the row's lock, on
+    /// SQLite by the write lock that `BEGIN IMMEDIATE` already holds. The read after it, a
+    /// statement of its own, sees every edit committed before, so `make` works on what is stored.
+    /// - Returns: the environment's new version and the change.
+    /// - Throws: what `make` throws, the engine's error, or `JSONParser`'s for a stored definition
+    ///   that is not JSON.
+    static func edit(
+        _ environment: String, atMilliseconds: Int64, in db: some SQLConnection,
+        making make: (StoredEnvironment) throws -> FlagChange
+    ) throws -> (version: Int64, change: FlagChange) {
         let version =
             try db.rows(
                 """
@@ -53,6 +58,9 @@ enum FlagSQL {
                 ON CONFLICT (env_key) DO UPDATE SET version = flag_environments.version + 1 RETURNING version
                 """, [.text(environment)]
             ) { $0.int(0) }.first ?? 1
+        var stored = try self.environment(environment, in: db) ?? StoredEnvironment(version: 0, flags: [], segments: [])
+        stored.version = version - 1
+        let change = try make(stored)
         let key: [SQLValue] = [.text(environment), .text(change.subject.rawValue), .text(change.key)]
         let before =
             try db.rows(
@@ -74,7 +82,7 @@ enum FlagSQL {
                 .text(change.action), before.map(SQLValue.text) ?? .null, after, .integer(version),
                 .integer(atMilliseconds), .text(change.actor),
             ])
-        return version
+        return (version, change)
     }
 
     /// The newest `limit` audit rows of `environment`.
@@ -110,11 +118,11 @@ extension FlagSQLStore {
         try reading { db in try FlagSQL.environment(key, in: db) }
     }
 
-    /// See `FlagStore.apply(_:environment:atMilliseconds:)`.
-    public func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64 {
-        try writing { db in
-            try FlagSQL.apply(change, environment: environment, atMilliseconds: atMilliseconds, in: db)
-        }
+    /// See `FlagStore.edit(_:atMilliseconds:making:)`.
+    public func edit(
+        _ environment: String, atMilliseconds: Int64, making make: (StoredEnvironment) throws -> FlagChange
+    ) throws -> (version: Int64, change: FlagChange) {
+        try writing { db in try FlagSQL.edit(environment, atMilliseconds: atMilliseconds, in: db, making: make) }
     }
 
     /// See `FlagStore.versions()`.

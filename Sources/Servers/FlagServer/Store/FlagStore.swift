@@ -105,10 +105,17 @@ public protocol FlagStore: Sendable {
     /// The environment's definitions, or `nil` when it has none.
     /// - Throws: when the store fails.
     func environment(_ key: String) throws -> StoredEnvironment?
-    /// Stores a change and its audit row in one transaction.
-    /// - Returns: the environment's new version.
-    /// - Throws: when the store fails.
-    func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64
+    /// Reads the environment as stored (empty at version 0 when it has none), makes a change from
+    /// it with `make`, and stores the change with its audit row, all in one transaction that
+    /// holds every other edit of the environment back, from this instance or any other, until it
+    /// commits: no edit can land between the read and the write and be written over.
+    /// - Parameter make: derives the change (and validates the environment with it); when it
+    ///   throws, nothing is stored and its error is rethrown.
+    /// - Returns: the environment's new version and the change made.
+    /// - Throws: what `make` throws, or the store's error.
+    func edit(
+        _ environment: String, atMilliseconds: Int64, making make: (StoredEnvironment) throws -> FlagChange
+    ) throws -> (version: Int64, change: FlagChange)
     /// The newest audit rows first.
     /// - Throws: when the store fails.
     func audit(environment: String, limit: Int) throws -> [FlagAuditEntry]
@@ -116,4 +123,13 @@ public protocol FlagStore: Sendable {
     /// made by another whose wake-up it missed.
     /// - Throws: when the store fails.
     func versions() throws -> [String: Int64]
+}
+
+extension FlagStore {
+    /// Stores `change` and its audit row in one transaction, whatever the environment holds.
+    /// - Returns: the environment's new version.
+    /// - Throws: the store's error.
+    public func apply(_ change: FlagChange, environment: String, atMilliseconds: Int64) throws -> Int64 {
+        try edit(environment, atMilliseconds: atMilliseconds) { _ in change }.version
+    }
 }
