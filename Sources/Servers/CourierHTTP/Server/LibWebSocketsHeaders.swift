@@ -59,7 +59,8 @@ enum LibWebSocketsHeaders {
     /// `&` and `;` into fragments, so each name and value is encoded again: `HTTPRequest.query`
     /// then decodes exactly what the client meant, even a `%26` or `%25` inside a value.
     static func query(_ wsi: OpaquePointer) -> String {
-        fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS).map { pair in
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > 0 else { return "" }
+        return fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return percentEncode(pair) }
             return percentEncode(String(pair[..<equals])) + "="
                 + percentEncode(String(pair[pair.index(after: equals)...]))

@@ -17,7 +17,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// Connections lws has created and not yet destroyed.
     private var openConnections = 0
     private let maximumConnections: Int
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = LoopMailbox()
     /// Plaintext requests asking for HTTP/2, kept on HTTP/1.1 (service thread only).
     var declinedUpgrade = DeclinedUpgrade()
     /// When the sockets' timers were last checked (service thread only).
@@ -44,6 +44,21 @@ final class LibWebSocketsService: @unchecked Sendable {
         var stopDeadline: UInt64 = 0
     }
 
+    /// The mailbox in an object of its own, which what wakes the loop from other threads (the
+    /// WebSockets, the loop's executor) holds in place of the service. A `weak` reference to the
+    /// service would give it a side table, and every retain of it on the loop (each lws
+    /// callback) would then take the runtime's slow path.
+    private final class LoopMailbox: Sendable {
+        let state = Mutex(Mailbox())
+
+        /// Wakes the loop (any thread), unless the context is gone.
+        func wake() {
+            state.withLock { box in
+                if let context = box.context { lws_cancel_service(context) }
+            }
+        }
+    }
+
     /// Where handlers run (shared by the loops of a group).
     let executor: HandlerExecutor
 
@@ -55,36 +70,29 @@ final class LibWebSocketsService: @unchecked Sendable {
         self.maximumConnections = max(1, maximumConnections)
         sockets = LibWebSocketsSockets(
             responder: responder, extraHeaderNames: extraHeaderNames, executor: executor
-        ) { [weak self] in
-            self?.wakeLoop()
+        ) { [mailbox] in
+            mailbox.wake()
         }
-        loopExecutor = LoopExecutor { [weak self] in self?.wakeLoop() }
+        loopExecutor = LoopExecutor { [mailbox] in mailbox.wake() }
         sockets.loopExecutor = loopExecutor
-    }
-
-    /// Wakes the loop (any thread), unless the context is gone.
-    func wakeLoop() {
-        mailbox.withLock { box in
-            if let context = box.context { lws_cancel_service(context) }
-        }
     }
 
     /// The context exists and the loop may be woken.
     func attach(context: OpaquePointer) {
-        mailbox.withLock { $0.contextAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))) }
+        mailbox.state.withLock { $0.contextAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))) }
     }
 
     /// The loop has stopped (on its thread); responses that arrive from now on are dropped, and
     /// `.onLoop` handlers still running go on in the shared pool.
     func detach() {
-        mailbox.withLock { $0.contextAddress = nil }
+        mailbox.state.withLock { $0.contextAddress = nil }
         loopExecutor.stop()
     }
 
     /// Asks the loop to stop (any thread): WebSockets are sent 1001 and the loop runs until they
     /// have closed or `deadline` (monotonic nanoseconds) has passed.
     func requestStop(deadline: UInt64) {
-        mailbox.withLock { box in
+        mailbox.state.withLock { box in
             box.stopRequested = true
             box.stopDeadline = deadline
             if let context = box.context { lws_cancel_service(context) }
@@ -96,7 +104,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// it, and the loop takes them all under one lock. Waking the loop under the lock means the
     /// context cannot be destroyed in between.
     private func deliver(_ id: UInt64, _ response: HTTPResponse) {
-        mailbox.withLock { box in
+        mailbox.state.withLock { box in
             guard let context = box.context else { return }
             box.responses.append((id, response))
             if !box.wakePending {
@@ -108,7 +116,7 @@ final class LibWebSocketsService: @unchecked Sendable {
 
     /// A streamed answer has more to write (any thread).
     private func streamReady(_ id: UInt64) {
-        mailbox.withLock { box in
+        mailbox.state.withLock { box in
             guard let context = box.context else { return }
             box.streamsReady.append(id)
             if !box.wakePending {
@@ -327,7 +335,7 @@ final class LibWebSocketsService: @unchecked Sendable {
         // `.onLoop` handlers resumed on other threads since the last turn: what they answer now
         // joins the mailbox taken below.
         loopExecutor.run()
-        let (responses, streamsReady, stopping, stopDeadline) = mailbox.withLock { box in
+        let (responses, streamsReady, stopping, stopDeadline) = mailbox.state.withLock { box in
             let taken = (box.responses, box.streamsReady)
             box.responses = []
             box.streamsReady = []
