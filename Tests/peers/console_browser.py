@@ -365,6 +365,14 @@ def run(driver, wait):
     segments_error = "[data-error-for='rules[1].segments']"
     wait.until(lambda d: "names no defined segment" in d.find_element(By.CSS_SELECTOR, segments_error).text)
     retype(driver.find_element(By.ID, "rule-1-segments"), "beta")
+
+    step("a save made from an older read is refused, and a second save stores it over the change")
+    courier("flags", "set", "browser-other", "--env", "production", "--type", "bool", "--value", "false")
+    driver.find_element(By.ID, "flag-save").click()
+    wait.until(lambda d: "changed since it was read" in d.find_element(By.ID, "flag-action-status").text)
+    assert "save again" in driver.find_element(By.ID, "flag-action-status").text
+    wait.until(lambda d: "browser-other" in d.find_element(By.ID, "flags-table").text)
+    assert definition_json(driver)["owner"] == "growth-team", "the refused save lost the edit in the fields"
     driver.find_element(By.ID, "flag-save").click()
     wait.until(lambda d: "Saved flag browser-ramp" in d.find_element(By.ID, "flag-action-status").text)
     assert driver.find_element(By.ID, "notice").text == "", "the save notice went to the top of the page"
@@ -406,9 +414,10 @@ def run(driver, wait):
     preview(driver, wait, "browser-ramp = true")
 
     step("the audit shows who made each change and what changed, member by member")
-    wait.until(lambda d: len(audit_entries(d)) >= 5)
+    wait.until(lambda d: len(audit_entries(d)) >= 6)
     entries = audit_entries(driver)
-    revive, kill, save, segment, created = entries[:5]
+    revive, kill, save, other, segment, created = entries[:6]
+    assert other["actor"] == "admin-api" and other["what"] == "set flag browser-other", other
     assert revive["actor"] == "console" and revive["what"] == "set flag browser-ramp", revive
     assert "enabled: false → true" in revive["changes"], revive
     assert kill["actor"] == "console" and kill["what"] == "kill flag browser-ramp", kill

@@ -196,7 +196,14 @@ extension OpenAPIDocument {
                     "$ref": "#/components/responses/Unavailable"
                   },
                   "200": {
-                    "description": "JSON",
+                    "description": "JSON, read from the store; `ETag` is the environment's version, for `If-Match` on an edit.",
+                    "headers": {
+                      "ETag": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    },
                     "content": {
                       "application/json": {
                         "schema": {
@@ -253,6 +260,16 @@ extension OpenAPIDocument {
                 "summary": "Create or replace a flag",
                 "operationId": "put_v1_flags_envKey_definitions_flagKey",
                 "responses": {
+                  "412": {
+                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
                   },
@@ -300,6 +317,16 @@ extension OpenAPIDocument {
                 ],
                 "parameters": [
                   {
+                    "name": "If-Match",
+                    "in": "header",
+                    "required": false,
+                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
+                    "schema": {
+                      "type": "string"
+                    },
+                    "example": "\"12\""
+                  },
+                  {
                     "name": "envKey",
                     "in": "path",
                     "required": true,
@@ -341,6 +368,16 @@ extension OpenAPIDocument {
                 "summary": "Turn a flag's kill switch on (`enabled: false`)",
                 "operationId": "post_v1_flags_envKey_definitions_flagKey_kill",
                 "responses": {
+                  "412": {
+                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
                   },
@@ -391,6 +428,16 @@ extension OpenAPIDocument {
                 ],
                 "parameters": [
                   {
+                    "name": "If-Match",
+                    "in": "header",
+                    "required": false,
+                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
+                    "schema": {
+                      "type": "string"
+                    },
+                    "example": "\"12\""
+                  },
+                  {
                     "name": "envKey",
                     "in": "path",
                     "required": true,
@@ -422,6 +469,16 @@ extension OpenAPIDocument {
                 "summary": "Create or replace a segment",
                 "operationId": "put_v1_flags_envKey_segments_segmentKey",
                 "responses": {
+                  "412": {
+                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
                   },
@@ -468,6 +525,16 @@ extension OpenAPIDocument {
                   }
                 ],
                 "parameters": [
+                  {
+                    "name": "If-Match",
+                    "in": "header",
+                    "required": false,
+                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
+                    "schema": {
+                      "type": "string"
+                    },
+                    "example": "\"12\""
+                  },
                   {
                     "name": "envKey",
                     "in": "path",

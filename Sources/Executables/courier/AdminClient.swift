@@ -73,9 +73,11 @@ struct AdminClient {
 }
 
 extension AdminClient {
-    /// An admin request with the bearer token and an optional JSON body.
-    func admin(_ method: String, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
-        var headers = try adminHeaders()
+    /// An admin request with the bearer token, an optional JSON body and more headers.
+    func admin(_ method: String, _ path: String, body: JSONValue? = nil, headers extra: [String: String] = [:])
+        async throws -> JSONValue
+    {
+        var headers = try adminHeaders().merging(extra) { _, added in added }
         if body != nil { headers["Content-Type"] = "application/json" }
         let request = headers
         return try check(

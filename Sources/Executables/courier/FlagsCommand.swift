@@ -25,20 +25,25 @@ struct FlagsCommand {
             }
             print(table.rendered, terminator: "")
         case "set":
-            // Without a whole definition, the options change only what they name in the stored one.
-            let whole = arguments.value("--file") != nil || arguments.value("--definition") != nil
-            let stored = whole ? nil : try await current(flagKey, base: base)
-            let definition = try Self.definition(flagKey, arguments, over: stored ?? [:])
-            let answer = try await client.admin(
-                "PUT", "\(base)/definitions/\(AdminClient.escape(flagKey))", body: definition)
+            // A whole definition replaces the stored one; without one, the options change only
+            // what they name in the stored definition, at the version it was read.
+            let path = "\(base)/definitions/\(AdminClient.escape(flagKey))"
+            if arguments.value("--file") != nil || arguments.value("--definition") != nil {
+                let definition = try Self.definition(flagKey, arguments, over: [:])
+                return print(JSONWriter.string(try await client.admin("PUT", path, body: definition)))
+            }
+            let answer = try await editStored(flagKey, base: base) { stored in
+                try Self.definition(flagKey, arguments, over: stored ?? [:])
+            }
             print(JSONWriter.string(answer))
         case "revive":
-            guard var stored = try await current(flagKey, base: base) else {
-                throw CommandError("there is no flag \(flagKey) in environment \(environment)")
+            let answer = try await editStored(flagKey, base: base) { stored in
+                guard var stored else {
+                    throw CommandError("there is no flag \(flagKey) in environment \(environment)")
+                }
+                stored["enabled"] = true
+                return .object(stored)
             }
-            stored["enabled"] = true
-            let answer = try await client.admin(
-                "PUT", "\(base)/definitions/\(AdminClient.escape(flagKey))", body: .object(stored))
             print(JSONWriter.string(answer))
         case "kill":
             print(
@@ -131,16 +136,38 @@ struct FlagsCommand {
             + values.joined(separator: ",")
     }
 
-    /// The stored definition of `key`, or `nil` when the environment has no such flag (or no
-    /// flags at all).
-    func current(_ key: String, base: String) async throws -> [String: JSONValue]? {
+    /// Reads the stored definition of `key` (`nil` when the environment has no such flag),
+    /// stores what `edit` makes of it only if the environment has not changed since
+    /// (`If-Match`), and reads and edits again when it has (412), up to five times.
+    /// - Returns: the server's answer to the `PUT`.
+    func editStored(
+        _ key: String, base: String, _ edit: ([String: JSONValue]?) throws -> JSONValue
+    ) async throws -> JSONValue {
+        var attempt = 1
+        while true {
+            let (stored, version) = try await current(key, base: base)
+            let definition = try edit(stored)
+            do {
+                return try await client.admin(
+                    "PUT", "\(base)/definitions/\(AdminClient.escape(key))", body: definition,
+                    headers: ["If-Match": "\"\(version ?? 0)\""])
+            } catch let error as CommandError where error.status == 412 && attempt < 5 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// The stored definition of `key` (`nil` when the environment has no such flag) and the
+    /// environment's version (`nil` when it has no flags at all).
+    func current(_ key: String, base: String) async throws -> (definition: [String: JSONValue]?, version: Int64?) {
         let answer: JSONValue
         do {
             answer = try await client.admin("GET", base + "/definitions")
         } catch let error as CommandError where error.status == 404 {
-            return nil
+            return (nil, nil)
         }
-        return answer["flags"]?.arrayValue?.first { $0["key"]?.stringValue == key }?.objectValue
+        let definition = answer["flags"]?.arrayValue?.first { $0["key"]?.stringValue == key }?.objectValue
+        return (definition, answer["version"]?.intValue)
     }
 
     /// The definition from `--file`/`--definition`, else `stored`, with `--type`, `--value`,

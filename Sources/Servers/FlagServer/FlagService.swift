@@ -24,7 +24,9 @@ public final class FlagService: Sendable {
     let store: any FlagStore
     let clock: any Clock
     let served: ServedCache
-    /// Edits validate against the current definitions and then store: one at a time.
+    /// One edit at a time on this instance. The store orders edits across instances
+    /// (`FlagStore.edit`); this keeps an instance's edits waiting on another's from taking more
+    /// than one of the store's connections, which reads need.
     let editLock = Mutex<Int>(0)
     /// Tells the other instances which environment changed, and hears theirs.
     let changes: BusWakeUps

@@ -138,6 +138,56 @@ struct FlagServerTests {
         #expect(entries[0]["version"] == 2)
     }
 
+    /// An edit sent with the listing's `ETag` as `If-Match` is stored only while the environment
+    /// is at that version: one made from an older read is refused (412) and changes nothing.
+    @Test(arguments: StoreBackend.allCases)
+    func anEditWithIfMatchIsStoredOnlyAtTheVersionItWasMadeFrom(backend: StoreBackend) async throws {
+        let harness = try await FlagHarness(backend: backend, listening: false)
+        defer { harness.stop() }
+        func put(_ definition: JSONValue, ifMatch: String?, environment: String = "production") async throws
+            -> HTTPResponse
+        {
+            var headers = FlagHarness.admin
+            if let ifMatch { headers["If-Match"] = ifMatch }
+            return try await harness.routes.execute(
+                "PUT", "/v1/flags/\(environment)/definitions/new-checkout", json: definition, headers: headers)
+        }
+        #expect(try await put(checkoutDefinition(), ifMatch: "\"0\"").status == 200)
+        let listed = try await harness.routes.execute(
+            "GET", "/v1/flags/production/definitions", headers: FlagHarness.admin)
+        #expect(listed.header("etag") == "\"1\"")
+        #expect(try await put(checkoutDefinition(value: true), ifMatch: "\"1\"").jsonBody?["version"] == 2)
+
+        let stale = try await put(checkoutDefinition(enabled: false), ifMatch: "\"1\"")
+        #expect(stale.status == 412)
+        #expect(stale.jsonBody?["error"]?["code"] == "environment_changed")
+        #expect(
+            stale.jsonBody?["error"]?["message"]
+                == "environment production is at version 2, not 1: it changed since it was read; read it again")
+        var killHeaders = FlagHarness.admin
+        killHeaders["If-Match"] = "\"1\""
+        let staleKill = try await harness.routes.execute(
+            "POST", "/v1/flags/production/definitions/new-checkout/kill", headers: killHeaders)
+        #expect(staleKill.status == 412)
+        let newEnvironment = try await put(checkoutDefinition(), ifMatch: "\"3\"", environment: "staging")
+        #expect(newEnvironment.status == 412)
+        let malformed = try await put(checkoutDefinition(), ifMatch: "W/\"2\"")
+        #expect(malformed.status == 400)
+        let stored = try await harness.routes.execute(
+            "GET", "/v1/flags/production/definitions", headers: FlagHarness.admin)
+        #expect(stored.jsonBody?["version"] == 2)
+        #expect(stored.jsonBody?["flags"]?.arrayValue?.first?["value"] == true)
+        #expect(stored.jsonBody?["flags"]?.arrayValue?.first?["enabled"] == true)
+        let environments = try await harness.routes.execute("GET", "/v1/flags", headers: FlagHarness.admin)
+        #expect(environments.jsonBody?["environments"] == [["key": "production", "version": 2]])
+
+        #expect(try await put(checkoutDefinition(enabled: false), ifMatch: "*").jsonBody?["version"] == 3)
+        killHeaders["If-Match"] = "\"3\""
+        let kill = try await harness.routes.execute(
+            "POST", "/v1/flags/production/definitions/new-checkout/kill", headers: killHeaders)
+        #expect(kill.status == 200)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func theEnvironmentsAreListedByKeyWithTheirVersionsForTheAdminOnly(backend: StoreBackend) async throws {
         let harness = try await FlagHarness(backend: backend, listening: false)

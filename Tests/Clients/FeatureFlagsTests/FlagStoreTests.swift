@@ -1,7 +1,9 @@
 import CourierCore
+import CourierPostgres
 import CourierTesting
 import FlagServer
 import Foundation
+import Synchronization
 import Testing
 
 /// The flag store seam, one body per engine: definitions by subject and key, versions, audit.
@@ -84,19 +86,19 @@ struct FlagStoreTests {
     func anEditIsMadeFromWhatIsStoredAndAFailedOneStoresNothing(backend: StoreBackend) async throws {
         struct Refused: Error {}
         let store = try await FlagHarness.makeStore(backend)
-        let seen = try await offPool {
+        let seen = Mutex<[StoredEnvironment]>([])
+        let first = try await offPool {
             try store.edit("production", atMilliseconds: 1_000) { stored in
-                #expect(stored == StoredEnvironment(version: 0, flags: [], segments: []))
+                seen.withLock { $0.append(stored) }
                 return FlagChange(subject: .flag, key: "a", action: "set", definition: Self.flag("a", value: false))
             }
         }
-        #expect(seen.version == 1)
-        #expect(seen.change.key == "a")
+        #expect(first.version == 1)
+        #expect(first.change.key == "a")
         await #expect(throws: Refused.self) {
             try await offPool {
                 try store.edit("production", atMilliseconds: 2_000) { stored -> FlagChange in
-                    #expect(stored.version == 1)
-                    #expect(stored.flags == [Self.flag("a", value: false)])
+                    seen.withLock { $0.append(stored) }
                     throw Refused()
                 }
             }
@@ -106,17 +108,34 @@ struct FlagStoreTests {
                 try store.edit("staging", atMilliseconds: 2_000) { _ -> FlagChange in throw Refused() }
             }
         }
+        #expect(
+            seen.withLock { $0 } == [
+                StoredEnvironment(version: 0, flags: [], segments: []),
+                StoredEnvironment(version: 1, flags: [Self.flag("a", value: false)], segments: []),
+            ])
         #expect(try await offPool { try store.versions() } == ["production": 1])
         #expect(try await offPool { try store.audit(environment: "production", limit: 10) }.map(\.version) == [1])
-        let next = try await offPool { try store.apply(seen.change, environment: "production", atMilliseconds: 3_000) }
+        let next = try await offPool { try store.apply(first.change, environment: "production", atMilliseconds: 3_000) }
         #expect(next == 2)
     }
 
     /// One instance kills a flag while another changes its value: the second edit waits for the
     /// first to commit and is made from what it stored, so neither is written over. (With the
-    /// read outside the edit's transaction, the kill stored the value it had read before.)
-    @Test func anEditOnAnotherInstanceWaitsForTheOneInProgressAndKeepsIt() async throws {
+    /// read outside the edit's transaction, the kill stored the value it had read before.) The
+    /// same holds on a database whose default isolation is stricter than `READ COMMITTED`, where
+    /// the second edit would otherwise fail.
+    @Test(arguments: [nil, "serializable"])
+    func anEditOnAnotherInstanceWaitsForTheOneInProgressAndKeepsIt(defaultIsolation: String?) async throws {
         let url = try await TestPostgres.shared.makeDatabase()
+        if let defaultIsolation {
+            try await offPool {
+                try PostgresConnection(url: url).execute(
+                    """
+                    DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_isolation = %L',
+                        current_database(), '\(defaultIsolation)'); END $$
+                    """)
+            }
+        }
         let killing = try await FlagHarness.makePostgresStore(url: url)
         let flipping = try await FlagHarness.makePostgresStore(url: url)
         let original = Self.flag("checkout", value: false)

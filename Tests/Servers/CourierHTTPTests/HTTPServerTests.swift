@@ -224,7 +224,14 @@ struct HTTPServerTests {
     @Test func gracefulStopFinishesTheRequestInFlight() async throws {
         let server = self.server
         let port = server.port
-        let listener = try #require(Self.listeningSocketInode(port: port), "the server listens on its port")
+        // The tables are read in several calls, not as one snapshot: another test's socket
+        // coming or going meanwhile can make one pass miss the listener.
+        var found: String?
+        _ = await poll {
+            found = Self.listeningSocketInode(port: port)
+            return found != nil
+        }
+        let listener = try #require(found, "the server listens on its port")
         let inFlight = Task { try await client.send("POST", server.baseURL + "/slow", body: [1, 2, 3]) }
         #expect(await waitOffPool(gate.entered))
         let stopped = Task { await server.shutdown() }
@@ -261,8 +268,8 @@ struct HTTPServerTests {
     }
 
     /// Read to the end: these files report a size of 0, and `String(contentsOfFile:)` then reads
-    /// one page of them (about 26 sockets), so a listener behind many closed connections of
-    /// other tests was missed.
+    /// one page of them (about 26 sockets), so a listener behind the other tests' sockets was
+    /// missed.
     static func socketTableLines() -> [Substring] {
         ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path in
             let data = (try? FileHandle(forReadingAtPath: path)?.readToEnd()) ?? nil

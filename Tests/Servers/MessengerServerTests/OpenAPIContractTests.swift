@@ -380,8 +380,17 @@ struct OpenAPIContractTests {
             "POST", env + "/evaluate",
             json: ["context": ["targetingKey": "user-1", "country": "FR"], "flags": ["new-checkout", "missing"]])
         #expect(evaluation.json?["flags"]?["new-checkout"]?["value"] == true)
-        #expect(try await recorder.send("GET", env + "/definitions", headers: admin).status == 200)
-        #expect(try await recorder.send("POST", env + "/definitions/new-checkout/kill", headers: admin).status == 200)
+        let listing = try await recorder.send("GET", env + "/definitions", headers: admin)
+        #expect(listing.status == 200)
+        let version = try #require(listing.header("etag"))
+        var stale = admin
+        stale["If-Match"] = "\"1\""
+        #expect(
+            try await recorder.send("PUT", env + "/definitions/new-checkout", headers: stale, json: flag).status == 412)
+        var current = admin
+        current["If-Match"] = version
+        #expect(
+            try await recorder.send("POST", env + "/definitions/new-checkout/kill", headers: current).status == 200)
         #expect(try await recorder.send("POST", env + "/definitions/absent/kill", headers: admin).status == 404)
         #expect(try await recorder.send("GET", env + "/audit?limit=10", headers: admin).status == 200)
         #expect(try await recorder.send("GET", "/v1/flags", headers: admin).status == 200)

@@ -7,6 +7,10 @@ enum ConsoleFlagsScript {
 
           const flags = {
             environment: "development", environments: [], list: [], segments: [], editing: null,
+            // The environment's version when the list was read: edits are sent with it as
+            // If-Match, so one made from an older read is refused (412) instead of writing over
+            // a change made since (by another console, the CLI or another instance).
+            version: 0,
 
             enter() {
               C.showOnly("flags-view");
@@ -38,9 +42,11 @@ enum ConsoleFlagsScript {
                 const answer = await C.api("GET", this.base() + "/definitions");
                 this.list = answer.flags;
                 this.segments = answer.segments || [];
+                this.version = answer.version;
               } catch (error) {
                 this.list = [];
                 this.segments = [];
+                this.version = 0;
                 $("flags-message").textContent = error.message;
               }
               const today = new Date().toISOString().slice(0, 10);
@@ -181,15 +187,25 @@ enum ConsoleFlagsScript {
                 return;
               }
               try {
-                const answer = await C.api("PUT", this.base() + "/definitions/" + encodeURIComponent(this.editing), definition);
+                const answer = await C.api("PUT", this.base() + "/definitions/" + encodeURIComponent(this.editing), definition,
+                  this.ifMatch());
                 await this.load();
                 this.edit(this.editing);
                 C.say("flag-action-status", "Saved flag " + this.editing + " (version " + answer.version + ").");
               } catch (error) {
+                if (error.status === 412) {
+                  // The list is read again; the fields keep the edit, which a second save stores.
+                  await this.load();
+                  C.say("flag-action-status", "Not saved: " + error.message + ". The list now shows what is stored; " +
+                    "the fields keep your edit: save again to store it over that.");
+                  return;
+                }
                 C.flagEditor.showError(error.message);
                 C.say("flag-action-status", "Not saved: " + error.message);
               }
             },
+
+            ifMatch() { return { "If-Match": '"' + this.version + '"' }; },
 
             askKill() {
               $("kill-dialog-heading").textContent = "Kill flag " + this.editing + " in " + this.environment + "?";
@@ -218,11 +234,20 @@ enum ConsoleFlagsScript {
             async act(method, suffix, body, done) {
               C.say("flag-action-status", "");
               try {
-                await C.api(method, this.base() + "/definitions/" + encodeURIComponent(this.editing) + suffix, body);
+                await C.api(method, this.base() + "/definitions/" + encodeURIComponent(this.editing) + suffix, body,
+                  this.ifMatch());
                 await this.load();
                 this.edit(this.editing);
                 C.say("flag-action-status", done);
-              } catch (error) { C.say("flag-action-status", error.message); }
+              } catch (error) {
+                if (error.status === 412) {
+                  await this.load();
+                  this.edit(this.editing);
+                  C.say("flag-action-status", error.message + ". The flag is shown as stored now.");
+                  return;
+                }
+                C.say("flag-action-status", error.message);
+              }
             },
 
             create(key) {

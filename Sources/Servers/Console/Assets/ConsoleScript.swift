@@ -58,8 +58,9 @@ enum ConsoleScript {
         };
 
         // Calls an admin API with the session cookie; state-changing calls carry the CSRF token.
-        Courier.api = async (method, path, body) => {
-          const headers = {};
+        // `extra` adds headers (an edit's If-Match).
+        Courier.api = async (method, path, body, extra) => {
+          const headers = Object.assign({}, extra || {});
           if (method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = Courier.csrfToken || "";
           if (body !== undefined) headers["Content-Type"] = "application/json";
           const response = await fetch(path, {

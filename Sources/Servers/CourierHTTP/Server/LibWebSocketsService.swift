@@ -85,7 +85,12 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The loop has stopped (on its thread); responses that arrive from now on are dropped, and
     /// `.onLoop` handlers still running go on in the shared pool.
     func detach() {
-        mailbox.state.withLock { $0.contextAddress = nil }
+        mailbox.state.withLock { box in
+            box.contextAddress = nil
+            // What WebSockets and loop tasks hold may outlive the service: let go of the answers.
+            box.responses = []
+            box.streamsReady = []
+        }
         loopExecutor.stop()
     }
 

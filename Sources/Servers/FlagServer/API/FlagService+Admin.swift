@@ -7,11 +7,15 @@ import Foundation
 extension FlagService {
     /// `PUT /v1/flags/{envKey}/definitions/{flagKey}` (admin): validates the definition against
     /// the environment and stores it with an audit row; a malformed one is refused with 422.
+    /// With `If-Match: "<version>"` (the `ETag` of `GET …/definitions`) it is stored only if the
+    /// environment is still at that version, else refused with 412 (`environment_changed`): an
+    /// editor that changed part of what it read does not write over an edit made since.
     func putDefinition(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try putKeyed(request, subject: .flag, keyParameter: "flagKey")
     }
 
-    /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on.
+    /// `POST /v1/flags/{envKey}/definitions/{flagKey}/kill` (admin): turns the kill switch on;
+    /// with `If-Match`, only at that version of the environment (412 otherwise).
     /// The flag's definition is read from the store inside the edit, not from this instance's
     /// cache: a cache that missed another instance's edit would otherwise store its older
     /// definition back.
@@ -19,7 +23,9 @@ extension FlagService {
         let environment = try environmentKey(request)
         let flagKey = try pathKey(request, "flagKey")
         let actor = Self.actor(of: request)
+        let expected = try Self.expectedVersion(request)
         let (version, killed) = try change(environment: environment) { stored throws(HTTPError) in
+            try Self.check(stored, of: environment, isAt: expected)
             guard case .object(var object) = stored.flags.first(where: { $0["key"]?.stringValue == flagKey }) else {
                 throw HTTPError(.notFound, "no flag \(flagKey) in environment \(environment)")
             }
@@ -46,17 +52,44 @@ extension FlagService {
         let environment = try environmentKey(request)
         let key = try pathKey(request, keyParameter)
         let definition = try keyedDefinition(request, key: key)
-        let version = try change(
-            FlagChange(
-                subject: subject, key: key, action: "set", definition: definition, actor: Self.actor(of: request)),
-            environment: environment)
+        let expected = try Self.expectedVersion(request)
+        let actor = Self.actor(of: request)
+        let (version, _) = try change(environment: environment) { stored throws(HTTPError) in
+            try Self.check(stored, of: environment, isAt: expected)
+            return FlagChange(subject: subject, key: key, action: "set", definition: definition, actor: actor)
+        }
         return .json(["version": .int(version), subject.rawValue: definition])
+    }
+
+    /// The version an edit's `If-Match` names (the `ETag` of `GET …/definitions`: `"12"`), or
+    /// `nil` without one (or with `*`): the edit then applies to whatever is stored.
+    static func expectedVersion(_ request: HTTPRequest) throws(HTTPError) -> Int64? {
+        guard let value = request.header("if-match"), value != "*" else { return nil }
+        guard value.count >= 3, value.first == "\"", value.last == "\"",
+            let version = Int64(value.dropFirst().dropLast()), version >= 0
+        else {
+            throw HTTPError(
+                .invalidRequest,
+                "If-Match must be the environment's version as an ETag (\"12\"), from GET …/definitions")
+        }
+        return version
+    }
+
+    /// Refuses the edit (412) when the caller read the environment at another version than the
+    /// stored one: an edit made from what it read would write over the changes since.
+    static func check(_ stored: StoredEnvironment, of environment: String, isAt expected: Int64?) throws(HTTPError) {
+        guard let expected, stored.version != expected else { return }
+        throw HTTPError(
+            .environmentChanged,
+            "environment \(environment) is at version \(stored.version), not \(expected): it changed since it was read; read it again"
+        )
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
     /// those past their expiry day, and the environment's segments. Read from the store, not
     /// from the served cache, which may be a moment behind another instance's edit: an editor
-    /// reads this before changing a definition.
+    /// reads this before changing a definition, and sends its `ETag` (the version) back as
+    /// `If-Match` with the change.
     func listDefinitions(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let environment = try environmentKey(request)
         guard let document = try storedDocument(environment) else {
@@ -67,10 +100,11 @@ extension FlagService {
             let today = String(Timestamp.format(milliseconds: clock.nowMilliseconds).prefix(10))
             flags = flags.filter { $0.isExpired(today: today) }
         }
-        return .json([
-            "environment": .string(environment), "version": .int(document.version),
-            "flags": .array(flags.map(\.json)), "segments": document.json["segments"] ?? [],
-        ])
+        return .json(
+            [
+                "environment": .string(environment), "version": .int(document.version),
+                "flags": .array(flags.map(\.json)), "segments": document.json["segments"] ?? [],
+            ], headers: [("ETag", "\"\(document.version)\"")])
     }
 
     /// `GET /v1/flags` (admin): every environment that has definitions, by key, with its
@@ -116,15 +150,10 @@ extension FlagService {
         request.header(actorHeader) == "console" ? "console" : "admin-api"
     }
 
-    /// Validates the environment with the change applied, then stores it; one edit at a time.
-    func change(_ change: FlagChange, environment: String) throws(HTTPError) -> Int64 {
-        try self.change(environment: environment) { _ in change }.version
-    }
-
     /// Makes a change from the environment as stored, validates the environment with it applied,
     /// then stores it, in one store transaction (`FlagStore.edit`): an edit made meanwhile on
-    /// another instance is either seen by `make` or waits for this one. Returns the new version
-    /// and the change.
+    /// another instance is either seen by `make` or waits for this one; one edit at a time on
+    /// this instance (`editLock`). Returns the new version and the change.
     func change(
         environment: String, making make: (StoredEnvironment) throws(HTTPError) -> FlagChange
     ) throws(HTTPError) -> (version: Int64, change: FlagChange) {

@@ -110,7 +110,8 @@ public protocol FlagStore: Sendable {
     /// holds every other edit of the environment back, from this instance or any other, until it
     /// commits: no edit can land between the read and the write and be written over.
     /// - Parameter make: derives the change (and validates the environment with it); when it
-    ///   throws, nothing is stored and its error is rethrown.
+    ///   throws, nothing is stored and its error is rethrown. It runs inside the transaction,
+    ///   holding the environment: it must be quick and must not use this store.
     /// - Returns: the environment's new version and the change made.
     /// - Throws: what `make` throws, or the store's error.
     func edit(

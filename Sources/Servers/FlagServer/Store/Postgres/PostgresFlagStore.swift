@@ -28,7 +28,15 @@ public final class PostgresFlagStore: FlagSQLStore {
         try pool.withConnection { db in try body(db) }
     }
 
+    /// An edit's read sees what the edits it waited for stored only at `READ COMMITTED` (a
+    /// snapshot per statement), so the transaction asks for it, whatever the database's default:
+    /// at a stricter level the second of two concurrent edits would fail instead of waiting. An
+    /// edit elsewhere that holds the environment longer than 10 s makes this one fail (the store
+    /// is unavailable) rather than wait for ever.
     func writing<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try pool.write { db in try body(db) }
+        try pool.write { db in
+            try db.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = '10s'")
+            return try body(db)
+        }
     }
 }
