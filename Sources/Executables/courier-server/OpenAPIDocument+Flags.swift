@@ -261,14 +261,7 @@ extension OpenAPIDocument {
                 "operationId": "put_v1_flags_envKey_definitions_flagKey",
                 "responses": {
                   "412": {
-                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/EnvironmentChanged"
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
@@ -317,14 +310,7 @@ extension OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "If-Match",
-                    "in": "header",
-                    "required": false,
-                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
-                    "schema": {
-                      "type": "string"
-                    },
-                    "example": "\"12\""
+                    "$ref": "#/components/parameters/IfMatch"
                   },
                   {
                     "name": "envKey",
@@ -369,14 +355,7 @@ extension OpenAPIDocument {
                 "operationId": "post_v1_flags_envKey_definitions_flagKey_kill",
                 "responses": {
                   "412": {
-                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/EnvironmentChanged"
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
@@ -428,14 +407,7 @@ extension OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "If-Match",
-                    "in": "header",
-                    "required": false,
-                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
-                    "schema": {
-                      "type": "string"
-                    },
-                    "example": "\"12\""
+                    "$ref": "#/components/parameters/IfMatch"
                   },
                   {
                     "name": "envKey",
@@ -470,14 +442,7 @@ extension OpenAPIDocument {
                 "operationId": "put_v1_flags_envKey_segments_segmentKey",
                 "responses": {
                   "412": {
-                    "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/EnvironmentChanged"
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
@@ -526,14 +491,7 @@ extension OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "If-Match",
-                    "in": "header",
-                    "required": false,
-                    "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
-                    "schema": {
-                      "type": "string"
-                    },
-                    "example": "\"12\""
+                    "$ref": "#/components/parameters/IfMatch"
                   },
                   {
                     "name": "envKey",

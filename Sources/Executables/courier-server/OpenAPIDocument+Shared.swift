@@ -636,7 +636,8 @@ extension OpenAPIDocument {
         }
         """#
 
-    /// The components other than schemas: shared responses, headers and security schemes.
+    /// The components other than schemas: shared responses, parameters, headers and security
+    /// schemes.
     static let otherComponents = #"""
         "responses": {
           "BadRequest": {
@@ -788,6 +789,28 @@ extension OpenAPIDocument {
                 }
               }
             }
+          },
+          "EnvironmentChanged": {
+            "description": "`If-Match` names another version than the stored one: the environment changed since it was read (`environment_changed`); nothing was stored.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": {
+          "IfMatch": {
+            "name": "If-Match",
+            "in": "header",
+            "required": false,
+            "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
+            "schema": {
+              "type": "string"
+            },
+            "example": "\"12\""
           }
         },
         "headers": {
