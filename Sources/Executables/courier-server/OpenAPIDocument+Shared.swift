@@ -806,7 +806,7 @@ extension OpenAPIDocument {
             "name": "If-Match",
             "in": "header",
             "required": false,
-            "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`), or `*`: the change is stored only at that version (412 otherwise).",
+            "description": "The environment's version as `GET …/definitions` tags it (`\"12\"`; a list names several): the change is stored only at a version it names, compared strongly (412 otherwise). `*`: only if the flag or segment exists. Anything else is 400.",
             "schema": {
               "type": "string"
             },

@@ -138,23 +138,37 @@ struct FlagsCommand {
 
     /// Reads the stored definition of `key` (`nil` when the environment has no such flag),
     /// stores what `edit` makes of it only if the environment has not changed since
-    /// (`If-Match`), and reads and edits again when it has (412), up to five times.
+    /// (`If-Match`), and reads and edits again when it has (412): five attempts in all.
     /// - Returns: the server's answer to the `PUT`.
     func editStored(
         _ key: String, base: String, _ edit: ([String: JSONValue]?) throws -> JSONValue
     ) async throws -> JSONValue {
-        var attempt = 1
-        while true {
-            let (stored, version) = try await current(key, base: base)
-            let definition = try edit(stored)
+        for _ in 1..<Self.editAttempts {
             do {
-                return try await client.admin(
-                    "PUT", "\(base)/definitions/\(AdminClient.escape(key))", body: definition,
-                    headers: ["If-Match": "\"\(version ?? 0)\""])
-            } catch let error as CommandError where error.status == 412 && attempt < 5 {
-                attempt += 1
+                return try await putOnce(key, base: base, edit)
+            } catch let error as CommandError where error.status == 412 {
+                continue
             }
         }
+        do {
+            return try await putOnce(key, base: base, edit)
+        } catch let error as CommandError where error.status == 412 {
+            throw CommandError(
+                "environment \(environment) kept changing while \(key) was edited; gave up after \(Self.editAttempts) attempts",
+                status: 412)
+        }
+    }
+
+    /// Read, edit and store attempts of `editStored`.
+    static let editAttempts = 5
+
+    private func putOnce(_ key: String, base: String, _ edit: ([String: JSONValue]?) throws -> JSONValue)
+        async throws -> JSONValue
+    {
+        let (stored, version) = try await current(key, base: base)
+        return try await client.admin(
+            "PUT", "\(base)/definitions/\(AdminClient.escape(key))", body: try edit(stored),
+            headers: ["If-Match": "\"\(version ?? 0)\""])
     }
 
     /// The stored definition of `key` (`nil` when the environment has no such flag) and the

@@ -163,7 +163,7 @@ struct FlagServerTests {
         #expect(stale.jsonBody?["error"]?["code"] == "environment_changed")
         #expect(
             stale.jsonBody?["error"]?["message"]
-                == "environment production is at version 2, not 1: it changed since it was read; read it again")
+                == "environment production is at version 2, not \"1\": it changed since it was read; read it again")
         var killHeaders = FlagHarness.admin
         killHeaders["If-Match"] = "\"1\""
         let staleKill = try await harness.routes.execute(
@@ -171,8 +171,15 @@ struct FlagServerTests {
         #expect(staleKill.status == 412)
         let newEnvironment = try await put(checkoutDefinition(), ifMatch: "\"3\"", environment: "staging")
         #expect(newEnvironment.status == 412)
-        let malformed = try await put(checkoutDefinition(), ifMatch: "W/\"2\"")
-        #expect(malformed.status == 400)
+        // Strong comparison by text (RFC 9110): a weak tag, or "02", never matches.
+        #expect(try await put(checkoutDefinition(), ifMatch: "W/\"2\"").status == 412)
+        #expect(try await put(checkoutDefinition(), ifMatch: "\"02\"").status == 412)
+        #expect(try await put(checkoutDefinition(), ifMatch: "2").status == 400)
+        var missing = FlagHarness.admin
+        missing["If-Match"] = "*"
+        let absent = try await harness.routes.execute(
+            "PUT", "/v1/flags/production/definitions/absent", json: ["type": "bool", "value": false], headers: missing)
+        #expect(absent.status == 412)
         let stored = try await harness.routes.execute(
             "GET", "/v1/flags/production/definitions", headers: FlagHarness.admin)
         #expect(stored.jsonBody?["version"] == 2)
@@ -181,8 +188,10 @@ struct FlagServerTests {
         let environments = try await harness.routes.execute("GET", "/v1/flags", headers: FlagHarness.admin)
         #expect(environments.jsonBody?["environments"] == [["key": "production", "version": 2]])
 
-        #expect(try await put(checkoutDefinition(enabled: false), ifMatch: "*").jsonBody?["version"] == 3)
-        killHeaders["If-Match"] = "\"3\""
+        let starred = try await put(checkoutDefinition(enabled: false), ifMatch: "*")
+        #expect(starred.jsonBody?["version"] == 3)
+        #expect(starred.header("etag") == "\"3\"")
+        killHeaders["If-Match"] = "\"7\", \"3\""
         let kill = try await harness.routes.execute(
             "POST", "/v1/flags/production/definitions/new-checkout/kill", headers: killHeaders)
         #expect(kill.status == 200)

@@ -10,7 +10,7 @@ enum ConsoleFlagsScript {
             // The environment's version when the list was read: edits are sent with it as
             // If-Match, so one made from an older read is refused (412) instead of writing over
             // a change made since (by another console, the CLI or another instance).
-            version: 0,
+            version: 0, loads: 0, loadedFrom: undefined,
 
             enter() {
               C.showOnly("flags-view");
@@ -37,17 +37,24 @@ enum ConsoleFlagsScript {
               $("flags-message").textContent = "";
               const body = document.querySelector("#flags-table tbody");
               C.clear(body);
+              // Only the latest read counts: an older one answering late would pair this
+              // environment with another's list and version.
+              const load = ++this.loads;
               await this.loadEnvironments();
-              try {
-                const answer = await C.api("GET", this.base() + "/definitions");
+              let answer, failure;
+              try { answer = await C.api("GET", this.base() + "/definitions"); } catch (error) { failure = error; }
+              if (load !== this.loads) return;
+              if (answer) {
                 this.list = answer.flags;
                 this.segments = answer.segments || [];
                 this.version = answer.version;
-              } catch (error) {
+              } else {
                 this.list = [];
                 this.segments = [];
-                this.version = 0;
-                $("flags-message").textContent = error.message;
+                // No definitions yet: an edit creates the environment (version 0). Any other
+                // failure leaves no version to edit from.
+                this.version = failure.status === 404 ? 0 : null;
+                $("flags-message").textContent = failure.message;
               }
               const today = new Date().toISOString().slice(0, 10);
               const select = $("preview-flag");
@@ -129,11 +136,16 @@ enum ConsoleFlagsScript {
               $("flag-enabled-label").textContent = "On in " + this.environment;
               C.flagEditor.load(flag, this.segments.map((s) => s.key));
               const stored = this.list.find((f) => f.key === key);
+              this.loadedFrom = stored === undefined ? undefined : JSON.parse(JSON.stringify(stored));
               this.showStates(key, stored);
+              this.showKillOrRevive(stored);
+              if (stored) $("preview-flag").value = key;
+            },
+
+            showKillOrRevive(stored) {
               const killed = stored !== undefined && stored.enabled === false;
               $("flag-kill").hidden = killed || stored === undefined;
               $("flag-revive").hidden = !killed;
-              if (stored) $("preview-flag").value = key;
             },
 
             // The flag's state in every environment (up to 20), each a way to open it there; where
@@ -170,7 +182,11 @@ enum ConsoleFlagsScript {
             async openIn(environment, key, draft) {
               $("flags-environment").value = environment;
               await this.enter();
-              if (draft) {
+              if (draft && this.list.some((f) => f.key === key)) {
+                // Defined there since its state was read: the stored flag opens, not the copy.
+                this.edit(key);
+                C.say("flag-action-status", key + " is defined in " + environment + " now: this is the stored definition.");
+              } else if (draft) {
                 this.edit(key, JSON.parse(JSON.stringify(draft)));
                 C.say("flag-action-status", "A copy of " + key + " for " + environment + ": not stored until you save it.");
               } else this.edit(key);
@@ -186,6 +202,10 @@ enum ConsoleFlagsScript {
                 $("flag-json-error").textContent = "The definition is not valid JSON: " + error.message;
                 return;
               }
+              if (this.version === null) {
+                C.say("flag-action-status", "Not saved: the flags of " + this.environment + " could not be read; choose the environment again.");
+                return;
+              }
               try {
                 const answer = await C.api("PUT", this.base() + "/definitions/" + encodeURIComponent(this.editing), definition,
                   this.ifMatch());
@@ -195,9 +215,18 @@ enum ConsoleFlagsScript {
               } catch (error) {
                 if (error.status === 412) {
                   // The list is read again; the fields keep the edit, which a second save stores.
+                  // When this flag itself changed (a kill), the notice names what changed, so a
+                  // second save does not undo it unseen.
+                  const key = this.editing;
                   await this.load();
-                  C.say("flag-action-status", "Not saved: " + error.message + ". The list now shows what is stored; " +
-                    "the fields keep your edit: save again to store it over that.");
+                  const stored = this.list.find((f) => f.key === key);
+                  const changes = C.diff(this.loadedFrom, stored).map((c) => c.path + ": " + JSON.stringify(c.before) + " → " + JSON.stringify(c.after));
+                  this.loadedFrom = stored === undefined ? undefined : JSON.parse(JSON.stringify(stored));
+                  this.showKillOrRevive(stored);
+                  C.say("flag-action-status", "Not saved: " + error.message + ". " + (changes.length === 0
+                    ? "Flag " + key + " itself is unchanged: the fields keep your edit; save again to store it."
+                    : "Flag " + key + " itself changed since you opened it (" + changes.join("; ") +
+                      "): the fields keep your edit; save again to store it over that."));
                   return;
                 }
                 C.flagEditor.showError(error.message);
@@ -231,11 +260,13 @@ enum ConsoleFlagsScript {
               $("flag-kill").focus();
             },
 
+            // A kill needs no If-Match: the server turns off the definition as stored. A revive
+            // stores the definition as read, so it carries the version read.
             async act(method, suffix, body, done) {
               C.say("flag-action-status", "");
               try {
                 await C.api(method, this.base() + "/definitions/" + encodeURIComponent(this.editing) + suffix, body,
-                  this.ifMatch());
+                  method === "PUT" ? this.ifMatch() : undefined);
                 await this.load();
                 this.edit(this.editing);
                 C.say("flag-action-status", done);
@@ -243,7 +274,7 @@ enum ConsoleFlagsScript {
                 if (error.status === 412) {
                   await this.load();
                   this.edit(this.editing);
-                  C.say("flag-action-status", error.message + ". The flag is shown as stored now.");
+                  C.say("flag-action-status", "Not revived: " + error.message + ". The flag is shown as stored now.");
                   return;
                 }
                 C.say("flag-action-status", error.message);

@@ -9,7 +9,8 @@ extension FlagService {
     /// the environment and stores it with an audit row; a malformed one is refused with 422.
     /// With `If-Match: "<version>"` (the `ETag` of `GET …/definitions`) it is stored only if the
     /// environment is still at that version, else refused with 412 (`environment_changed`): an
-    /// editor that changed part of what it read does not write over an edit made since.
+    /// editor that changed part of what it read does not write over an edit made since
+    /// (`EditPrecondition`). The answer's `ETag` is the new version.
     func putDefinition(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try putKeyed(request, subject: .flag, keyParameter: "flagKey")
     }
@@ -23,16 +24,16 @@ extension FlagService {
         let environment = try environmentKey(request)
         let flagKey = try pathKey(request, "flagKey")
         let actor = Self.actor(of: request)
-        let expected = try Self.expectedVersion(request)
+        let precondition = try EditPrecondition(request)
         let (version, killed) = try change(environment: environment) { stored throws(HTTPError) in
-            try Self.check(stored, of: environment, isAt: expected)
+            try precondition.check(stored, environment: environment, subject: .flag, key: flagKey)
             guard case .object(var object) = stored.flags.first(where: { $0["key"]?.stringValue == flagKey }) else {
                 throw HTTPError(.notFound, "no flag \(flagKey) in environment \(environment)")
             }
             object["enabled"] = false
             return FlagChange(subject: .flag, key: flagKey, action: "kill", definition: .object(object), actor: actor)
         }
-        return .json(["version": .int(version), "flag": killed.definition])
+        return .json(["version": .int(version), "flag": killed.definition], headers: [("ETag", "\"\(version)\"")])
     }
 
     /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
@@ -52,37 +53,16 @@ extension FlagService {
         let environment = try environmentKey(request)
         let key = try pathKey(request, keyParameter)
         let definition = try keyedDefinition(request, key: key)
-        let expected = try Self.expectedVersion(request)
+        let precondition = try EditPrecondition(request)
         let actor = Self.actor(of: request)
         let (version, _) = try change(environment: environment) { stored throws(HTTPError) in
-            try Self.check(stored, of: environment, isAt: expected)
+            try precondition.check(stored, environment: environment, subject: subject, key: key)
             return FlagChange(subject: subject, key: key, action: "set", definition: definition, actor: actor)
         }
-        return .json(["version": .int(version), subject.rawValue: definition])
-    }
-
-    /// The version an edit's `If-Match` names (the `ETag` of `GET …/definitions`: `"12"`), or
-    /// `nil` without one (or with `*`): the edit then applies to whatever is stored.
-    static func expectedVersion(_ request: HTTPRequest) throws(HTTPError) -> Int64? {
-        guard let value = request.header("if-match"), value != "*" else { return nil }
-        guard value.count >= 3, value.first == "\"", value.last == "\"",
-            let version = Int64(value.dropFirst().dropLast()), version >= 0
-        else {
-            throw HTTPError(
-                .invalidRequest,
-                "If-Match must be the environment's version as an ETag (\"12\"), from GET …/definitions")
-        }
-        return version
-    }
-
-    /// Refuses the edit (412) when the caller read the environment at another version than the
-    /// stored one: an edit made from what it read would write over the changes since.
-    static func check(_ stored: StoredEnvironment, of environment: String, isAt expected: Int64?) throws(HTTPError) {
-        guard let expected, stored.version != expected else { return }
-        throw HTTPError(
-            .environmentChanged,
-            "environment \(environment) is at version \(stored.version), not \(expected): it changed since it was read; read it again"
-        )
+        return .json(
+            [
+                "version": .int(version), subject.rawValue: definition,
+            ], headers: [("ETag", "\"\(version)\"")])
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
