@@ -135,6 +135,11 @@ struct FlagStoreTests {
                         current_database(), '\(defaultIsolation)'); END $$
                     """)
             }
+            // New connections (the stores' below) get the stricter default.
+            let level = try await offPool {
+                try PostgresConnection(url: url).query("SHOW default_transaction_isolation") { $0.text(0) }.first
+            }
+            #expect(level == defaultIsolation)
         }
         let killing = try await FlagHarness.makePostgresStore(url: url)
         let flipping = try await FlagHarness.makePostgresStore(url: url)

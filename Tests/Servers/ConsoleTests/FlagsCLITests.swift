@@ -1,5 +1,7 @@
 import CourierCore
+import CourierHTTP
 import CourierTesting
+import Synchronization
 import Testing
 
 /// `courier flags set` changes only the fields given, `flags revive` undoes a kill, and
@@ -98,5 +100,89 @@ struct FlagsCLITests {
             harness, ["flags", "segment", "set", "broken", "--condition", "plan like pro"] + env)
         #expect(unknown.status == 1)
         #expect(unknown.errorOutput.contains("conditions[0].operator: must be one of"), "\(unknown.errorOutput)")
+    }
+}
+
+/// `courier flags set --owner` against a server whose environment another editor changes between
+/// each of the command's reads and writes, `refusals` times: each write carries the version just
+/// read as `If-Match`, and the command reads and edits again after each 412, five attempts in all.
+@Suite(.timeLimit(.minutes(1)))
+struct FlagsCLIRetryTests {
+    /// The server's record of what the command sent.
+    final class Stub: Sendable {
+        struct State {
+            var version: Int64 = 4
+            var refusalsLeft: Int
+            var reads: [Int64] = []
+            var ifMatches: [String] = []
+        }
+        let state: Mutex<State>
+        init(refusals: Int) { state = Mutex(State(refusalsLeft: refusals)) }
+    }
+
+    static func server(_ stub: Stub) throws -> HTTPServer {
+        var router = Router()
+        router.add("GET", "/v1/flags/production/definitions") { _ in
+            let version = stub.state.withLock { state in
+                state.reads.append(state.version)
+                return state.version
+            }
+            return .json([
+                "environment": "production", "version": .int(version),
+                "flags": [["key": "ramp", "type": "bool", "value": false]], "segments": [],
+            ])
+        }
+        router.add("PUT", "/v1/flags/production/definitions/ramp") { request in
+            let refused = stub.state.withLock { state -> Bool in
+                state.ifMatches.append(request.header("if-match") ?? "")
+                guard state.refusalsLeft > 0 else { return false }
+                state.refusalsLeft -= 1
+                state.version += 1  // another editor's change, just before this write
+                return true
+            }
+            if refused { throw HTTPError(HTTPError.Code("environment_changed", status: 412), "it changed") }
+            return .json(["version": 99, "flag": (try? JSONParser.parse(request.body)) ?? .null])
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+
+    static func setOwner(_ server: HTTPServer) async throws -> ChildProcess.Outcome {
+        let cli = try #require(builtExecutable(named: "courier"), "build courier first (swift build)")
+        let arguments = [
+            "flags", "set", "ramp", "--env", "production", "--owner", "growth", "--server", server.baseURL,
+            "--admin-token", ConsoleHarness.adminToken,
+        ]
+        return try await offPool { try ChildProcess.run(cli, arguments) }
+    }
+
+    @Test func aChangeBetweenReadAndWriteIsReadAgainAndTheEditMadeAfresh() async throws {
+        let stub = Stub(refusals: 2)
+        let server = try Self.server(stub)
+        defer { inBackground { server.stop() } }
+        let outcome = try await Self.setOwner(server)
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let answer = try JSONParser.parse(Array(outcome.output.utf8))
+        #expect(answer["flag"]?["owner"] == "growth")
+        #expect(answer["flag"]?["type"] == "bool")
+        let state = stub.state.withLock { $0 }
+        #expect(state.reads == [4, 5, 6])
+        #expect(state.ifMatches == ["\"4\"", "\"5\"", "\"6\""])
+    }
+
+    @Test func anEnvironmentThatKeepsChangingIsGivenUpAfterFiveAttempts() async throws {
+        let stub = Stub(refusals: 100)
+        let server = try Self.server(stub)
+        defer { inBackground { server.stop() } }
+        let outcome = try await Self.setOwner(server)
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.errorOutput.contains(
+                "environment production kept changing while ramp was edited; gave up after 5 attempts"),
+            "\(outcome.errorOutput)")
+        #expect(stub.state.withLock { $0.ifMatches.count } == 5)
     }
 }
