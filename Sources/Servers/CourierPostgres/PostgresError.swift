@@ -23,6 +23,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// Any integrity constraint failed (class `23`).
     public var isConstraintViolation: Bool { sqlState.hasPrefix("23") }
+    /// A lock was not granted within the session's `lock_timeout` (`55P03`): another
+    /// transaction held it; the statement may be tried again later.
+    public var isLockTimeout: Bool { sqlState == "55P03" }
     /// A serializable transaction or a deadlock lost: the transaction may be retried whole.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
     /// The server's disk is full (`53100`).

@@ -1,9 +1,11 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import CourierTesting
 import FlagRules
 import FlagServer
 import Foundation
+import Synchronization
 import Testing
 
 /// The flag routes, called in process (no socket; the pipeline is the engine's): edits validated
@@ -197,6 +199,38 @@ struct FlagServerTests {
         #expect(kill.status == 200)
     }
 
+    /// An edit that waits past the store's lock timeout for another transaction holding its
+    /// environment is refused as "try again" (503 with `Retry-After`), not as a store outage, and
+    /// stores nothing; once the other commits, the same edit goes through.
+    @Test func anEditHeldBackPastTheLockTimeoutIsRefusedAsRetryLater() async throws {
+        let url = try await TestPostgres.shared.makeDatabase()
+        let store = try await offPool {
+            try PostgresFlagStore(url: url, connections: 2, lockTimeout: .milliseconds(200))
+        }
+        let harness = try await FlagHarness(backend: .postgres, listening: false, store: store)
+        defer { harness.stop() }
+        try await harness.put(checkoutDefinition())
+        let holder = try await offPool { try LockHolder(url: url) }
+        try await offPool {
+            try holder.connection.withLock { db in
+                try db.execute("BEGIN")
+                try db.execute("SELECT version FROM flag_environments WHERE env_key = 'production' FOR UPDATE")
+            }
+        }
+        let refused = try await harness.put(checkoutDefinition(value: true))
+        #expect(refused.status == 503)
+        #expect(refused.jsonBody?["error"]?["code"] == "unavailable")
+        #expect(
+            refused.jsonBody?["error"]?["message"]
+                == "another edit of environment production held it too long; nothing was stored: retry")
+        #expect(refused.header("retry-after") == "1")
+        try await offPool { try holder.connection.withLock { try $0.execute("ROLLBACK") } }
+        let stored = try await harness.routes.execute(
+            "GET", "/v1/flags/production/definitions", headers: FlagHarness.admin)
+        #expect(stored.jsonBody?["version"] == 1)
+        #expect(try await harness.put(checkoutDefinition(value: true)).jsonBody?["version"] == 2)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func theEnvironmentsAreListedByKeyWithTheirVersionsForTheAdminOnly(backend: StoreBackend) async throws {
         let harness = try await FlagHarness(backend: backend, listening: false)
@@ -276,4 +310,10 @@ struct FlagServerTests {
             try await harness.routes.execute("POST", "/v1/flags/production/evaluate", json: ["flags": fine]).status
                 == 200)
     }
+}
+
+/// A connection of its own that holds a lock in an open transaction while a test's edits wait.
+final class LockHolder: Sendable {
+    let connection: Mutex<PostgresConnection>
+    init(url: String) throws { connection = Mutex(try PostgresConnection(url: url)) }
 }

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierHTTP
+import CourierPostgres
 import FlagRules
 import Foundation
 
@@ -159,6 +160,12 @@ extension FlagService {
                 return .failure(error)
             } catch let error as FlagDefinitionError {
                 return .failure(HTTPError(.invalidDefinition, made.map { Self.locate(error, $0) } ?? "\(error)"))
+            } catch let error as PostgresError where error.isLockTimeout || error.isRetryable {
+                return .failure(
+                    HTTPError(
+                        .unavailable,
+                        "another edit of environment \(environment) held it too long; nothing was stored: retry",
+                        headers: [("Retry-After", "1")]))
             } catch {
                 return .failure(HTTPError(.storageUnavailable, "the flag store is unavailable"))
             }
