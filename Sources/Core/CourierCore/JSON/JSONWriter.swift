@@ -57,7 +57,8 @@ public struct JSONWriter {
                 bytes.append(UInt8(ascii: ":"))
                 write(value)
             }
-            if sortsKeys {
+            if sortsKeys && members.count > 1 {
+                // (One member needs no sort, nor the sorted array's allocation.)
                 for (key, value) in members.sorted(by: { $0.key < $1.key }) { member(key, value) }
             } else {
                 for (key, value) in members { member(key, value) }

@@ -16,8 +16,11 @@ struct ObservationMiddleware: SynchronousHTTPMiddleware {
         observed(request, context: context, response: try next(request, context))
     }
 
-    private func observed(_ request: HTTPRequest, context: RequestContext, response: HTTPResponse) -> HTTPResponse {
-        var response = response
+    /// `response` is consumed, so the header goes into its own array (room for it was made when
+    /// it was built) rather than into a copy.
+    private func observed(_ request: HTTPRequest, context: RequestContext, response: consuming HTTPResponse)
+        -> HTTPResponse
+    {
         response.headers.append(("X-Request-Id", context.requestID))
         record(request, context: context, response: response)
         return response

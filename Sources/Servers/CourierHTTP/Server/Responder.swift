@@ -148,7 +148,7 @@ struct Responder: Sendable {
         } catch {
             response = Self.uncaught
         }
-        return checked(response)
+        return checked(consume response)
     }
 
     /// The request as the chain gets it (the client resolved, the path parameters set), and its
@@ -183,7 +183,7 @@ struct Responder: Sendable {
         } catch {
             response = Self.uncaught
         }
-        return checked(response)
+        return checked(consume response)
     }
 
     /// What a request is answered when the chain throws past the error layer, which answers
@@ -194,8 +194,8 @@ struct Responder: Sendable {
 
     /// The chain's answer as it may go out: refused when a header could split it, and with
     /// `X-Content-Type-Options`.
-    private func checked(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
+    /// `response` is consumed, so the header goes into its own array rather than into a copy.
+    private func checked(_ response: consuming HTTPResponse) -> HTTPResponse {
         if !Self.headersAreSafe(response.headers) {
             // A value with CR or LF would let whoever controls it add headers or split the
             // response; nothing of such a response is sent.
