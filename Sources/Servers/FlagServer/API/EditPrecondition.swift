@@ -35,6 +35,10 @@ enum EditPrecondition: Equatable {
         self = .tags(members)
     }
 
+    /// The entity tag of an environment at `version` (`"12"`): the admin listing's and an edit's
+    /// `ETag`, and what `If-Match` is compared with.
+    static func tag(_ version: Int64) -> String { "\"\(version)\"" }
+
     /// `"…"` or `W/"…"`, with no quote inside.
     static func isEntityTag(_ text: String) -> Bool {
         let tag = text.hasPrefix("W/") ? text.dropFirst(2) : Substring(text)
@@ -57,7 +61,7 @@ enum EditPrecondition: Equatable {
                     "there is no \(subject.rawValue) \(key) in environment \(environment) (If-Match: *)")
             }
         case .tags(let tags):
-            guard !tags.contains("\"\(stored.version)\"") else { return }
+            guard !tags.contains(Self.tag(stored.version)) else { return }
             throw HTTPError(
                 .environmentChanged,
                 "environment \(environment) is at version \(stored.version), not \(tags.joined(separator: " or ")): "

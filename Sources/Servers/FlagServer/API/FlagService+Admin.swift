@@ -34,7 +34,8 @@ extension FlagService {
             object["enabled"] = false
             return FlagChange(subject: .flag, key: flagKey, action: "kill", definition: .object(object), actor: actor)
         }
-        return .json(["version": .int(version), "flag": killed.definition], headers: [("ETag", "\"\(version)\"")])
+        return .json(
+            ["version": .int(version), "flag": killed.definition], headers: [("ETag", EditPrecondition.tag(version))])
     }
 
     /// `PUT /v1/flags/{envKey}/segments/{segmentKey}` (admin): stores a segment.
@@ -63,7 +64,7 @@ extension FlagService {
         return .json(
             [
                 "version": .int(version), subject.rawValue: definition,
-            ], headers: [("ETag", "\"\(version)\"")])
+            ], headers: [("ETag", EditPrecondition.tag(version))])
     }
 
     /// `GET /v1/flags/{envKey}/definitions[?expired=true]` (admin): the definitions, or only
@@ -85,7 +86,7 @@ extension FlagService {
             [
                 "environment": .string(environment), "version": .int(document.version),
                 "flags": .array(flags.map(\.json)), "segments": document.json["segments"] ?? [],
-            ], headers: [("ETag", "\"\(document.version)\"")])
+            ], headers: [("ETag", EditPrecondition.tag(document.version))])
     }
 
     /// `GET /v1/flags` (admin): every environment that has definitions, by key, with its
