@@ -143,19 +143,18 @@ struct FlagsCommand {
     func editStored(
         _ key: String, base: String, _ edit: ([String: JSONValue]?) throws -> JSONValue
     ) async throws -> JSONValue {
-        for _ in 1..<Self.editAttempts {
+        var attempt = 1
+        while true {
             do {
                 return try await putOnce(key, base: base, edit)
             } catch let error as CommandError where error.status == 412 {
-                continue
+                guard attempt < Self.editAttempts else {
+                    throw CommandError(
+                        "environment \(environment) kept changing while \(key) was edited; gave up after \(attempt) attempts",
+                        status: 412)
+                }
+                attempt += 1
             }
-        }
-        do {
-            return try await putOnce(key, base: base, edit)
-        } catch let error as CommandError where error.status == 412 {
-            throw CommandError(
-                "environment \(environment) kept changing while \(key) was edited; gave up after \(Self.editAttempts) attempts",
-                status: 412)
         }
     }
 
@@ -168,20 +167,20 @@ struct FlagsCommand {
         let (stored, version) = try await current(key, base: base)
         return try await client.admin(
             "PUT", "\(base)/definitions/\(AdminClient.escape(key))", body: try edit(stored),
-            headers: ["If-Match": "\"\(version ?? 0)\""])
+            headers: ["If-Match": "\"\(version)\""])
     }
 
     /// The stored definition of `key` (`nil` when the environment has no such flag) and the
-    /// environment's version (`nil` when it has no flags at all).
-    func current(_ key: String, base: String) async throws -> (definition: [String: JSONValue]?, version: Int64?) {
+    /// environment's version (0 when it has no flags at all).
+    func current(_ key: String, base: String) async throws -> (definition: [String: JSONValue]?, version: Int64) {
         let answer: JSONValue
         do {
             answer = try await client.admin("GET", base + "/definitions")
         } catch let error as CommandError where error.status == 404 {
-            return (nil, nil)
+            return (nil, 0)
         }
         let definition = answer["flags"]?.arrayValue?.first { $0["key"]?.stringValue == key }?.objectValue
-        return (definition, answer["version"]?.intValue)
+        return (definition, answer["version"]?.intValue ?? 0)
     }
 
     /// The definition from `--file`/`--definition`, else `stored`, with `--type`, `--value`,
