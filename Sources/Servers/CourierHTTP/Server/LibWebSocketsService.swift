@@ -5,15 +5,15 @@ import Synchronization
 /// The state behind one libwebsockets context: the requests being served, and the mailbox
 /// through which handlers on other threads hand their responses back to the loop.
 final class LibWebSocketsService: @unchecked Sendable {
-    // @unchecked: `exchanges`, `nextID`, `openConnections`, `declinedUpgrade`, `lastSocketTick` and `loop` are touched only on the
+    // @unchecked: `exchanges`, `openConnections`, `declinedUpgrade`, `lastSocketTick` and `loop` are touched only on the
     // engine's service thread (lws and libev call back on it alone); what other threads (the
     // handlers' tasks) touch is `mailbox` (a `Mutex`) and the immutable `responder`.
     let responder: Responder
     /// The unknown header names to look up besides the engine's own list, lowercased.
     let extraHeaderNames: [String]
     private let loop: OpaquePointer
-    private var exchanges: [UInt64: LibWebSocketsExchange] = [:]
-    private var nextID: UInt64 = 1
+    /// The requests in progress, by the id lws's per-session data holds.
+    private var exchanges = SlotTable<LibWebSocketsExchange>()
     /// Connections lws has created and not yet destroyed.
     private var openConnections = 0
     private let maximumConnections: Int
@@ -185,9 +185,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// A request's headers are in: starts an exchange, and runs the handler at once when there is
     /// no body to wait for.
     func begin(_ exchange: LibWebSocketsExchange) -> UInt64 {
-        let id = nextID
-        nextID += 1
-        exchanges[id] = exchange
+        let id = exchanges.insert(exchange)
         responder.lifecycle.enter()
         let configuration = responder.configuration
         exchange.match = responder.router.match(method: exchange.method, path: exchange.path)
@@ -406,7 +404,9 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// kernel accepts the first), which for a quiet event stream can be many seconds away: its
     /// producer, and whatever the application counts against it, would be held until then.
     private func endAbandonedStreams() {
-        let gone = exchanges.filter { $0.value.pipe != nil && courier_peer_gone(lws_get_socket_fd($0.value.wsi)) != 0 }
+        let gone = exchanges.entries.filter {
+            $0.value.pipe != nil && courier_peer_gone(lws_get_socket_fd($0.value.wsi)) != 0
+        }
         for (id, exchange) in gone {
             // The connection closes at lws's next timeout check; what the application holds for
             // the stream is freed now (its close callback then finds nothing left to finish).
@@ -511,7 +511,7 @@ final class LibWebSocketsService: @unchecked Sendable {
     /// The connection closed, or the transaction's state is going: whatever its handler answers
     /// later is dropped, and its `wsi` is never touched again.
     func finish(_ id: UInt64) {
-        guard let exchange = exchanges.removeValue(forKey: id) else { return }
+        guard let exchange = exchanges.remove(id) else { return }
         if let feed = exchange.feed {
             exchange.feed = nil
             feed.end(HTTPError(.badRequest, "the connection closed before the body was whole"))

@@ -10,7 +10,7 @@ import Synchronization
 /// Ids of sockets have the top bit set, so they never collide with the HTTP exchanges' ids that
 /// share lws's per-session slot.
 final class LibWebSocketsSockets: @unchecked Sendable {
-    // @unchecked: `sockets`, `nextID` and `closingAll` are touched only on the engine's service
+    // @unchecked: `sockets` and `closingAll` are touched only on the engine's service
     // thread (every method below but those of `Mailbox` is called from lws's callback or the
     // service's `wake` on that thread); other threads reach this object only through `mailbox`.
     static let idBit: UInt64 = 1 << 63
@@ -18,8 +18,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     private let responder: Responder
     private let extraHeaderNames: [String]
     private let mailbox: Mailbox
-    private var sockets: [UInt64: LibWebSocketsSocket] = [:]
-    private var nextID: UInt64 = 1
+    private var sockets = SlotTable<LibWebSocketsSocket>(tag: idBit)
     /// Set when the server stops: every socket has been sent 1001, and new ones are closed at once.
     private(set) var closingAll = false
 
@@ -97,8 +96,6 @@ final class LibWebSocketsSockets: @unchecked Sendable {
             let exchange = LibWebSocketsExchange(
                 wsi: wsi, remoteAddress: remoteAddress, extraHeaderNames: extraHeaderNames)
         else { return nil }
-        let id = Self.idBit | nextID
-        nextID += 1
         // With permessage-deflate on, every message this side sends is compressed afresh: lws
         // 4.1.6 aborts the process on an empty message sent on a deflate stream that has already
         // flushed, and a fresh stream frees the compressor between messages. (In 4.1 the
@@ -109,13 +106,16 @@ final class LibWebSocketsSockets: @unchecked Sendable {
         let configuration =
             responder.router.webSocketRoute(for: request.path)?.configuration ?? WebSocketConfiguration()
         let mailbox = mailbox
-        let channel = WebSocketChannel(
-            configuration: configuration,
-            transport: WebSocketChannelTransport(
-                wantsToWrite: { mailbox.wantsToWrite(id) }, resumeReading: { mailbox.resumeReading(id) }),
-            now: { Self.now() })
-        let socket = LibWebSocketsSocket(wsi: wsi, channel: channel, now: Self.now())
-        sockets[id] = socket
+        // The channel's transport names the socket by the id it is given here.
+        let (id, socket) = sockets.insert { id in
+            let channel = WebSocketChannel(
+                configuration: configuration,
+                transport: WebSocketChannelTransport(
+                    wantsToWrite: { mailbox.wantsToWrite(id) }, resumeReading: { mailbox.resumeReading(id) }),
+                now: { Self.now() })
+            return LibWebSocketsSocket(wsi: wsi, channel: channel, now: Self.now())
+        }
+        let channel = socket.channel
         if closingAll {
             channel.close(.serverStopping)
         } else {
@@ -296,7 +296,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
 
     /// The connection is gone: the channel ends (its reader and senders learn how).
     func closed(_ id: UInt64) {
-        guard let socket = sockets.removeValue(forKey: id) else { return }
+        guard let socket = sockets.remove(id) else { return }
         socket.channel.ended()
     }
 
