@@ -9,8 +9,8 @@ public struct SyncErrorCode: ErrorCode {
     public let name: String
     private init(_ name: String) { self.name = name }
 
-    /// The server could not be reached, failed (5xx) or asked for a pause (429): retry later;
-    /// nothing is lost.
+    /// The server could not be reached, failed (5xx) or asked for a pause (429): retry later
+    /// (not before `retryAfter`, when the server said); nothing is lost.
     public static let transport = Self("transport")
     /// The server refused the token.
     public static let unauthorized = Self("unauthorized")
@@ -26,4 +26,20 @@ public struct SyncErrorCode: ErrorCode {
     public static let storage = Self("storage")
     /// The caller asked for something that does not exist or is malformed.
     public static let invalidArgument = Self("invalid_argument")
+}
+
+/// The wait a server asked for with a failure (its `Retry-After`), carried as a `.transport`
+/// error's `underlying`.
+public struct SyncRetryAfter: Error, Sendable, Hashable {
+    /// How long the server asked to be left alone.
+    public let delay: Duration
+
+    /// The wait `delay`.
+    public init(_ delay: Duration) { self.delay = delay }
+}
+
+extension CodedError where CodeType == SyncErrorCode {
+    /// How long the server asked the client to wait before it tries again (its `Retry-After`),
+    /// when it said.
+    public var retryAfter: Duration? { (underlying as? SyncRetryAfter)?.delay }
 }

@@ -1,5 +1,4 @@
 import CourierCore
-import Foundation
 
 /// What the SDK does with a batch after an upload attempt. Pure: tests feed results and check
 /// decisions without a network.
@@ -39,7 +38,8 @@ package enum UploadDecision: Equatable {
             case 401: return .unauthorized
             case 403: return .disabled
             case 413: return batchCount > 1 ? .split : .dropOversized
-            case 408, 429, 500...599: return .retry(after: retryAfter(headers["retry-after"], now: now))
+            case 408, 429, 500...599:
+                return .retry(after: RetryAfter.delay(headers["retry-after"], nowMilliseconds: now))
             default: return .poison(status: status)
             }
         }
@@ -52,28 +52,5 @@ package enum UploadDecision: Equatable {
         guard !body.isEmpty, let entries = (try? JSONParser.parse(body))?["rejected"]?.arrayValue else { return 0 }
         let indices = entries.compactMap { $0["index"]?.intValue }.filter { $0 >= 0 && $0 < batchCount }
         return Set(indices).count
-    }
-
-    /// `Retry-After` as seconds or as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), capped at a
-    /// day; a date in the past means "now".
-    package static func retryAfter(_ value: String?, now: Int64) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let seconds = Double(text) {
-            guard seconds.isFinite, seconds >= 0 else { return nil }
-            return .milliseconds(Int64(min(seconds, 86_400) * 1000))
-        }
-        guard let date = httpDate(text) else { return nil }
-        return .milliseconds(min(max(0, date - now), 86_400_000))
-    }
-
-    /// Milliseconds since 1970 of an IMF-fixdate (RFC 9110), the only form servers must send.
-    package static func httpDate(_ text: String) -> Int64? {
-        let parts = text.split(separator: " ")
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
-            let month = months.firstIndex(of: String(parts[2]))
-        else { return nil }
-        let iso = String(format: "%04d-%02d-%02dT%@Z", year, month + 1, day, String(parts[4]))
-        return Timestamp.parseMilliseconds(iso)
     }
 }

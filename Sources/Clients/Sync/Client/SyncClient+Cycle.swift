@@ -27,7 +27,8 @@ extension SyncClient {
     }
 
     /// Long-polls the server's poke route and runs a cycle whenever something changed, until the
-    /// task is cancelled; failures back off with full jitter on the injected clock.
+    /// task is cancelled; failures back off with full jitter on the injected clock, and for at
+    /// least the server's `Retry-After` when it gave one.
     public func watchPokes() async {
         var attempt = 0
         let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
@@ -40,7 +41,9 @@ extension SyncClient {
                 attempt = 0
             } catch {
                 attempt += 1
-                try? await clock.sleep(for: backoff.delay(attempt: attempt))
+                var wait = backoff.delay(attempt: attempt)
+                if let asked = (error as? SyncError)?.retryAfter, asked > wait { wait = asked }
+                try? await clock.sleep(for: wait)
             }
         }
     }

@@ -8,16 +8,22 @@ public struct HTTPSyncTransport: SyncTransport {
     private let baseURL: String
     private let token: String
     private let client: HTTPClient
+    private let clock: any Clock
 
     /// Creates a transport.
     /// - Parameters:
     ///   - baseURL: the server, such as `https://sync.example.com`.
     ///   - token: the bearer token that names the records' owner.
     ///   - client: the HTTP client (its timeout must exceed a poke's wait).
-    public init(baseURL: String, token: String, client: HTTPClient = HTTPClient(timeout: .seconds(60))) {
+    ///   - clock: the wall clock, for a `Retry-After` given as a date.
+    public init(
+        baseURL: String, token: String, client: HTTPClient = HTTPClient(timeout: .seconds(60)),
+        clock: any Clock = SystemClock()
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
         self.client = client
+        self.clock = clock
     }
 
     /// `POST /v1/sync/push`.
@@ -79,8 +85,11 @@ public struct HTTPSyncTransport: SyncTransport {
         case 401: throw SyncError(.unauthorized, message)
         case 410: throw SyncError(.mustRefetch, message)
         // Rate limited (a network's budget of unknown tokens, spent by another client behind
-        // the same address): try again later, as after a failure of the server.
-        case 429, 500...: throw SyncError(.transport, message)
+        // the same address): try again later, as after a failure of the server, and not before
+        // the time it asked for.
+        case 429, 500...:
+            let wait = RetryAfter.delay(response.headers["retry-after"], nowMilliseconds: clock.nowMilliseconds)
+            throw SyncError(.transport, message, underlying: wait.map(SyncRetryAfter.init))
         default: throw SyncError(.invalidResponse, message)
         }
     }
