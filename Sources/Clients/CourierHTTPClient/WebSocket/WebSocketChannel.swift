@@ -313,6 +313,9 @@ package final class WebSocketChannel: Sendable {
     /// Whether something waits to be written.
     package var hasOutgoing: Bool { state.withLock { !$0.outbound.isEmpty } }
 
+    /// Senders waiting for room in the queue.
+    package var waitingSenderCount: Int { state.withLock { $0.senders.count } }
+
     /// Closes the socket with 1008 when a sender has waited for room longer than the slow-reader
     /// timeout.
     /// - Returns: whether the channel now has a close to write.
