@@ -27,10 +27,17 @@ struct SyncRetryAfterTests {
         return server
     }
 
-    @Test(arguments: [HTTPStatus.tooManyRequests, .serviceUnavailable])
-    func theWatcherWaitsTheTimeTheServerAskedForBeforePokingAgain(status: HTTPStatus) async throws {
+    @Test(arguments: [
+        (HTTPStatus.tooManyRequests, "30", 30), (.serviceUnavailable, "30", 30),
+        // A wait of an hour is cut to `longestRetryAfter`.
+        (.serviceUnavailable, "3600", 300),
+    ])
+    func theWatcherWaitsTheTimeTheServerAskedForBeforePokingAgain(
+        status: HTTPStatus, retryAfter: String, waitedSeconds: Int64
+    ) async throws {
+        #expect(SyncClient.longestRetryAfter == .seconds(300))
         let (pokes, pokeSeen) = AsyncStream<Void>.makeStream()
-        let server = try Self.refusingServer(status: status, retryAfter: "30", pokes: pokeSeen)
+        let server = try Self.refusingServer(status: status, retryAfter: retryAfter, pokes: pokeSeen)
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-retry-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -43,11 +50,11 @@ struct SyncRetryAfterTests {
         defer { watcher.cancel() }
         var seen = pokes.makeAsyncIterator()
         await seen.next()
-        // Refused: the watcher sleeps on the clock. Its back-off alone (full jitter from 1 s)
-        // would end within a second; the server asked for 30.
+        // Refused: the watcher sleeps on the clock. Its back-off alone (full jitter, at most 2 s
+        // after a first failure) would have ended a second before the wait asked for.
         try await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(29))
-        #expect(clock.sleeperCount == 1, "the watcher poked again before the 30 s the server asked for")
+        clock.advance(by: .seconds(waitedSeconds - 1))
+        #expect(clock.sleeperCount == 1, "the watcher poked again before the wait the server asked for")
         clock.advance(by: .seconds(1))
         await seen.next()
         try await clock.waitForSleepers(1)

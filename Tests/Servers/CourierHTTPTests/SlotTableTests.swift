@@ -20,7 +20,6 @@ import Testing
         #expect(table[first] == nil)
         #expect(table.remove(first) == nil)
         #expect(table.count == 1)
-        #expect(table.values.map(\.name) == ["second"])
         #expect(table.entries.map(\.id) == [second])
     }
 
@@ -57,21 +56,49 @@ import Testing
         #expect(plain.insert(Box("exchange")) & 1 << 63 == 0)
     }
 
-    @Test func aValueMadeFromItsIdGetsTheIdItIsHeldBy() {
+    @Test func aValueMadeFromItsIdGetsTheIdItIsHeldByInAFreedSlotOrANewOne() {
         var table = SlotTable<Box>()
-        table.remove(table.insert(Box("gone")))
-        _ = table.insert(Box("kept"))
-        let (id, box) = table.insert { id in Box("made as \(id)") }
-        #expect(box.name == "made as \(id)")
-        #expect(table[id] === box)
-        let (reused, _) = table.insert { id in Box("\(id)") }
-        #expect(table[reused] != nil && reused != id)
+        let gone = table.insert(Box("gone"))
+        table.remove(gone)
+        // The freed slot, a later generation.
+        let (reused, box) = table.insert { id in Box("made as \(id)") }
+        #expect(box.name == "made as \(reused)")
+        #expect(table[reused] === box)
+        #expect(reused & 0xFFFF_FFFF == gone & 0xFFFF_FFFF && reused != gone)
+        #expect(table[gone] == nil)
+        // No slot free: a new one.
+        let (fresh, made) = table.insert { id in Box("\(id)") }
+        #expect(made.name == "\(fresh)")
+        #expect(fresh & 0xFFFF_FFFF != reused & 0xFFFF_FFFF)
+        #expect(table.count == 2)
     }
 
-    @Test func theGenerationAfterTheLastIsTheFirstAgain() {
-        #expect(SlotTable<Box>.generation(after: 1) == 2)
-        #expect(SlotTable<Box>.generation(after: SlotTable<Box>.lastGeneration) == 1)
+    @Test func aSlotWhoseGenerationsAreUsedUpIsNeverGivenOutAgain() {
+        var table = SlotTable<Box>(tag: 0, retiringSlotsAfter: 3)
+        var ids: [UInt64] = []
+        for use in 1...3 {
+            let id = table.insert(Box("use \(use)"))
+            ids.append(id)
+            table.remove(id)
+        }
+        // One slot, three generations; then a new slot, and no old id finds its value.
+        #expect(Set(ids.map { $0 & 0xFFFF_FFFF }).count == 1)
+        let next = table.insert(Box("next"))
+        #expect(next & 0xFFFF_FFFF != ids[0] & 0xFFFF_FFFF)
+        #expect(ids.allSatisfy { table[$0] == nil })
+        #expect(table[next]?.name == "next")
+        // An id naming the retired slot at generation 0 finds nothing either.
+        #expect(table[ids[0] & 0xFFFF_FFFF] == nil)
         // The generation never reaches the top bit, which is the tag's.
         #expect(UInt64(SlotTable<Box>.lastGeneration) << 32 & 1 << 63 == 0)
+    }
+
+    @Test func forEachVisitsEveryValueHeld() {
+        var table = SlotTable<Box>()
+        let ids = ["a", "b", "c"].map { table.insert(Box($0)) }
+        table.remove(ids[1])
+        var seen: [String] = []
+        table.forEach { seen.append($0.name) }
+        #expect(seen == ["a", "c"])
     }
 }

@@ -26,9 +26,13 @@ extension SyncClient {
         }
     }
 
+    /// The longest a server's `Retry-After` holds `watchPokes` back: a proxy's answer of hours
+    /// would otherwise stop the client's sync for that long.
+    public static let longestRetryAfter = Duration.seconds(300)
+
     /// Long-polls the server's poke route and runs a cycle whenever something changed, until the
     /// task is cancelled; failures back off with full jitter on the injected clock, and for at
-    /// least the server's `Retry-After` when it gave one.
+    /// least the server's `Retry-After` when it gave one (up to `longestRetryAfter`).
     public func watchPokes() async {
         var attempt = 0
         let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
@@ -42,7 +46,9 @@ extension SyncClient {
             } catch {
                 attempt += 1
                 var wait = backoff.delay(attempt: attempt)
-                if let asked = (error as? SyncError)?.retryAfter, asked > wait { wait = asked }
+                if let asked = (error as? SyncError)?.retryAfter, asked > wait {
+                    wait = min(asked, Self.longestRetryAfter)
+                }
                 try? await clock.sleep(for: wait)
             }
         }

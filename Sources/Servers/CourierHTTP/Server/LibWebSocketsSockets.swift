@@ -272,7 +272,10 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     /// near 10,000 idle ones (courier-bench websocket).
     func tick() {
         let now = Self.now()
-        for socket in sockets.values {
+        // A copy of the table (its storage shared, not copied): the pass may not hold an access
+        // to `sockets` while what it calls could reach it.
+        let sockets = sockets
+        sockets.forEach { socket in
             let configuration = socket.configuration
             let quiet = now &- socket.lastHeard
             if quiet >= Self.nanoseconds(configuration.idleTimeoutMilliseconds) {
@@ -281,7 +284,7 @@ final class LibWebSocketsSockets: @unchecked Sendable {
                     lws_callback_on_writable(socket.wsi)
                     socket.armCloseGrace()
                 }
-                continue
+                return
             }
             if quiet >= Self.nanoseconds(configuration.pingIntervalMilliseconds), !socket.pinged, !socket.pingDue {
                 socket.pingDue = true
@@ -319,9 +322,8 @@ final class LibWebSocketsSockets: @unchecked Sendable {
     func closeAll() {
         guard !closingAll else { return }
         closingAll = true
-        for socket in sockets.values {
-            socket.channel.close(.serverStopping)
-        }
+        let sockets = sockets
+        sockets.forEach { $0.channel.close(.serverStopping) }
     }
 
     private static func nanoseconds(_ milliseconds: Int) -> UInt64 { UInt64(max(0, milliseconds)) * 1_000_000 }
