@@ -40,7 +40,7 @@ public struct MessengerClientError: Error, Sendable, CustomStringConvertible {
     public let status: Int?
     /// The error underneath, if any.
     public let underlying: (any Error)?
-    /// The server's `Retry-After` (a 429 or 503), when it gave one in seconds.
+    /// The server's `Retry-After` (a 429 or 503), when it gave one (in seconds or as a date).
     public let retryAfter: Duration?
 
     /// Creates an error.

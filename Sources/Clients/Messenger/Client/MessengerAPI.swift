@@ -7,6 +7,8 @@ import SignalProtocol
 struct MessengerAPI: Sendable {
     let baseURL: String
     let client: HTTPClient
+    /// The wall clock, for a `Retry-After` given as a date.
+    var clock: any Clock = SystemClock()
 
     /// What `PUT /v1/messages/{account}` answered.
     enum SendOutcome: Sendable, Equatable {
@@ -179,7 +181,7 @@ struct MessengerAPI: Sendable {
         guard expect.contains(response.status) else {
             let code =
                 (response.json?["error"]?["code"] ?? response.json?["code"])?.stringValue ?? "status \(response.status)"
-            let retryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds(max(0, $0)) }
+            let retryAfter = RetryAfter.delay(response.headers["retry-after"], nowMilliseconds: clock.nowMilliseconds)
             throw MessengerClientError(
                 .server, "\(method) \(path): \(code)", status: response.status, retryAfter: retryAfter)
         }

@@ -68,7 +68,7 @@ public actor MessengerClient {
     public static func register(_ configuration: MessengerClientConfiguration, http: HTTPClient = HTTPClient())
         async throws -> MessengerClient
     {
-        let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
+        let api = MessengerAPI(baseURL: configuration.serverURL, client: http, clock: configuration.clock)
         let (storage, credentials) = try await DeviceRegistration.create(
             configuration: configuration, identity: try IdentityKeyPair.generate(), api: api
         ) { password, registrationId in
@@ -86,7 +86,7 @@ public actor MessengerClient {
         _ configuration: MessengerClientConfiguration, token: String, identity: IdentityKeyPair,
         http: HTTPClient = HTTPClient()
     ) async throws -> MessengerClient {
-        let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
+        let api = MessengerAPI(baseURL: configuration.serverURL, client: http, clock: configuration.clock)
         let (storage, credentials) = try await DeviceRegistration.create(
             configuration: configuration, identity: identity, api: api
         ) { password, registrationId in
@@ -104,7 +104,7 @@ public actor MessengerClient {
         let storage = try MessengerStorage(
             directory: configuration.directory, keyProvider: configuration.keyProvider)
         let credentials = try DeviceRegistration.credentials(in: storage)
-        let api = MessengerAPI(baseURL: configuration.serverURL, client: http)
+        let api = MessengerAPI(baseURL: configuration.serverURL, client: http, clock: configuration.clock)
         return MessengerClient(configuration: configuration, storage: storage, credentials: credentials, api: api)
     }
 
