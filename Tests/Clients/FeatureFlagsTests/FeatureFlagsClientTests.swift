@@ -29,10 +29,10 @@ struct FeatureFlagsClientTests {
         return FeatureFlags(configuration: configuration)
     }
 
-    static let offline = "http://127.0.0.1:1"
-
-    @Test func offlineFirstLaunchGivesTheBakedDefault() async {
-        let flags = client(Self.offline)
+    @Test func offlineFirstLaunchGivesTheBakedDefault() async throws {
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let flags = client(down.url)
         guard case .failed = await flags.start() else {
             Issue.record("an unreachable server must be a failed fetch")
             return
@@ -101,7 +101,9 @@ struct FeatureFlagsClientTests {
         let flags = client(harness.baseURL)
         await flags.start()
         #expect(flags.activeSnapshot == nil)
-        let relaunched = client(Self.offline)
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let relaunched = client(down.url)
         await relaunched.start()
         #expect(relaunched.activeSnapshot?.version == 1)
         #expect(relaunched.value(.newCheckout) == true)

@@ -55,8 +55,10 @@ struct MessengerCLITests {
 
     @Test func theDemoFailsWithAReasonWhenTheServerIsNotThere() async throws {
         let courier = try #require(courier, "build courier first (swift build)")
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
         let outcome = try await offPool {
-            try ChildProcess.run(courier, ["demo", "messenger", "--server", "http://127.0.0.1:1"])
+            try ChildProcess.run(courier, ["demo", "messenger", "--server", down.url])
         }
         #expect(outcome.status == 1)
         #expect(outcome.errorOutput.hasPrefix("courier: "), "\(outcome.errorOutput)")
@@ -372,11 +374,14 @@ struct MessengerCLITests {
         }
     }
 
+    /// Stands for the URL of a port held closed, which a test's arguments cannot make.
+    static let closedPortURL = "http://closed-port.invalid"
+
     @Test(arguments: [
         (["chat", "register", "--name", "x"], "chat register needs --server"),
         (["chat", "run"], "chat run needs --name NAME"),
         (["chat", "link", "--name", "x"], "chat link needs --server URL"),
-        (["chat", "link", "--name", "x", "--server", "http://127.0.0.1:1"], "the provisioning socket did not open"),
+        (["chat", "link", "--name", "x", "--server", Self.closedPortURL], "the provisioning socket did not open"),
         (["chat", "provision", "--name", "x"], "chat provision needs CODE"),
         (["chat", "dance", "--name", "x"], "unknown chat command dance"),
         (
@@ -386,6 +391,10 @@ struct MessengerCLITests {
     ])
     func badChatArgumentsFailWithAMessage(arguments: [String], message: String) async throws {
         let courier = try #require(courier, "build courier first (swift build)")
+        // A server that is down: a port held closed for the test's length.
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let arguments = arguments.map { $0 == Self.closedPortURL ? down.url : $0 }
         let outcome = try await offPool { try ChildProcess.run(courier, arguments) }
         #expect(outcome.status == 1)
         #expect(outcome.errorOutput.contains(message), "\(outcome.errorOutput)")

@@ -58,8 +58,10 @@ struct SendRetryTests {
         try await alice.createGroup("g", members: [bob.credentials.accountId], mode: .senderKeys)
 
         // The same device opened by a process whose server address refuses connections.
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
         var offline = server.configuration("alice")
-        offline.serverURL = "http://127.0.0.1:1"
+        offline.serverURL = down.url
         let cut = try MessengerClient.open(offline, http: HTTPClient(timeout: .seconds(5)))
         await #expect(throws: MessengerClientError.self) {
             try await cut.send(text: "while offline", to: bob.credentials.accountId)

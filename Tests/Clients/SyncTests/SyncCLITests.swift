@@ -50,8 +50,10 @@ struct SyncCLITests {
             Self.rows(onPhone.output).first?.last == #"{"done":true,"title":"Groceries"}"#, "\(onPhone.output)")
 
         // The server is down: the change is kept and waits; the next sync sends it.
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
         let offline = try await Self.courier(
-            ["sync", "add", "notes", "title=Later"] + phone, server: "http://127.0.0.1:1")
+            ["sync", "add", "notes", "title=Later"] + phone, server: down.url)
         #expect(offline.status == 0, "\(offline.errorOutput)")
         #expect(offline.errorOutput.contains("not synced"), "\(offline.errorOutput)")
         #expect(offline.errorOutput.contains("1 change waits in \(directory)/phone"), "\(offline.errorOutput)")
