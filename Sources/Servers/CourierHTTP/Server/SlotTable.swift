@@ -42,24 +42,18 @@ struct SlotTable<Value> {
 
     /// Holds `value` and gives its id.
     mutating func insert(_ value: Value) -> UInt64 {
-        count += 1
-        if let index = free.popLast() {
-            slots[Int(index)].value = value
-            return id(index: index, generation: slots[Int(index)].generation)
-        }
-        let index = UInt32(slots.count)
-        slots.append(Slot(generation: 1, value: value))
-        return id(index: index, generation: 1)
+        insert(making: { _ in value }).id
     }
 
     /// Holds the value `make` makes from the id it is given (for a value that must know its own
-    /// id), and gives both.
+    /// id), and gives both: the most recently emptied slot, or a new one.
     mutating func insert(making make: (UInt64) -> Value) -> (id: UInt64, value: Value) {
-        let index = free.last ?? UInt32(slots.count)
-        let id = id(index: index, generation: index < slots.count ? slots[Int(index)].generation : 1)
+        let index = free.popLast() ?? UInt32(slots.count)
+        if index == slots.count { slots.append(Slot(generation: 1, value: nil)) }
+        let id = id(index: index, generation: slots[Int(index)].generation)
         let value = make(id)
-        let given = insert(value)
-        assert(given == id, "the slot table gave another id than the one it promised")
+        slots[Int(index)].value = value
+        count += 1
         return (id, value)
     }
 
